@@ -1,0 +1,37 @@
+"""The two hashes every run records (DESIGN §1).
+
+harness — the code of the five packages and the whitelist: what is measured.
+instrument — the scenario files, the scorecard definition and the seed sets: what measures.
+Baselines, champion exports, runs and traces are never hashed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("harness", "policies", "scenarios", "scorecards", "experiments")
+
+
+def _digest(files: Iterable[Path]) -> str:
+    h = hashlib.blake2b(digest_size=12)
+    for path in sorted(set(files), key=lambda p: p.as_posix()):
+        rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+        h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def harness_hash() -> str:
+    return _digest(p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py"))
+
+
+def instrument_files(scenario_files: Iterable[Path] = ()) -> list[Path]:
+    library = sorted((ROOT / "scenarios" / "library").glob("*.yaml"))
+    fixed = [ROOT / "scenarios" / "suite.yaml", ROOT / "scorecards" / "default.yaml"]
+    return [*library, *fixed, *(Path(p).resolve() for p in scenario_files)]
+
+
+def instrument_hash(scenario_files: Iterable[Path] = ()) -> str:
+    return _digest(p for p in instrument_files(scenario_files) if p.exists())

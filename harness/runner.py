@@ -1,0 +1,113 @@
+"""Run episodes serially or as Ray tasks; every episode ends in one record with a status.
+
+Results are consumed in a fixed (scenario, seed) order, never completion order, and the tables
+come back to the driver, which alone writes traces: nothing lands on a worker's own disk.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow as pa
+
+from policies import Policy
+from scenarios import Scenario
+
+from .episode import run_episode
+
+STATUSES = ("ok", "failed", "crashed", "timed_out")
+
+
+@dataclass(frozen=True)
+class Job:
+    scenario: Scenario
+    seed: int
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.scenario.name, self.seed)
+
+
+@dataclass
+class EpisodeRecord:
+    scenario: str
+    seed: int
+    status: str
+    error: str | None = None
+    tables: dict[str, pa.Table] = field(default_factory=dict, repr=False)
+
+    def summary(self) -> dict[str, Any]:
+        return {"scenario": self.scenario, "seed": self.seed, "status": self.status,
+                "error": self.error}
+
+
+def _execute(scenario: Scenario, values: dict[str, Any], seed: int) -> EpisodeRecord:
+    try:
+        tables = run_episode(scenario, Policy(values), seed)
+    except Exception as exc:  # a crash is a result, recorded with its cause
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return EpisodeRecord(scenario.name, seed, "crashed", detail)
+    return EpisodeRecord(scenario.name, seed, "ok", None, tables)
+
+
+def ordered(jobs: Iterable[Job]) -> list[Job]:
+    return sorted(jobs, key=lambda j: j.key)
+
+
+def run_serial(jobs: Iterable[Job], policy: Policy,
+               on_done: Callable[[EpisodeRecord], None] | None = None) -> Iterator[EpisodeRecord]:
+    for job in ordered(jobs):
+        record = _execute(job.scenario, dict(policy), job.seed)
+        if on_done:
+            on_done(record)
+        yield record
+
+
+def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
+    """Start (or attach to) Ray once per process; quiet, no dashboard."""
+    import ray
+
+    if ray.is_initialized():
+        return
+    os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                              "configure_logging": False}
+    if address:
+        ray.init(address=address, **kwargs)
+    else:
+        ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
+
+
+def run_ray(jobs: Iterable[Job], policy: Policy, *, workers: int | None = None,
+            address: str | None = None, timeout_s: float | None = None,
+            submit_order: list[Job] | None = None,
+            on_done: Callable[[EpisodeRecord], None] | None = None) -> Iterator[EpisodeRecord]:
+    """Episodes as Ray tasks, yielded in (scenario, seed) order whatever order they finish in.
+
+    `submit_order` lets a test shuffle submission; results must not depend on it.
+    """
+    import ray
+
+    ensure_ray(workers, address)
+    task = ray.remote(max_retries=1)(_execute)
+    values = dict(policy)
+    fixed = ordered(jobs)
+    refs = {job.key: task.remote(job.scenario, values, job.seed)
+            for job in (submit_order or fixed)}
+    for job in fixed:
+        try:
+            record = ray.get(refs[job.key], timeout=timeout_s)
+        except ray.exceptions.GetTimeoutError:
+            ray.cancel(refs[job.key], force=True)
+            record = EpisodeRecord(job.scenario.name, job.seed, "timed_out",
+                                   f"no result within {timeout_s} s")
+        except ray.exceptions.RayError as exc:
+            record = EpisodeRecord(job.scenario.name, job.seed, "failed",
+                                   f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
+        if on_done:
+            on_done(record)
+        yield record

@@ -1,0 +1,20 @@
+"""Rendered text for claims: templates that hedge as spoken and never show raw numbers."""
+
+from __future__ import annotations
+
+from .contract import Claim
+
+_PREDICATES = {"closed_on": "closed on day {object}", "blocked_on": "blocked on day {object}"}
+_HEDGE = {"certain": "is", "likely": "is probably", "rumor": "might be"}
+
+
+def render(claim: Claim) -> str:
+    phrase = _PREDICATES.get(claim.predicate, claim.predicate.replace("_", " ") + " {object}")
+    body = f"the {claim.subject} {_HEDGE[claim.modality]} {phrase.format(object=claim.object)}"
+    if claim.value != "true":
+        body = f"it is not so that {body}"
+    if claim.stated_source == "self":
+        return f"I know first-hand: {body}."
+    if claim.stated_source:
+        return f"{claim.stated_source.title()} told me {body}."
+    return f"{body[0].upper()}{body[1:]}."

@@ -1,0 +1,71 @@
+"""The trace store: one Parquet file per table and episode, written atomically (DESIGN §4).
+
+Layout: DIR/traces/<table>/<scenario>/<seed>.parquet — plain folder names, the key columns live
+inside the files. A write goes to a temp file whose name starts with '.', is fsynced, then
+renamed, so readers never see half a file and a killed run leaves only orphan temp files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+from .schema import TABLE_NAMES, TABLES
+
+PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd", "write_page_checksum": True}
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def atomic_write_json(path: Path, payload: Any) -> None:
+    atomic_write_bytes(Path(path), (json.dumps(payload, indent=2, sort_keys=True) + "\n").encode())
+
+
+def episode_path(root: Path, table: str, scenario: str, seed: int) -> Path:
+    return Path(root) / "traces" / table / scenario / f"{seed}.parquet"
+
+
+def write_episode(root: Path, scenario: str, seed: int, tables: dict[str, pa.Table]) -> None:
+    for name in TABLE_NAMES:
+        table = tables[name].cast(TABLES[name])
+        sink = pa.BufferOutputStream()
+        pq.write_table(table, sink, **PARQUET_OPTIONS)
+        atomic_write_bytes(episode_path(root, name, scenario, seed), sink.getvalue().to_pybytes())
+
+
+def read_table(root: Path, name: str) -> pd.DataFrame:
+    """Every episode's rows of one table, with the table's fixed schema (empty if none)."""
+    folder = Path(root) / "traces" / name
+    files = sorted(str(p) for p in folder.glob("*/*.parquet")) if folder.exists() else []
+    if not files:
+        return TABLES[name].empty_table().to_pandas()
+    dataset = ds.dataset(files, schema=TABLES[name], format="parquet")
+    return dataset.to_table().to_pandas()
+
+
+def read_traces(root: Path) -> dict[str, pd.DataFrame]:
+    return {name: read_table(root, name) for name in TABLE_NAMES}
+
+
+def sweep_orphans(root: Path) -> int:
+    """Remove temp files left by a killed writer; returns how many."""
+    count = 0
+    for tmp in Path(root).glob("traces/*/*/.*.tmp"):
+        tmp.unlink(missing_ok=True)
+        count += 1
+    return count

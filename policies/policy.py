@@ -1,0 +1,165 @@
+"""Policy: the values of the whitelisted parameters — immutable, validated, hashed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, create_model
+
+from .whitelist import BY_NAME, WHITELIST, Param
+from .yamlsource import InputError, YamlSource, format_location
+
+Value = bool | int | float | str
+
+
+def _field_type(p: Param) -> Any:
+    if p.kind == "bool":
+        return StrictBool
+    if p.kind == "int":
+        return StrictInt
+    if p.kind == "float":
+        return float
+    return Literal[p.choices]  # type: ignore[valid-type]
+
+
+def _build_schema() -> type[BaseModel]:
+    strict = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    families: dict[str, dict[str, Any]] = {}
+    for p in WHITELIST:
+        family, key = p.name.split(".", 1)
+        constraint = {} if p.low is None else {"ge": p.low, "le": p.high}
+        families.setdefault(family, {})[key] = (_field_type(p) | None, Field(None, **constraint))
+    models = {f: create_model(f"{f.title()}Values", __config__=strict, **fields)
+              for f, fields in families.items()}
+    return create_model("PolicyFile", __config__=strict,
+                        **{f: (m | None, None) for f, m in models.items()})
+
+
+_PolicyFile = _build_schema()
+
+
+class Policy(Mapping[str, Value]):
+    """An immutable assignment of every whitelisted parameter (unset ones take their default)."""
+
+    __slots__ = ("_values", "_hash")
+
+    def __init__(self, values: Mapping[str, Value] | None = None) -> None:
+        given = dict(values or {})
+        unknown = sorted(set(given) - set(BY_NAME))
+        if unknown:
+            raise InputError(f"not on the whitelist: {', '.join(unknown)}")
+        merged = {p.name: given.get(p.name, p.default) for p in WHITELIST}
+        for name, value in merged.items():
+            _check(BY_NAME[name], value)
+        self._values = MappingProxyType({n: _canonical(BY_NAME[n], v) for n, v in merged.items()})
+        payload = json.dumps(dict(self._values), sort_keys=True, separators=(",", ":"))
+        self._hash = hashlib.blake2b(payload.encode(), digest_size=8).hexdigest()
+
+    def __getitem__(self, name: str) -> Value:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __hash__(self) -> int:
+        return int(self._hash, 16)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Policy) and other._hash == self._hash
+
+    def __repr__(self) -> str:
+        return f"Policy({self._hash})"
+
+    @property
+    def hash(self) -> str:
+        """A stable content digest: the same values give the same hash in any process."""
+        return self._hash
+
+    def replace(self, **changes: Value) -> Policy:
+        return Policy({**self._values, **{k.replace("__", "."): v for k, v in changes.items()}})
+
+    def with_values(self, changes: Mapping[str, Value]) -> Policy:
+        return Policy({**self._values, **changes})
+
+    def nested(self) -> dict[str, dict[str, Value]]:
+        out: dict[str, dict[str, Value]] = {}
+        for name, value in self._values.items():
+            family, key = name.split(".", 1)
+            out.setdefault(family, {})[key] = value
+        return out
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.nested(), sort_keys=False)
+
+
+def _canonical(p: Param, value: Value) -> Value:
+    return float(value) if p.kind == "float" else value
+
+
+def _check(p: Param, value: Value) -> None:
+    ok = {
+        "bool": isinstance(value, bool),
+        "int": isinstance(value, int) and not isinstance(value, bool),
+        "float": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "categorical": value in p.choices,
+    }[p.kind]
+    if ok and p.low is not None:
+        ok = p.low <= value <= p.high  # type: ignore[operator]
+    if not ok:
+        raise InputError(f"{p.name} = {value!r}: expected {p.allowed()}")
+
+
+def load_policy(path: str | Path) -> Policy:
+    """Read and validate a policy YAML file; a bad file raises InputError naming file, line, key."""
+    source = YamlSource.load(path)
+    if not isinstance(source.data, dict):
+        raise source.error((), "expected a mapping of parameter families (memory:, sharing:, ...)")
+    try:
+        parsed = _PolicyFile.model_validate(source.data)
+    except ValidationError as exc:
+        raise _policy_errors(source, exc) from None
+    values = {f"{family}.{key}": v
+              for family, group in parsed.model_dump(exclude_none=True).items()
+              for key, v in group.items()}
+    return Policy(values)
+
+
+def _policy_errors(source: YamlSource, exc: ValidationError) -> InputError:
+    lines = []
+    for err in exc.errors():
+        where = tuple(err["loc"])
+        head = f"{source.path}:{source.line_of(where)}: {format_location(where)}"
+        name = ".".join(str(x) for x in where)
+        if err["type"] == "extra_forbidden":
+            family = str(where[0])
+            known = [p.name for p in WHITELIST if p.family == family] if len(where) > 1 else []
+            allowed = ", ".join(known) if known else ", ".join(sorted({p.family for p in WHITELIST}))
+            lines.append(f"{head}: not on the whitelist; allowed here: {allowed}")
+        elif name in BY_NAME:
+            got = err.get("input")
+            lines.append(f"{head}: got {got!r}; expected {BY_NAME[name].allowed()}")
+        else:
+            lines.append(f"{head}: expected a mapping of parameters, got {err.get('input')!r}")
+    return InputError("\n".join(lines))
+
+
+def baseline_path() -> Path:
+    return Path(__file__).with_name("baseline.yaml")
+
+
+def describe(policy: Policy) -> list[tuple[str, Value, Value, str]]:
+    """Rows (name, value, default, meaning) for `policy show`."""
+    return [(p.name, policy[p.name], p.default, p.meaning) for p in WHITELIST]
+
+
+def diff(a: Policy, b: Policy) -> list[tuple[str, Value, Value]]:
+    return [(name, a[name], b[name]) for name in a if a[name] != b[name]]

@@ -1,0 +1,81 @@
+"""The policy surface: every parameter a search may change, typed, ranged, defaulted, explained.
+
+Each family costs something elsewhere (DESIGN §6): the search must trade, not flip switches.
+Anything not declared here cannot be set by a policy file or a search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["bool", "int", "float", "categorical"]
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str  # dotted: family.parameter
+    kind: Kind
+    default: bool | int | float | str
+    meaning: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+
+    @property
+    def family(self) -> str:
+        return self.name.split(".", 1)[0]
+
+    def allowed(self) -> str:
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "categorical":
+            return "one of " + ", ".join(self.choices)
+        return f"a{'n integer' if self.kind == 'int' else ' number'} from {self.low:g} to {self.high:g}"
+
+
+WHITELIST: tuple[Param, ...] = (
+    # memory write — keeping sources costs capacity and nothing else here; small memories forget
+    Param("memory.keep_source", "bool", True,
+          "store who told you (and the stated origin) with each experience"),
+    Param("memory.capacity", "int", 500,
+          "experiences kept per agent before the least important, least retained are evicted",
+          low=20, high=2000),
+    Param("memory.importance_threshold", "float", 0.6,
+          "importance above which an experience also enters the salient cache recalled first",
+          low=0.0, high=1.0),
+    # retrieval — more and more relevant retrieval plans better but returns more noise
+    Param("retrieval.top_k", "int", 5,
+          "experiences a retrieval returns at most (planning sees only these)", low=1, high=20),
+    Param("retrieval.relevance_weight", "float", 1.0,
+          "weight of relevance to the query in a memory's activation", low=0.0, high=3.0),
+    Param("retrieval.recency_weight", "float", 1.0,
+          "weight of retention (recency) in a memory's activation", low=0.0, high=3.0),
+    # belief
+    Param("belief.second_hand_cap", "float", 0.8,
+          "highest confidence a belief may reach from hearsay alone", low=0.1, high=1.0),
+    # hedging — hedged claims are acted on more slowly by listeners
+    Param("hedging.mark_second_hand", "bool", True,
+          "speak second-hand claims as hearsay (\"Ana told me\") rather than as one's own"),
+    Param("hedging.qualifier_threshold", "float", 0.7,
+          "confidence below which a claim is spoken as 'likely' or 'rumor', not 'certain'",
+          low=0.0, high=1.0),
+    # sharing — sharing more raises reach and lowers containment
+    Param("sharing.proactive", "float", 0.5,
+          "chance of bringing up news in a chat with a co-located agent", low=0.0, high=1.0),
+    Param("sharing.claims_per_chat", "int", 2,
+          "claims one agent passes on in one chat at most", low=1, high=5),
+    Param("sharing.respect_privacy", "bool", True,
+          "never pass on a claim labelled private to anyone outside its audience"),
+    # trust — high trust spreads truth and lies alike
+    Param("trust.prior", "float", 0.6,
+          "trust in a stranger's reports of facts before any outcome was observed",
+          low=0.0, high=1.0),
+    # replanning — a low trigger reacts fast to blockages and wastes trips on false rumors
+    Param("replan.trigger_confidence", "float", 0.5,
+          "belief confidence at which a conflicting belief changes a plan", low=0.0, high=1.0),
+    Param("replan.notify_group", "bool", True,
+          "after a replan, tell the plan's group at the next meeting"),
+)
+
+BY_NAME: dict[str, Param] = {p.name: p for p in WHITELIST}

@@ -1,0 +1,120 @@
+"""Load and validate scenario files: schema first, then every cross-reference (DESIGN §3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from policies import InputError, YamlSource
+
+from .model import Scenario
+
+LIBRARY = Path(__file__).with_name("library")
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in LIBRARY.glob("*.yaml"))
+
+
+def resolve(name_or_path: str | Path) -> Path:
+    """A built-in scenario name or a path to a user's file."""
+    text = str(name_or_path)
+    if text.endswith((".yaml", ".yml")) or "/" in text:
+        return Path(text)
+    path = LIBRARY / f"{text}.yaml"
+    if not path.exists():
+        raise InputError(
+            f"unknown scenario {text!r}; built-in scenarios: {', '.join(builtin_names())} "
+            "(or give the path to a .yaml file)"
+        )
+    return path
+
+
+def load_scenario(name_or_path: str | Path) -> Scenario:
+    source = YamlSource.load(resolve(name_or_path))
+    if not isinstance(source.data, dict):
+        raise source.error((), "expected a mapping with name, world, agents, truth, ...")
+    try:
+        scenario = Scenario.model_validate(source.data)
+    except ValidationError as exc:
+        raise source.errors_from(exc) from None
+    problems = list(_cross_reference_problems(scenario))
+    if problems:
+        raise InputError("\n".join(str(source.error(where, what)) for where, what in problems))
+    return scenario
+
+
+def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
+    """Yield (path, expectation) for every reference to something the file does not declare."""
+    places = [p.id for p in s.world.places]
+    agents = [a.id for a in s.agents]
+    props = [t.proposition for t in s.truth]
+    for label, ids, where in (("place", places, ("world", "places")), ("agent", agents, ("agents",)),
+                              ("proposition", props, ("truth",)),
+                              ("event", [e.id for e in s.events], ("events",)),
+                              ("decision point", [d.id for d in s.decision_points],
+                               ("decision_points",)),
+                              ("probe", [p.id for p in s.probes], ("probes",))):
+        seen: set[str] = set()
+        for i, ident in enumerate(ids):
+            if ident in seen:
+                yield (*where, i), f"duplicate {label} id {ident!r}; expected unique ids"
+            seen.add(ident)
+
+    def place(ref: str, where: tuple) -> list:  # type: ignore[type-arg]
+        return [] if ref in places else [(where, f"unknown place {ref!r}; expected one of "
+                                                 f"{', '.join(places)}")]
+
+    def agent(ref: str, where: tuple) -> list:  # type: ignore[type-arg]
+        return [] if ref in agents else [(where, f"unknown agent {ref!r}; expected one of "
+                                                 f"{', '.join(agents)}")]
+
+    def prop(ref: str, where: tuple) -> list:  # type: ignore[type-arg]
+        return [] if ref in props else [(where, f"unknown proposition {ref!r}; expected one "
+                                                f"of {', '.join(props) or '(none declared)'}")]
+
+    def moment(value: int | None, where: tuple) -> list:  # type: ignore[type-arg]
+        if value is None or s.start <= value <= s.end:
+            return []
+        return [(where, "a moment within the scenario's duration (from its start to its end)")]
+
+    for i, road in enumerate(s.world.roads):
+        yield from place(road.a, ("world", "roads", i, "a"))
+        yield from place(road.b, ("world", "roads", i, "b"))
+    for i, a in enumerate(s.agents):
+        yield from place(a.home, ("agents", i, "home"))
+        for j, slot in enumerate(a.routine):
+            for k, p in enumerate(slot.go):
+                yield from place(p, ("agents", i, "routine", j, "go", k))
+        for j, errand in enumerate(a.errands):
+            yield from place(errand.target, ("agents", i, "errands", j, "target"))
+            for k, p in enumerate(errand.alternatives):
+                yield from place(p, ("agents", i, "errands", j, "alternatives", k))
+    for i, e in enumerate(s.events):
+        if e.place is not None:
+            yield from place(e.place, ("events", i, "place"))
+        for j, who in enumerate(e.seen_by):
+            yield from agent(who, ("events", i, "seen_by", j))
+        if e.proposition is not None:
+            yield from prop(e.proposition, ("events", i, "proposition"))
+        yield from moment(e.at, ("events", i, "at"))
+        if e.kind == "notice" and (e.proposition is None or e.value is None):
+            yield ("events", i), "a notice needs a proposition and the value it shows"
+    for i, t in enumerate(s.truth):
+        yield from agent(t.origin, ("truth", i, "origin"))
+        if t.audience != "all":
+            for j, who in enumerate(t.audience):
+                yield from agent(who, ("truth", i, "audience", j))
+        yield from moment(t.valid_from, ("truth", i, "valid_from"))
+        yield from moment(t.valid_to, ("truth", i, "valid_to"))
+    for i, d in enumerate(s.decision_points):
+        yield from prop(d.proposition, ("decision_points", i, "proposition"))
+        for j, p in enumerate(d.right):
+            yield from place(p, ("decision_points", i, "right", j))
+    for i, m in enumerate(s.census or ()):
+        yield from moment(m, ("census", i))
+    for i, p in enumerate(s.probes):
+        yield from agent(p.agent, ("probes", i, "agent"))
+        yield from prop(p.proposition, ("probes", i, "proposition"))
+        yield from moment(p.at, ("probes", i, "at"))

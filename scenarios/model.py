@@ -1,0 +1,154 @@
+"""The scenario schema: a controlled situation with a known ground truth (DESIGN §3).
+
+Times are written as moments ("day 2 08:00"), daily clock times ("08:00") or spans ("48h") and
+held as minutes. Everything here is frozen data; the harness builds worlds and agents from it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from .clock import parse_clock, parse_moment, parse_span
+
+
+def _converter(parse):  # type: ignore[no-untyped-def]
+    def convert(value: object) -> object:
+        return parse(value) if isinstance(value, str) else value
+
+    return BeforeValidator(convert)
+
+
+Moment = Annotated[int, _converter(parse_moment), Field(ge=0)]
+Clock = Annotated[int, _converter(parse_clock), Field(ge=0, lt=24 * 60)]
+Span = Annotated[int, _converter(parse_span), Field(gt=0)]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+Modality = Literal["certain", "likely", "rumor"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Place(Frozen):
+    id: Id
+    kind: str = "place"
+
+
+class Road(Frozen):
+    a: Id
+    b: Id
+    minutes: int = Field(gt=0)
+
+
+class World(Frozen):
+    places: tuple[Place, ...] = Field(min_length=1)
+    roads: tuple[Road, ...] = ()
+    facts: dict[str, bool | int | str] = {}
+
+
+class RoutineSlot(Frozen):
+    """At a time of day the agent goes to one of these places (the seed picks which)."""
+
+    at: Clock
+    go: tuple[Id, ...] = Field(min_length=1)
+
+
+class Errand(Frozen):
+    """A commitment: do `action` at `target` on the given days; alternatives serve the same need."""
+
+    id: Id
+    at: Clock
+    days: tuple[int, ...] = Field(min_length=1)
+    action: Id
+    target: Id
+    alternatives: tuple[Id, ...] = ()
+
+
+class AgentSpec(Frozen):
+    id: Id
+    home: Id
+    routine: tuple[RoutineSlot, ...] = ()
+    errands: tuple[Errand, ...] = ()
+    groups: tuple[Id, ...] = ()
+    plan_at: Clock = 21 * 60  # when tomorrow's plan is made
+
+
+class WorldEvent(Frozen):
+    """A scheduled world event: it may change world facts and may be perceived."""
+
+    id: Id
+    at: Moment
+    kind: Literal["notice", "set_facts"]
+    place: Id | None = None
+    proposition: Id | None = None
+    value: str | None = None
+    channel: Literal["seen", "heard", "read"] = "seen"
+    seen_by: tuple[Id, ...] = ()  # who perceives it (besides whoever is at `place`)
+    sets: dict[str, bool | int | str] = {}
+
+
+class Truth(Frozen):
+    """A tracked proposition: what is true, where it starts and who should or may know it."""
+
+    proposition: Id
+    subject: str
+    predicate: str
+    object: str
+    value: str
+    modality: Modality = "certain"
+    origin: Id
+    private: bool = False
+    audience: tuple[Id, ...] | Literal["all"] = "all"
+    valid_from: Moment | None = None
+    valid_to: Moment | None = None
+
+
+class DecisionPoint(Frozen):
+    """An action the tracked proposition makes right or wrong: `right` lists the in-line targets."""
+
+    id: Id
+    proposition: Id
+    action: Id
+    day: int = Field(ge=1)
+    right: tuple[Id, ...] = Field(min_length=1)
+
+
+class Probe(Frozen):
+    id: Id
+    at: Moment
+    agent: Id
+    proposition: Id
+
+
+MetricName = Literal["reach", "provenance", "action_consistency"]
+
+
+class Scenario(Frozen):
+    name: Id
+    description: str
+    start: Moment = 0
+    duration: Span
+    tick_minutes: int = Field(1, ge=1, le=60)
+    encounter_chance: float = Field(0.1, ge=0.0, le=1.0)
+    chat_cooldown: Span = 60
+    world: World
+    agents: tuple[AgentSpec, ...] = Field(min_length=1)
+    events: tuple[WorldEvent, ...] = ()
+    truth: tuple[Truth, ...] = ()
+    decision_points: tuple[DecisionPoint, ...] = ()
+    census: tuple[Moment, ...] | None = None  # default: the end
+    probes: tuple[Probe, ...] = ()
+    metrics: tuple[MetricName, ...] = Field(min_length=1)
+
+    @property
+    def end(self) -> int:
+        return self.start + self.duration
+
+    @property
+    def census_moments(self) -> tuple[int, ...]:
+        return self.census if self.census is not None else (self.end,)
+
+    def audience(self, truth: Truth) -> tuple[str, ...]:
+        return tuple(a.id for a in self.agents) if truth.audience == "all" else truth.audience

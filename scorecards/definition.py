@@ -1,0 +1,133 @@
+"""The scorecard definition: which metrics, their objective weights and tolerances, guardrails.
+
+It is part of the instrument (what measures), so it is a file (`default.yaml`) validated into a
+frozen value. Schema errors and cross-reference errors (a metric that is not registered, a
+weight for a metric the scorecard does not list) name the file, the line, the key and what was
+expected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
+
+from policies import InputError, YamlSource
+from policies.yamlsource import Location, format_location
+
+from .metrics import METRICS
+
+DEFAULT_PATH = Path(__file__).with_name("default.yaml")
+
+_DEFERRED = "scorecards.defer_cross_checks"  # the loader checks cross-references itself
+NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+
+
+class ScorecardDefinitionError(InputError):
+    """A scorecard definition is wrong; the message names file, line, key and expectation."""
+
+
+class Guardrail(BaseModel):
+    """A hard limit on a metric's worst per-scenario mean: `metric op limit` must hold."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    metric: str
+    op: Literal[">=", "<="]
+    limit: Annotated[float, Field(allow_inf_nan=False)]
+    name: str | None = None  # the key in reports; defaults to the metric's name
+
+    @property
+    def key(self) -> str:
+        return self.name or self.metric
+
+    def holds(self, value: float) -> bool:
+        return value >= self.limit if self.op == ">=" else value <= self.limit
+
+    def worst(self, values: list[float]) -> float:
+        """The value that matters for this limit: the lowest for '>=', the highest for '<='."""
+        return min(values) if self.op == ">=" else max(values)
+
+
+class ScorecardDefinition(BaseModel):
+    """Metrics scored, objective weight and regression tolerance of each, and guardrails."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    metrics: tuple[str, ...] = Field(min_length=1)
+    weights: dict[str, NonNegative]
+    tolerances: dict[str, NonNegative]
+    guardrails: tuple[Guardrail, ...] = ()
+
+    @model_validator(mode="after")
+    def _cross_checked(self, info: ValidationInfo) -> ScorecardDefinition:
+        if not (info.context or {}).get(_DEFERRED):
+            problems = [f"at {format_location(w)}: {what}" for w, what in cross_problems(self)]
+            if problems:
+                raise ValueError("; ".join(problems))
+        return self
+
+    def weight(self, metric: str) -> float:
+        return self.weights[metric]
+
+    def tolerance(self, metric: str) -> float:
+        return self.tolerances[metric]
+
+
+def cross_problems(d: ScorecardDefinition) -> Iterator[tuple[Location, str]]:
+    """Yield (path, expectation) for each reference the registry or the file does not back."""
+    known = ", ".join(sorted(METRICS))
+    listed = ", ".join(d.metrics)
+    for i, name in enumerate(d.metrics):
+        if name not in METRICS:
+            yield ("metrics", i), f"unknown metric {name!r}; expected one of {known}"
+        elif name in d.metrics[:i]:
+            yield ("metrics", i), f"metric {name!r} listed twice; expected each once"
+    for table in ("weights", "tolerances"):
+        given: dict[str, float] = getattr(d, table)
+        for name in given:
+            if name not in d.metrics:
+                yield (table, name), f"{name!r} is not a listed metric; expected one of {listed}"
+        for name in d.metrics:
+            if name not in given:
+                yield (table,), f"no entry for metric {name!r}; expected a number >= 0 for each"
+    if d.weights and not any(d.weights.values()):
+        yield ("weights",), "all weights are 0; expected at least one positive weight"
+    for name, w in d.weights.items():
+        if w > 0 and name in METRICS and not METRICS[name].bounded:
+            yield ("weights", name), f"{name!r} has an unbounded range; expected weight 0"
+    keys: list[str] = []
+    for i, g in enumerate(d.guardrails):
+        if g.metric not in d.metrics:
+            yield ("guardrails", i, "metric"), (
+                f"{g.metric!r} is not a listed metric; expected one of {listed}"
+            )
+        if g.key in keys:
+            yield ("guardrails", i), f"guardrail {g.key!r} appears twice; expected unique names"
+        keys.append(g.key)
+
+
+def load_definition(path: str | Path | None = None) -> ScorecardDefinition:
+    """Read and validate a scorecard definition file (the packaged default when no path)."""
+    try:
+        source = YamlSource.load(DEFAULT_PATH if path is None else path)
+        return _validated(source)
+    except ScorecardDefinitionError:
+        raise
+    except InputError as exc:
+        raise ScorecardDefinitionError(str(exc)) from None
+
+
+def _validated(source: YamlSource) -> ScorecardDefinition:
+    if not isinstance(source.data, dict):
+        raise source.error((), "expected a mapping with metrics, weights, tolerances, guardrails")
+    try:
+        definition = ScorecardDefinition.model_validate(source.data, context={_DEFERRED: True})
+    except ValidationError as exc:
+        raise source.errors_from(exc) from None
+    problems = [str(source.error(where, what)) for where, what in cross_problems(definition)]
+    if problems:
+        raise ScorecardDefinitionError("\n".join(problems))
+    return definition

@@ -1,0 +1,69 @@
+"""The metric record and the registry that every metric module adds itself to (DESIGN §5)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+import pandas as pd
+
+Episode = Mapping[str, pd.DataFrame]
+"""The trace tables of one (scenario, seed) episode, by table name."""
+
+Direction = Literal["max", "min"]
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")  # snake_case: a name MLflow accepts as a metric key
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A named, directed, bounded measure of one episode; `fn` returns None when absent."""
+
+    name: str
+    direction: Direction
+    range: tuple[float, float]
+    definition: str
+    internal: bool
+    fn: Callable[[Episode], float | None]
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise ValueError(f"metric name {self.name!r} is not snake_case")
+        if self.direction not in ("max", "min"):
+            raise ValueError(f"metric {self.name}: direction must be 'max' or 'min'")
+        lo, hi = self.range
+        if not (math.isfinite(lo) and lo < hi):
+            raise ValueError(f"metric {self.name}: range must be (finite lo, hi > lo)")
+        if not self.definition or "\n" in self.definition:
+            raise ValueError(f"metric {self.name}: the definition is one non-empty line")
+
+    @property
+    def bounded(self) -> bool:
+        """Whether the range is finite on both ends (needed to enter the objective)."""
+        return math.isfinite(self.range[1])
+
+    def evaluate(self, episode: Episode) -> float | None:
+        """The metric of one episode, checked: None (absent) or a finite value within range."""
+        value = self.fn(episode)
+        if value is None:
+            return None
+        value = float(value)
+        lo, hi = self.range
+        if not (math.isfinite(value) and lo <= value <= hi):
+            raise ValueError(f"metric {self.name} gave {value!r}, outside its range [{lo}, {hi}]")
+        return value
+
+
+METRICS: dict[str, Metric] = {}
+"""Every registered metric by name; filled when `scorecards.metrics` is imported."""
+
+
+def register(metric: Metric) -> Metric:
+    """Add a metric to METRICS; a name is registered once."""
+    if metric.name in METRICS:
+        raise ValueError(f"metric {metric.name!r} is registered twice")
+    METRICS[metric.name] = metric
+    return metric

@@ -79,6 +79,8 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
     if address:
         ray.init(address=address, **kwargs)
     else:
+        # a private cluster on loopback for this process; a token would only be left in ~/.ray
+        os.environ.setdefault("RAY_AUTH_MODE", "disabled")
         ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
 
 

@@ -1,0 +1,288 @@
+"""The `villagelab` command line (DESIGN §9): the composition root.
+
+Exit codes everywhere: 0 ok; 1 regression or broken guardrail; 2 bad input or error;
+3 baseline missing or made with another instrument. A user's mistake never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from policies import InputError, describe, diff, load_policy
+from scenarios import builtin_names, load_scenario, parse_seeds
+
+out = Console()
+err = Console(stderr=True)
+
+
+def _seeds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        return parse_seeds(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """villagelab: search policies of stateful agent societies against a balanced scorecard."""
+
+
+# --- policy --------------------------------------------------------------------------------------
+@cli.group()
+def policy() -> None:
+    """Validate, show and compare policy files."""
+
+
+@policy.command("validate")
+@click.argument("path", type=click.Path(path_type=Path))
+def policy_validate(path: Path) -> None:
+    """Check a policy file against the whitelist."""
+    p = load_policy(path)
+    out.print(f"{path}: ok (policy {p.hash})")
+
+
+@policy.command("show")
+@click.argument("path", type=click.Path(path_type=Path))
+def policy_show(path: Path) -> None:
+    """Every whitelisted parameter: its value here, its default and what it means."""
+    p = load_policy(path)
+    table = Table(title=f"{path} (policy {p.hash})")
+    for col in ("parameter", "value", "default", "meaning"):
+        table.add_column(col)
+    for name, value, default, meaning in describe(p):
+        mark = "" if value == default else "[bold]"
+        table.add_row(name, f"{mark}{value}", str(default), meaning)
+    out.print(table)
+
+
+@policy.command("diff")
+@click.argument("a", type=click.Path(path_type=Path))
+@click.argument("b", type=click.Path(path_type=Path))
+def policy_diff(a: Path, b: Path) -> None:
+    """The parameters on which two policies differ."""
+    pa_, pb = load_policy(a), load_policy(b)
+    rows = diff(pa_, pb)
+    if not rows:
+        out.print(f"no difference (both policy {pa_.hash})")
+        return
+    table = Table()
+    for col in ("parameter", str(a), str(b)):
+        table.add_column(col)
+    for name, va, vb in rows:
+        table.add_row(name, str(va), str(vb))
+    out.print(table)
+
+
+# --- scenario ------------------------------------------------------------------------------------
+@cli.group()
+def scenario() -> None:
+    """Validate scenario files and list the built-in library."""
+
+
+@scenario.command("validate")
+@click.argument("path", type=click.Path(path_type=Path))
+def scenario_validate(path: Path) -> None:
+    """Check a scenario file: schema and every cross-reference."""
+    s = load_scenario(path)
+    out.print(f"{path}: ok (scenario {s.name}, {len(s.agents)} agents, "
+              f"{len(s.truth)} tracked propositions)")
+
+
+@scenario.command("list")
+def scenario_list() -> None:
+    """The built-in scenarios, what each tests and its metrics."""
+    table = Table()
+    for col in ("scenario", "agents", "what it tests", "metrics"):
+        table.add_column(col)
+    for name in builtin_names():
+        s = load_scenario(name)
+        table.add_row(name, str(len(s.agents)), " ".join(s.description.split()),
+                      ", ".join(s.metrics))
+    out.print(table)
+
+
+# --- run and score -------------------------------------------------------------------------------
+def _execution(serial: bool, workers: int | None, address: str | None = None):  # type: ignore[no-untyped-def]
+    from .evaluation import Execution
+
+    return Execution(serial=serial, workers=workers, address=address)
+
+
+@cli.command()
+@click.option("--scenario", "scenario_names", multiple=True, required=True,
+              help="a built-in scenario name or a path (repeatable)")
+@click.option("--policy", "policy_path", required=True, type=click.Path(path_type=Path))
+@click.option("--seeds", default="0-4", show_default=True, callback=_seeds)
+@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path))
+@click.option("--workers", type=click.IntRange(min=1), help="Ray workers (default: all cores)")
+@click.option("--serial", is_flag=True, help="run in this process, without Ray")
+@click.option("--json", "json_path", type=click.Path(path_type=Path),
+              help="also write the scorecard JSON here")
+def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ...],
+        out_dir: Path, workers: int | None, serial: bool, json_path: Path | None) -> None:
+    """Run scenario × seed episodes, write Parquet traces to OUT and score them."""
+    from scorecards import render_table
+
+    from .evaluation import Instrument, evaluate
+    from .progress import episode_progress
+
+    p = load_policy(policy_path)  # bad input stops here, before anything runs
+    instrument = Instrument.load(scenario_names)
+    total = len(instrument.scenarios) * len(seeds)
+    with episode_progress(err, total) as advance:
+        evaluation = evaluate(p, instrument, seeds, _execution(serial, workers), out=out_dir,
+                              on_done=advance)
+    out.print(render_table(evaluation.scorecard))
+    if json_path:
+        evaluation.scorecard.write_json(json_path)
+    bad = evaluation.problems
+    for r in bad:
+        err.print(f"[red]episode {r.scenario}/{r.seed}: {r.status}: {r.error}")
+    out.print(f"traces: {out_dir}/traces\nmanifest: {out_dir}/manifest.json\n"
+              f"episodes: {total - len(bad)} ok, {len(bad)} not ok")
+    if bad:
+        sys.exit(2)
+
+
+@cli.command()
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option("--json", "json_path", type=click.Path(path_type=Path))
+def score(directory: Path, json_path: Path | None) -> None:
+    """Score traces already written by `villagelab run`."""
+    from harness import read_traces
+    from scorecards import load_definition, render_table
+    from scorecards import score as score_traces
+
+    manifest = directory / "manifest.json"
+    if not manifest.exists():
+        raise InputError(f"{directory}: no manifest.json; expected a folder written by "
+                         "'villagelab run --out DIR'")
+    meta = json.loads(manifest.read_text())
+    hashes = {k: meta[k] for k in ("harness", "instrument", "policy")}
+    card = score_traces(read_traces(directory), load_definition(), hashes=hashes)
+    out.print(render_table(card))
+    if json_path:
+        card.write_json(json_path)
+        out.print(f"scorecard: {json_path}")
+
+
+# --- search --------------------------------------------------------------------------------------
+@cli.command()
+@click.option("--study", required=True, help="the study's name (resumes if it exists)")
+@click.option("--trials", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--mode", type=click.Choice(["global"]), default="global", show_default=True)
+@click.option("--config", "config_path", type=click.Path(path_type=Path),
+              help="search config YAML (scenarios, seeds, margin, start_policy)")
+@click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
+              show_default=True)
+@click.option("--storage", help="Optuna storage URL (default: a journal file in the runs folder)")
+@click.option("--tracking-uri", help="MLflow tracking URI (default: SQLite in the runs folder)")
+@click.option("--ray-address", help="attach to this Ray cluster")
+@click.option("--workers", type=click.IntRange(min=1), help="local Ray workers")
+@click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
+def search(study: str, trials: int, mode: str, config_path: Path | None, runs_dir: Path,
+           storage: str | None, tracking_uri: str | None, ray_address: str | None,
+           workers: int | None, serial: bool) -> None:
+    """Search the policy surface; promote only what beats the champion, roll back the rest."""
+    from .config import load_config
+    from .progress import trial_progress
+    from .search import RunsDir, run_search
+
+    config = load_config(config_path)
+    runs = RunsDir(runs_dir)
+    err.print(f"study {study}: {trials} trials on {', '.join(config.scenarios)} × seeds "
+              f"{','.join(map(str, config.seeds))}")
+    with trial_progress(err, trials) as report:
+        result = run_search(study, trials=trials, config=config, runs=runs,
+                            execution=_execution(serial, workers, ray_address), storage=storage,
+                            tracking_uri=tracking_uri, on_trial=report)
+    counts = {d: sum(o.decision == d for o in result.outcomes)
+              for d in ("promoted", "rolled_back", "failed")}
+    folder = runs.study_dir(study)
+    out.print(f"study: {study}\ntrials: {len(result.outcomes)}\n"
+              + "".join(f"{k}: {v}\n" for k, v in counts.items())
+              + f"start_objective: {result.start_objective:.4f}\n"
+              f"champion_objective: {result.champion.scorecard.objective:.4f}\n"
+              f"champion_trial: {result.champion.trial if result.champion.trial is not None else 'start policy'}\n"
+              f"champion_policy: {folder / 'champion.yaml'}\n"
+              f"results: {runs.root.resolve()}\n"
+              f"mlflow: {result.tracking_uri}\n"
+              f"open the MLflow UI: villagelab ui --runs-dir {runs.root}")
+
+
+@cli.command()
+@click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
+              show_default=True)
+@click.option("--port", type=int, default=5000, show_default=True)
+def ui(runs_dir: Path, port: int) -> None:
+    """Open the MLflow UI on the runs store."""
+    import os
+    import subprocess
+
+    from .search import RunsDir
+
+    runs = RunsDir(runs_dir)
+    if not (runs_dir / "mlflow.db").exists():
+        raise InputError(f"{runs_dir}: no mlflow.db; run 'villagelab search' first")
+    env = {**os.environ, "MLFLOW_DISABLE_TELEMETRY": "true",
+           "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"}
+    out.print(f"MLflow UI on http://127.0.0.1:{port} (Ctrl-C stops it)")
+    sys.exit(subprocess.call([sys.executable, "-m", "mlflow", "ui", "--backend-store-uri",
+                              runs.tracking_uri, "--host", "127.0.0.1", "--port", str(port)],
+                             env=env))
+
+
+# --- gate ----------------------------------------------------------------------------------------
+@cli.command()
+@click.option("--policy", "policy_path", required=True, type=click.Path(path_type=Path))
+@click.option("--baseline", "baseline_path", type=click.Path(path_type=Path),
+              help="baseline scorecard (default scorecards/baseline.json)")
+@click.option("--json", "json_path", type=click.Path(path_type=Path))
+@click.option("--update-baseline", is_flag=True, help="write the baseline from this policy")
+@click.option("--workers", type=click.IntRange(min=1))
+@click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
+def gate(policy_path: Path, baseline_path: Path | None, json_path: Path | None,
+         update_baseline: bool, workers: int | None, serial: bool) -> None:
+    """Fail (exit 1) when the policy regresses against the committed baseline."""
+    from harness import atomic_write_json
+    from scorecards import render_table
+
+    from .gate import DEFAULT_BASELINE, run_gate
+
+    p = load_policy(policy_path)
+    result = run_gate(p, baseline_path or DEFAULT_BASELINE, _execution(serial, workers),
+                      update_baseline=update_baseline)
+    out.print(render_table(result.evaluation.scorecard, result.comparison))
+    if json_path:
+        atomic_write_json(json_path, result.to_json())
+    (out if result.code == 0 else err).print(f"gate: {result.message}")
+    sys.exit(result.code)
+
+
+def main() -> None:
+    try:
+        cli.main(standalone_mode=False)
+    except InputError as exc:
+        err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        sys.exit(2)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2)
+    except click.exceptions.Abort:
+        err.print("aborted")
+        sys.exit(130)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""Search configuration: what a trial is evaluated on, and the promotion margin.
+
+Defaults are embedded (the suite's scenarios and selection seeds), so `villagelab search`
+runs with no file at all; `--config FILE` overrides any of them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from policies import YamlSource
+from scenarios import load_suite, parse_seeds
+
+
+class SearchConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    scenarios: tuple[str, ...] = Field(min_length=1)
+    seeds: tuple[int, ...] = Field(min_length=1)
+    margin: float = Field(0.0, ge=0.0)  # objective gain a promotion needs over the champion
+    start_policy: str | None = None  # the first champion; default policies/baseline.yaml
+
+    @field_validator("seeds", mode="before")
+    @classmethod
+    def _seeds(cls, value: object) -> object:
+        return parse_seeds(value) if isinstance(value, (str, int)) else value
+
+
+def default_config() -> SearchConfig:
+    suite = load_suite()
+    return SearchConfig(scenarios=suite.scenarios, seeds=suite.seeds.selection)
+
+
+def load_config(path: str | Path | None) -> SearchConfig:
+    if path is None:
+        return default_config()
+    source = YamlSource.load(path)
+    if not isinstance(source.data, dict):
+        raise source.error((), "expected a mapping with scenarios, seeds, margin, start_policy")
+    base = default_config().model_dump()
+    try:
+        return SearchConfig.model_validate({**base, **source.data})
+    except ValidationError as exc:
+        raise source.errors_from(exc) from None

@@ -1,0 +1,117 @@
+"""Evaluate a policy: run its episodes (serially or on Ray), keep the traces, score them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+
+from harness import (TABLE_NAMES, EpisodeRecord, Job, atomic_write_json, harness_hash,
+                     instrument_hash, run_ray, run_serial, write_episode)
+from harness.schema import SCHEMA_VERSION, TABLES
+from policies import InputError, Policy
+from scenarios import Scenario, load_scenario, resolve
+from scorecards import Scorecard, ScorecardDefinition, load_definition, score
+
+
+@dataclass(frozen=True)
+class Execution:
+    """Where episodes run: in this process, or as Ray tasks (local or on a cluster)."""
+
+    serial: bool = False
+    workers: int | None = None
+    address: str | None = None
+    timeout_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Instrument:
+    """The scenarios and the scorecard definition that measure a policy."""
+
+    scenarios: tuple[Scenario, ...]
+    files: tuple[Path, ...]
+    definition: ScorecardDefinition
+
+    @classmethod
+    def load(cls, names: Sequence[str], definition: Path | None = None) -> Instrument:
+        if not names:
+            raise InputError("no scenario given; name one with --scenario (see "
+                             "'villagelab scenario list')")
+        files = tuple(resolve(n) for n in names)
+        scenarios = tuple(load_scenario(f) for f in files)
+        seen = [s.name for s in scenarios]
+        if len(set(seen)) != len(seen):
+            raise InputError(f"a scenario is named twice: {', '.join(seen)}")
+        return cls(scenarios, files, load_definition(definition) if definition else
+                   load_definition())
+
+    def hashes(self, policy: Policy) -> dict[str, str]:
+        return {"harness": harness_hash(), "instrument": instrument_hash(self.files),
+                "policy": policy.hash}
+
+
+@dataclass
+class Evaluation:
+    policy: Policy
+    seeds: tuple[int, ...]
+    records: list[EpisodeRecord]
+    scorecard: Scorecard
+    hashes: dict[str, str]
+    traces: dict[str, pd.DataFrame] = field(repr=False, default_factory=dict)
+
+    @property
+    def problems(self) -> list[EpisodeRecord]:
+        return [r for r in self.records if r.status != "ok"]
+
+
+def collect(records: Sequence[EpisodeRecord]) -> dict[str, pd.DataFrame]:
+    """The traces of all successful episodes, one DataFrame per table."""
+    out = {}
+    for name in TABLE_NAMES:
+        parts = [r.tables[name] for r in records if r.status == "ok"]
+        table = pa.concat_tables(parts) if parts else TABLES[name].empty_table()
+        out[name] = table.to_pandas()
+    return out
+
+
+def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execution: Execution,
+             *, out: Path | None = None,
+             on_done: Callable[[EpisodeRecord], None] | None = None) -> Evaluation:
+    """Run every (scenario, seed) episode of a policy, write traces to `out`, and score them."""
+    jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
+
+    def done(record: EpisodeRecord) -> None:
+        if out is not None and record.status == "ok":
+            write_episode(out, record.scenario, record.seed, record.tables)
+        if on_done:
+            on_done(record)
+
+    if execution.serial:
+        records = list(run_serial(jobs, policy, on_done=done))
+    else:
+        records = list(run_ray(jobs, policy, workers=execution.workers,
+                               address=execution.address, timeout_s=execution.timeout_s,
+                               on_done=done))
+    hashes = instrument.hashes(policy)
+    traces = collect(records)
+    card = score(traces, instrument.definition, hashes=hashes)
+    evaluation = Evaluation(policy, tuple(seeds), records, card, hashes, traces)
+    if out is not None:
+        write_manifest(out, evaluation, instrument)
+    return evaluation
+
+
+def write_manifest(out: Path, evaluation: Evaluation, instrument: Instrument) -> None:
+    """What a trace folder holds and what made it: hashes, policy, episodes and their status."""
+    atomic_write_json(Path(out) / "manifest.json", {
+        "schema_version": SCHEMA_VERSION,
+        **evaluation.hashes,
+        "policy_values": dict(evaluation.policy),
+        "scenarios": [s.name for s in instrument.scenarios],
+        "scenario_files": [str(f) for f in instrument.files],
+        "seeds": list(evaluation.seeds),
+        "episodes": [r.summary() for r in evaluation.records],
+    })

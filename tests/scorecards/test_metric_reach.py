@@ -1,0 +1,94 @@
+"""`reach`: knowers in the audience ÷ audience, origin excluded, last census answer counts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scorecards.metrics import METRICS
+from scorecards.metrics.reach import reach
+
+from scorecard_traces import answer, fact, frame
+
+
+def test_reach_counts_audience_knowers_and_excludes_origin() -> None:
+    episode = {
+        "truth": frame("truth", [fact()]),
+        "probes": frame("probes", [
+            answer("ana", "yes"),  # origin: never counted
+            answer("bo", "yes"),
+            answer("cy", "no"),  # wrong value
+            answer("di", None),  # "I don't know"
+            # ed never answered
+        ]),
+    }
+    assert reach(episode) == pytest.approx(1 / 4)
+
+
+def test_reach_pools_over_propositions() -> None:
+    episode = {
+        "truth": frame("truth", [fact(), fact("bo_leaves", "maybe", origin="bo",
+                                             audience=["ana", "bo"])]),
+        "probes": frame("probes", [
+            answer("bo", "yes"),
+            answer("ana", "maybe", proposition="bo_leaves"),
+        ]),
+    }
+    # (1 of 4) + (1 of 1) pooled = 2 / 5
+    assert reach(episode) == pytest.approx(2 / 5)
+
+
+def test_reach_uses_the_last_census_answer_and_ignores_plain_probes() -> None:
+    episode = {
+        "truth": frame("truth", [fact()]),
+        "probes": frame("probes", [
+            answer("bo", "yes", tick=50),
+            answer("bo", None, tick=100),  # forgot by the last census: not a knower
+            answer("cy", None, tick=50),
+            answer("cy", "yes", tick=100),  # learnt by the last census: a knower
+            answer("di", "yes", tick=120, kind="probe"),  # an interview, not a census
+        ]),
+    }
+    assert reach(episode) == pytest.approx(1 / 4)
+
+
+def test_outsiders_who_know_do_not_raise_reach() -> None:
+    episode = {
+        "truth": frame("truth", [fact("secret", "yes", audience=["ana", "bo", "cy"])]),
+        "probes": frame("probes", [
+            answer("bo", "yes", proposition="secret"),
+            answer("di", "yes", proposition="secret"),  # outsider
+            answer("ed", "yes", proposition="secret"),  # outsider
+        ]),
+    }
+    assert reach(episode) == pytest.approx(1 / 2)
+
+
+def test_silent_village_has_reach_zero_not_none() -> None:
+    truth = frame("truth", [fact()])
+    assert reach({"truth": truth}) == 0.0  # no probes table at all
+    assert reach({"truth": truth, "probes": frame("probes", [])}) == 0.0
+    everyone_unsure = frame("probes", [answer(a, None) for a in ("bo", "cy", "di", "ed")])
+    assert reach({"truth": truth, "probes": everyone_unsure}) == 0.0
+
+
+def test_reach_is_absent_without_tracked_propositions() -> None:
+    probes = frame("probes", [answer("bo", "yes")])
+    assert reach({"truth": frame("truth", []), "probes": probes}) is None
+    assert reach({"probes": probes}) is None
+    only_origin = frame("truth", [fact(audience=["ana"])])
+    assert reach({"truth": only_origin, "probes": probes}) is None
+
+
+def test_reach_reads_audiences_as_parquet_gives_them() -> None:
+    truth = frame("truth", [fact()])
+    truth["audience"] = pd.Series([np.array(["ana", "bo", "cy"], dtype=object)], dtype=object)
+    probes = frame("probes", [answer("bo", "yes"), answer("cy", "yes")])
+    probes = probes.astype({"answer_value": "str", "agent": "str"})
+    assert reach({"truth": truth, "probes": probes}) == 1.0
+
+
+def test_reach_is_registered_with_its_contract() -> None:
+    m = METRICS["reach"]
+    assert (m.direction, m.range, m.internal, m.fn) == ("max", (0.0, 1.0), False, reach)

@@ -1,0 +1,96 @@
+"""The scorecard definition file: the default, and errors that name file, line and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from policies import InputError
+from scorecards import Guardrail, ScorecardDefinition, ScorecardDefinitionError, load_definition
+
+GOOD = """\
+metrics: [reach, provenance]
+weights: {reach: 1.0, provenance: 0.5}
+tolerances: {reach: 0.05, provenance: 0.1}
+guardrails:
+  - {metric: reach, op: ">=", limit: 0.2}
+"""
+
+
+def _load(tmp_path: Path, text: str) -> ScorecardDefinition:
+    path = tmp_path / "card.yaml"
+    path.write_text(text)
+    return load_definition(path)
+
+
+def _error(tmp_path: Path, text: str) -> str:
+    with pytest.raises(ScorecardDefinitionError) as info:
+        _load(tmp_path, text)
+    return str(info.value)
+
+
+def test_default_definition() -> None:
+    d = load_definition()
+    assert d.metrics == ("reach", "provenance", "action_consistency")
+    assert d.weights == {"reach": 1.0, "provenance": 1.0, "action_consistency": 1.0}
+    assert d.tolerances == {"reach": 0.05, "provenance": 0.05, "action_consistency": 0.05}
+    assert d.guardrails == ()
+
+
+def test_a_good_file_loads_frozen(tmp_path: Path) -> None:
+    d = _load(tmp_path, GOOD)
+    assert d.weight("provenance") == 0.5 and d.tolerance("provenance") == 0.1
+    assert d.guardrails == (Guardrail(metric="reach", op=">=", limit=0.2),)
+    assert d.guardrails[0].key == "reach"
+    with pytest.raises(ValidationError):
+        d.metrics = ("reach",)  # type: ignore[misc]
+
+
+def test_unknown_metric_names_file_line_key_and_choices(tmp_path: Path) -> None:
+    message = _error(tmp_path, GOOD.replace("[reach, provenance]", "[reach, fame]"))
+    assert f"{tmp_path / 'card.yaml'}:1: at metrics[1]: unknown metric 'fame'" in message
+    assert "expected one of action_consistency, provenance, reach" in message
+
+
+def test_wrong_type_names_the_key(tmp_path: Path) -> None:
+    message = _error(tmp_path, GOOD.replace("reach: 0.05", "reach: lots"))
+    assert message.startswith(f"{tmp_path / 'card.yaml'}:3: at tolerances.reach: ")
+    assert "valid number" in message and "'lots'" in message
+
+
+def test_negative_weight_and_bad_op_are_refused(tmp_path: Path) -> None:
+    message = _error(tmp_path, GOOD.replace("reach: 1.0", "reach: -1").replace('">="', '"=>"'))
+    assert ":2: at weights.reach: input should be greater than or equal to 0" in message
+    assert ":5: at guardrails[0].op: input should be '>=' or '<='" in message
+
+
+def test_cross_references_name_the_key(tmp_path: Path) -> None:
+    message = _error(tmp_path, GOOD.replace("provenance: 0.5}", "provenance: 0.5, fame: 1}"))
+    assert ":2: at weights.fame: 'fame' is not a listed metric" in message
+    message = _error(tmp_path, GOOD.replace(", provenance: 0.1}", "}"))
+    assert ":3: at tolerances: no entry for metric 'provenance'" in message
+    message = _error(tmp_path, GOOD.replace("metric: reach,", "metric: action_consistency,"))
+    assert ":5: at guardrails[0].metric: 'action_consistency' is not a listed metric" in message
+    message = _error(tmp_path, GOOD.replace("1.0", "0").replace("0.5}", "0}"))
+    assert "at weights: all weights are 0" in message
+
+
+def test_unknown_key_missing_key_and_not_a_mapping(tmp_path: Path) -> None:
+    assert ":6: at objective: unknown key" in _error(tmp_path, GOOD + "objective: max\n")
+    message = _error(tmp_path, "\n".join(GOOD.splitlines()[:1] + GOOD.splitlines()[2:]))
+    assert "at weights: required key is missing" in message
+    assert "expected a mapping" in _error(tmp_path, "- reach\n")
+    assert "not valid YAML" in _error(tmp_path, "metrics: [reach\n")
+
+
+def test_missing_file_and_error_family(tmp_path: Path) -> None:
+    with pytest.raises(ScorecardDefinitionError, match="cannot read"):
+        load_definition(tmp_path / "nowhere.yaml")
+    assert issubclass(ScorecardDefinitionError, InputError)  # the CLI's exit code 2
+
+
+def test_direct_construction_is_cross_checked() -> None:
+    with pytest.raises(ValidationError, match="unknown metric 'fame'"):
+        ScorecardDefinition(metrics=("fame",), weights={"fame": 1}, tolerances={"fame": 0})

@@ -8,12 +8,23 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
 from . import memory as mem
 from .beliefs import Belief, from_experience
 from .contract import Answer, Claim, Meaning
+
+def _plain(value: Any) -> Any:
+    """Dataclasses (nested in dicts) as plain JSON-ready data."""
+    if is_dataclass(value):
+        return asdict(value)  # type: ignore[arg-type]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
 
 PLAN_BLOCKERS = ("closed_on", "blocked_on")  # predicates that make a place unusable on a day
 
@@ -174,7 +185,8 @@ class ReferenceAgent:
 
     # --- state -----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        data = {k: v for k, v in asdict(self).items() if k not in ("policy", "memory")}
+        data = {f.name: _plain(getattr(self, f.name)) for f in fields(self)
+                if f.name not in ("policy", "memory")}
         data["memory"] = self.memory.to_json()
         return data
 

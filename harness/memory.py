@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 BASE_STRENGTH = 720.0  # minutes: a plain experience is half-forgotten after about 8 hours
-MIN_ACTIVATION = 0.35  # below this a memory does not come to mind at all
+MIN_ACTIVATION = 0.5  # below this a memory does not come to mind at all
 NOISE = 0.2  # width of the retrieval noise
 
 

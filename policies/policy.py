@@ -70,6 +70,9 @@ class Policy(Mapping[str, Value]):
     def __len__(self) -> int:
         return len(self._values)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Policy, (dict(self._values),))
+
     def __hash__(self) -> int:
         return int(self._hash, 16)
 

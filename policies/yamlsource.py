@@ -29,6 +29,7 @@ def _construct(node: yaml.Node, here: Location, lines: dict[Location, int]) -> A
             if key in out:
                 raise _DuplicateKey(key, key_node.start_mark.line + 1, here)
             out[key] = _construct(value_node, (*here, key), lines)
+            lines[(*here, key)] = key_node.start_mark.line + 1  # errors point at the key
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_construct(item, (*here, i), lines) for i, item in enumerate(node.value)]

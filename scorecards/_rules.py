@@ -40,8 +40,11 @@ def instance_objective(
     values: Mapping[str, float], definition: ScorecardDefinition
 ) -> float | None:
     """Weighted mean of the normalised metrics present in one (scenario, seed); None if none."""
-    weighted = [(definition.weights[m], normalised(m, v)) for m, v in values.items()
-                if definition.weights.get(m, 0.0) > 0]
+    weighted = [
+        (definition.weights[m], normalised(m, v))
+        for m, v in values.items()
+        if definition.weights.get(m, 0.0) > 0
+    ]
     if not weighted:
         return None
     return math.fsum(w * x for w, x in weighted) / math.fsum(w for w, _ in weighted)
@@ -55,8 +58,9 @@ def objectives(
     for scenario in sorted(values):
         seeds = sorted({s for per_seed in values[scenario].values() for s in per_seed})
         for seed in seeds:
-            present = {m: per_seed[seed] for m, per_seed in values[scenario].items()
-                       if seed in per_seed}
+            present = {
+                m: per_seed[seed] for m, per_seed in values[scenario].items() if seed in per_seed
+            }
             value = instance_objective(present, definition)
             if value is not None:
                 out[scenario, seed] = value

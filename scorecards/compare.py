@@ -19,7 +19,7 @@ from .stats import Interval, paired_diff
 
 @dataclass(frozen=True)
 class MetricDiff:
-    """Candidate − reference for one metric in one scenario, paired on common seeds.
+    """Candidate - reference for one metric in one scenario, paired on common seeds.
 
     `regressed`: the whole interval lies beyond the tolerance in the bad direction.
     """
@@ -66,8 +66,14 @@ class Comparison:
             "guardrails_ok": self.guardrails_ok,
             "guardrail_breaks": self.guardrail_breaks,
             "regressions": [
-                {"scenario": r.scenario, "metric": r.metric, "mean": r.diff.mean,
-                 "ci_low": r.diff.ci_low, "ci_high": r.diff.ci_high, "tolerance": r.tolerance}
+                {
+                    "scenario": r.scenario,
+                    "metric": r.metric,
+                    "mean": r.diff.mean,
+                    "ci_low": r.diff.ci_low,
+                    "ci_high": r.diff.ci_high,
+                    "tolerance": r.tolerance,
+                }
                 for r in self.regressions
             ],
         }
@@ -106,8 +112,16 @@ def compare(
                 continue
             diff = paired_diff(cand.per_seed, ref.per_seed)
             tolerance = definition.tolerance(name)
-            diffs.append(MetricDiff(scenario, name, cand.direction, tolerance, diff,
-                                    regressed(cand.direction, diff, tolerance)))
+            diffs.append(
+                MetricDiff(
+                    scenario,
+                    name,
+                    cand.direction,
+                    tolerance,
+                    diff,
+                    regressed(cand.direction, diff, tolerance),
+                )
+            )
     means = {sc: {n: m.mean for n, m in ms.items()} for sc, ms in candidate.scenarios.items()}
     return Comparison(objective_diff, tuple(diffs), check_guardrails(means, definition), margin)
 

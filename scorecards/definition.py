@@ -101,8 +101,9 @@ def cross_problems(d: ScorecardDefinition) -> Iterator[tuple[Location, str]]:
     keys: list[str] = []
     for i, g in enumerate(d.guardrails):
         if g.metric not in d.metrics:
-            yield ("guardrails", i, "metric"), (
-                f"{g.metric!r} is not a listed metric; expected one of {listed}"
+            yield (
+                ("guardrails", i, "metric"),
+                (f"{g.metric!r} is not a listed metric; expected one of {listed}"),
             )
         if g.key in keys:
             yield ("guardrails", i), f"guardrail {g.key!r} appears twice; expected unique names"

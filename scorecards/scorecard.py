@@ -11,7 +11,6 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import fmean
 from typing import Any
 
 import pandas as pd
@@ -43,15 +42,24 @@ class MetricSummary:
         return cls(ci.mean, ci.ci_low, ci.ci_high, seeds, direction)
 
     def to_json(self) -> dict[str, Any]:
-        return {"mean": self.mean, "ci_low": self.ci_low, "ci_high": self.ci_high,
-                "per_seed": {str(s): v for s, v in self.per_seed.items()},
-                "direction": self.direction}
+        return {
+            "mean": self.mean,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "per_seed": {str(s): v for s, v in self.per_seed.items()},
+            "direction": self.direction,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MetricSummary:
         per_seed = {int(s): float(v) for s, v in data["per_seed"].items()}
-        return cls(float(data["mean"]), float(data["ci_low"]), float(data["ci_high"]),
-                   per_seed, data["direction"])
+        return cls(
+            float(data["mean"]),
+            float(data["ci_low"]),
+            float(data["ci_high"]),
+            per_seed,
+            data["direction"],
+        )
 
 
 @dataclass(frozen=True)
@@ -79,11 +87,14 @@ class Scorecard:
             "objective_ci": None if self.objective_ci is None else list(self.objective_ci),
             "objective_per_seed": {str(s): v for s, v in self.objective_per_seed.items()},
             "metrics": {name: m.to_json() for name, m in self.metrics.items()},
-            "scenarios": {sc: {name: m.to_json() for name, m in ms.items()}
-                          for sc, ms in self.scenarios.items()},
-            "guardrails": {name: {"value": g.value, "limit": g.limit, "ok": g.ok,
-                                  "applicable": g.applicable}
-                           for name, g in self.guardrails.items()},
+            "scenarios": {
+                sc: {name: m.to_json() for name, m in ms.items()}
+                for sc, ms in self.scenarios.items()
+            },
+            "guardrails": {
+                name: {"value": g.value, "limit": g.limit, "ok": g.ok, "applicable": g.applicable}
+                for name, g in self.guardrails.items()
+            },
             **{key: getattr(self, key) for key in HASH_KEYS},
         }
         _require_finite(out, "scorecard")
@@ -97,15 +108,23 @@ class Scorecard:
             return cls(
                 objective=None if data["objective"] is None else float(data["objective"]),
                 objective_ci=None if ci is None else (float(ci[0]), float(ci[1])),
-                objective_per_seed={int(s): float(v)
-                                    for s, v in data["objective_per_seed"].items()},
+                objective_per_seed={
+                    int(s): float(v) for s, v in data["objective_per_seed"].items()
+                },
                 metrics={n: MetricSummary.from_json(m) for n, m in data["metrics"].items()},
-                scenarios={sc: {n: MetricSummary.from_json(m) for n, m in ms.items()}
-                           for sc, ms in data["scenarios"].items()},
-                guardrails={n: GuardrailResult(None if g["value"] is None else float(g["value"]),
-                                               float(g["limit"]), bool(g["ok"]),
-                                               bool(g.get("applicable", g["value"] is not None)))
-                            for n, g in data["guardrails"].items()},
+                scenarios={
+                    sc: {n: MetricSummary.from_json(m) for n, m in ms.items()}
+                    for sc, ms in data["scenarios"].items()
+                },
+                guardrails={
+                    n: GuardrailResult(
+                        None if g["value"] is None else float(g["value"]),
+                        float(g["limit"]),
+                        bool(g["ok"]),
+                        bool(g.get("applicable", g["value"] is not None)),
+                    )
+                    for n, g in data["guardrails"].items()
+                },
                 **{key: str(data[key]) for key in HASH_KEYS},
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -141,16 +160,19 @@ def score(
     def summary(name: str, per_seed: Mapping[int, float]) -> MetricSummary:
         return MetricSummary.of(per_seed, METRICS[name].direction)
 
-    scenarios = {sc: {n: summary(n, per_metric[n]) for n in definition.metrics if n in per_metric}
-                 for sc, per_metric in values.items()}
+    scenarios = {
+        sc: {n: summary(n, per_metric[n]) for n in definition.metrics if n in per_metric}
+        for sc, per_metric in values.items()
+    }
     overall: dict[str, MetricSummary] = {}
     for name in definition.metrics:
-        by_seed: dict[int, list[float]] = {}
-        for per_metric in values.values():
-            for seed, value in per_metric.get(name, {}).items():
-                by_seed.setdefault(seed, []).append(value)
-        if by_seed:
-            overall[name] = summary(name, {s: fmean(v) for s, v in by_seed.items()})
+        instances = {
+            (sc, seed): v
+            for sc, per_metric in values.items()
+            for seed, v in per_metric.get(name, {}).items()
+        }
+        if instances:
+            overall[name] = summary(name, per_seed_mean(instances))
     objective_per_seed = per_seed_mean(objectives(values, definition))
     objective = mean_ci(objective_per_seed.values()) if objective_per_seed else None
     means = {sc: {n: m.mean for n, m in ms.items()} for sc, ms in scenarios.items()}

@@ -55,7 +55,7 @@ def mean_ci(values: Iterable[float], *, confidence: float = CONFIDENCE) -> Inter
 def paired_diff(
     candidate: Mapping[K, float], reference: Mapping[K, float], *, confidence: float = CONFIDENCE
 ) -> Interval:
-    """Mean of candidate − reference over their common keys (seeds), with its interval."""
+    """Mean of candidate - reference over their common keys (seeds), with its interval."""
     common = set(candidate) & set(reference)
     if not common:
         raise ValueError("paired_diff: the two sides share no seed")

@@ -22,8 +22,11 @@ def _diff_cells(diff: MetricDiff | None) -> list[str]:
     if diff is None:
         return ["—", "—", ""]
     d = diff.diff
-    return [f"{d.mean:+.3f}", _ci(d.ci_low, d.ci_high),
-            "[red]regressed[/red]" if diff.regressed else ""]
+    return [
+        f"{d.mean:+.3f}",
+        _ci(d.ci_low, d.ci_high),
+        "[red]regressed[/red]" if diff.regressed else "",
+    ]
 
 
 def render_table(scorecard: Scorecard, comparison: Comparison | None = None) -> Table:
@@ -37,17 +40,32 @@ def render_table(scorecard: Scorecard, comparison: Comparison | None = None) -> 
     diffs = {} if comparison is None else {(d.scenario, d.metric): d for d in comparison.metrics}
 
     def row(scope: str, name: str, m: MetricSummary, diff: MetricDiff | None) -> None:
-        cells = [scope, name, _ARROW[m.direction], _num(m.mean), _ci(m.ci_low, m.ci_high),
-                 str(len(m.per_seed))]
+        cells = [
+            scope,
+            name,
+            _ARROW[m.direction],
+            _num(m.mean),
+            _ci(m.ci_low, m.ci_high),
+            str(len(m.per_seed)),
+        ]
         table.add_row(*cells, *(_diff_cells(diff) if comparison is not None else []))
 
     low, high = scorecard.objective_ci or (None, None)
-    cells = ["all", "objective", "↑", _num(scorecard.objective), _ci(low, high),
-             str(len(scorecard.objective_per_seed))]
+    cells = [
+        "all",
+        "objective",
+        "↑",
+        _num(scorecard.objective),
+        _ci(low, high),
+        str(len(scorecard.objective_per_seed)),
+    ]
     if comparison is not None:
         d = comparison.objective_diff
-        cells += [f"{d.mean:+.3f}", _ci(d.ci_low, d.ci_high),
-                  "[green]improves[/green]" if comparison.improves else "no gain"]
+        cells += [
+            f"{d.mean:+.3f}",
+            _ci(d.ci_low, d.ci_high),
+            "[green]improves[/green]" if comparison.improves else "no gain",
+        ]
     table.add_row(*cells)
     for name, m in scorecard.metrics.items():
         row("all", name, m, None)

@@ -6,6 +6,12 @@ from . import action_consistency, provenance, reach
 from ._base import METRICS, Direction, Episode, Metric, register
 
 __all__ = [
-    "METRICS", "Direction", "Episode", "Metric", "action_consistency", "provenance", "reach",
+    "METRICS",
+    "Direction",
+    "Episode",
+    "Metric",
+    "action_consistency",
+    "provenance",
+    "reach",
     "register",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ._base import Episode
-from ._tables import PROBES, TRUTH, table
+from ._tables import PROBES, TRUTH, flag, table
 
 
 def tracked(episode: Episode) -> pd.DataFrame:
@@ -49,7 +49,7 @@ def knowers(truth: pd.DataFrame, census: pd.DataFrame) -> pd.DataFrame:
     Columns: agent, proposition, tick (of the answer), answer_source, origin.
     """
     joined = census.merge(truth[["proposition", "value", "origin"]], on="proposition")
-    known = joined["answer_value"].eq(joined["value"]).fillna(False).astype(bool)
-    known &= joined["agent"].ne(joined["origin"]).fillna(True).astype(bool)
+    known = flag(joined["answer_value"].eq(joined["value"]))
+    known &= ~flag(joined["agent"].eq(joined["origin"]))
     columns = ["agent", "proposition", "tick", "answer_source", "origin"]
     return joined.loc[known, columns].reset_index(drop=True)

@@ -21,8 +21,9 @@ def table(episode: Episode, name: str, columns: tuple[str, ...]) -> pd.DataFrame
     needed = ("tick", "event_id", *columns)
     frame = episode.get(name)
     if frame is None:
-        return pd.DataFrame({c: pd.Series(dtype="int64" if c in ("tick", "event_id") else object)
-                             for c in needed})
+        return pd.DataFrame(
+            {c: pd.Series(dtype="int64" if c in ("tick", "event_id") else object) for c in needed}
+        )
     missing = [c for c in needed if c not in frame.columns]
     if missing:
         raise KeyError(f"trace table {name!r} lacks the columns {missing}")

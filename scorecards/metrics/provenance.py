@@ -6,7 +6,7 @@ import pandas as pd
 
 from ._base import Episode, Metric, register
 from ._census import knowers, last_census, tracked
-from ._tables import EXPOSURES, FIRST_HAND, table
+from ._tables import EXPOSURES, FIRST_HAND, flag, table
 
 
 def _vouchers(episode: Episode) -> pd.DataFrame:
@@ -17,9 +17,9 @@ def _vouchers(episode: Episode) -> pd.DataFrame:
     fair.
     """
     exposures = table(episode, "exposures", EXPOSURES)
-    told = exposures["channel"].eq("told").fillna(False).astype(bool)
+    told = flag(exposures["channel"].eq("told"))
     first_hand = exposures["channel"].isin(FIRST_HAND)
-    source = exposures["from_agent"].where(told, "self").where(told | first_hand)
+    source = exposures["from_agent"].where(told, "self").where(told | ~first_hand)
     vouched = exposures.assign(answer_source=source, since=exposures["tick"])
     vouched = vouched[vouched["answer_source"].notna()]
     keys = ["agent", "proposition", "answer_source"]
@@ -44,7 +44,7 @@ def provenance(episode: Episode) -> float | None:
     known = known.reset_index(names="knower")
     vouched = known.merge(_vouchers(episode), on=["agent", "proposition", "answer_source"])
     in_time = vouched.loc[vouched["since"] <= vouched["tick"], "knower"]
-    acceptable = known["answer_source"].eq(known["origin"]).fillna(False).astype(bool)
+    acceptable = flag(known["answer_source"].eq(known["origin"]))
     acceptable |= known["knower"].isin(in_time)
     return float(acceptable.sum()) / len(known)
 

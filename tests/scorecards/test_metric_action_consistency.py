@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from scorecard_traces import decision, exposure, frame
 
 from scorecards.metrics import METRICS
 from scorecards.metrics.action_consistency import action_consistency
-
-from scorecard_traces import decision, exposure, frame
 
 
 def test_counts_only_decisions_taken_after_an_exposure() -> None:
@@ -43,11 +42,14 @@ def test_absent_without_decisions_or_without_prior_exposure() -> None:
     assert action_consistency({}) is None
     unexposed = frame("actions", [decision("bo", True)])
     assert action_consistency({"actions": unexposed}) is None
-    assert action_consistency({"actions": unexposed,
-                               "exposures": frame("exposures", [])}) is None
+    assert action_consistency({"actions": unexposed, "exposures": frame("exposures", [])}) is None
 
 
 def test_registered_as_a_max_metric_on_unit_range() -> None:
     m = METRICS["action_consistency"]
     assert (m.name, m.direction, m.range, m.internal) == (
-        "action_consistency", "max", (0.0, 1.0), False)
+        "action_consistency",
+        "max",
+        (0.0, 1.0),
+        False,
+    )

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from scorecard_traces import answer, exposure, fact, frame
 
 from scorecards.metrics import METRICS
 from scorecards.metrics.provenance import provenance
 
-from scorecard_traces import answer, exposure, fact, frame
-
 
 def _episode(answers: list[dict], exposures: list[dict]) -> dict:
-    return {"truth": frame("truth", [fact()]), "probes": frame("probes", answers),
-            "exposures": frame("exposures", exposures)}
+    return {
+        "truth": frame("truth", [fact()]),
+        "probes": frame("probes", answers),
+        "exposures": frame("exposures", exposures),
+    }
 
 
 def test_origin_is_an_acceptable_source() -> None:
@@ -64,8 +66,12 @@ def test_provenance_is_a_share_of_knowers_only() -> None:
 def test_no_knowers_gives_zero_and_no_truth_gives_none() -> None:
     assert provenance(_episode([answer("bo", None, "ana")], [])) == 0.0
     assert provenance({"truth": frame("truth", [fact()])}) == 0.0
-    assert provenance({"truth": frame("truth", []),
-                       "probes": frame("probes", [answer("bo", "yes", "ana")])}) is None
+    assert (
+        provenance(
+            {"truth": frame("truth", []), "probes": frame("probes", [answer("bo", "yes", "ana")])}
+        )
+        is None
+    )
 
 
 def test_provenance_definition_documents_the_zero_without_knowers() -> None:

@@ -5,35 +5,41 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from scorecard_traces import answer, fact, frame
 
 from scorecards.metrics import METRICS
 from scorecards.metrics.reach import reach
-
-from scorecard_traces import answer, fact, frame
 
 
 def test_reach_counts_audience_knowers_and_excludes_origin() -> None:
     episode = {
         "truth": frame("truth", [fact()]),
-        "probes": frame("probes", [
-            answer("ana", "yes"),  # origin: never counted
-            answer("bo", "yes"),
-            answer("cy", "no"),  # wrong value
-            answer("di", None),  # "I don't know"
-            # ed never answered
-        ]),
+        "probes": frame(
+            "probes",
+            [
+                answer("ana", "yes"),  # origin: never counted
+                answer("bo", "yes"),
+                answer("cy", "no"),  # wrong value
+                answer("di", None),  # "I don't know"
+                # ed never answered
+            ],
+        ),
     }
     assert reach(episode) == pytest.approx(1 / 4)
 
 
 def test_reach_pools_over_propositions() -> None:
     episode = {
-        "truth": frame("truth", [fact(), fact("bo_leaves", "maybe", origin="bo",
-                                             audience=["ana", "bo"])]),
-        "probes": frame("probes", [
-            answer("bo", "yes"),
-            answer("ana", "maybe", proposition="bo_leaves"),
-        ]),
+        "truth": frame(
+            "truth", [fact(), fact("bo_leaves", "maybe", origin="bo", audience=["ana", "bo"])]
+        ),
+        "probes": frame(
+            "probes",
+            [
+                answer("bo", "yes"),
+                answer("ana", "maybe", proposition="bo_leaves"),
+            ],
+        ),
     }
     # (1 of 4) + (1 of 1) pooled = 2 / 5
     assert reach(episode) == pytest.approx(2 / 5)
@@ -42,13 +48,18 @@ def test_reach_pools_over_propositions() -> None:
 def test_reach_uses_the_last_census_answer_and_ignores_plain_probes() -> None:
     episode = {
         "truth": frame("truth", [fact()]),
-        "probes": frame("probes", [
-            answer("bo", "yes", tick=50),
-            answer("bo", None, tick=100),  # forgot by the last census: not a knower
-            answer("cy", None, tick=50),
-            answer("cy", "yes", tick=100),  # learnt by the last census: a knower
-            answer("di", "yes", tick=120, kind="probe"),  # an interview, not a census
-        ]),
+        "probes": frame(
+            "probes",
+            [
+                answer("bo", "yes", tick=50),
+                answer("bo", None, tick=100),  # forgot by the last census: not a knower
+                answer("cy", None, tick=50),
+                answer("cy", "yes", tick=100),  # learnt by the last census: a knower
+            answer("di", "no", tick=50),
+            answer("di", "yes", tick=100),  # corrected by the last census: a knower
+                answer("di", "yes", tick=120, kind="probe"),  # an interview, not a census
+            ],
+        ),
     }
     assert reach(episode) == pytest.approx(1 / 4)
 
@@ -56,11 +67,14 @@ def test_reach_uses_the_last_census_answer_and_ignores_plain_probes() -> None:
 def test_outsiders_who_know_do_not_raise_reach() -> None:
     episode = {
         "truth": frame("truth", [fact("secret", "yes", audience=["ana", "bo", "cy"])]),
-        "probes": frame("probes", [
-            answer("bo", "yes", proposition="secret"),
-            answer("di", "yes", proposition="secret"),  # outsider
-            answer("ed", "yes", proposition="secret"),  # outsider
-        ]),
+        "probes": frame(
+            "probes",
+            [
+                answer("bo", "yes", proposition="secret"),
+                answer("di", "yes", proposition="secret"),  # outsider
+                answer("ed", "yes", proposition="secret"),  # outsider
+            ],
+        ),
     }
     assert reach(episode) == pytest.approx(1 / 2)
 

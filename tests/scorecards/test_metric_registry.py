@@ -11,8 +11,14 @@ from scorecards.metrics import register
 
 
 def _metric(fn, **over) -> Metric:  # type: ignore[no-untyped-def]
-    fields = {"name": "probe_metric", "direction": "max", "range": (0.0, 1.0),
-              "definition": "a metric for tests", "internal": True, "fn": fn}
+    fields = {
+        "name": "probe_metric",
+        "direction": "max",
+        "range": (0.0, 1.0),
+        "definition": "a metric for tests",
+        "internal": True,
+        "fn": fn,
+    }
     return Metric(**{**fields, **over})
 
 
@@ -21,8 +27,16 @@ def test_exactly_the_three_metrics_are_registered() -> None:
     assert all(METRICS[n].name == n for n in METRICS)
 
 
-@pytest.mark.parametrize("bad", [{"name": "Reach"}, {"name": "re@ch"}, {"direction": "up"},
-                                 {"range": (1.0, 0.0)}, {"definition": "two\nlines"}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"name": "Reach"},
+        {"name": "re@ch"},
+        {"direction": "up"},
+        {"range": (1.0, 0.0)},
+        {"definition": "two\nlines"},
+    ],
+)
 def test_a_malformed_metric_is_refused(bad: dict) -> None:
     with pytest.raises(ValueError):
         _metric(lambda e: 0.0, **bad)

@@ -20,8 +20,9 @@ Values = dict[str, dict[str, dict[int, float]]]
 
 def _card(values: Values) -> Scorecard:
     """A scorecard holding only per-scenario values (all that compare reads)."""
-    scenarios = {sc: {m: MetricSummary.of(v, "max") for m, v in ms.items()}
-                 for sc, ms in values.items()}
+    scenarios = {
+        sc: {m: MetricSummary.of(v, "max") for m, v in ms.items()} for sc, ms in values.items()
+    }
     return Scorecard(None, None, {}, {}, scenarios, {}, "h", "i", "p")
 
 
@@ -42,7 +43,7 @@ def test_identical_cards_do_not_improve_and_do_not_regress() -> None:
     c = compare(_card(BASE), _card(BASE), load_definition())
     assert (c.objective_diff.mean, c.objective_diff.ci_low, c.objective_diff.ci_high) == (0, 0, 0)
     assert not c.improves and c.guardrails_ok and c.regressions == []
-    assert len(c.metrics) == 4  # two scenarios × two metrics present on both sides
+    assert len(c.metrics) == 4  # two scenarios x two metrics present on both sides
 
 
 def test_a_clear_drop_beyond_tolerance_is_a_regression() -> None:
@@ -78,9 +79,11 @@ def test_improvement_against_margin_on_common_seeds_only() -> None:
 
 def test_candidate_guardrail_break_is_reported() -> None:
     definition = ScorecardDefinition(
-        metrics=("reach", "provenance"), weights={"reach": 1, "provenance": 1},
+        metrics=("reach", "provenance"),
+        weights={"reach": 1, "provenance": 1},
         tolerances={"reach": 0.05, "provenance": 0.05},
-        guardrails=(Guardrail(metric="reach", op=">=", limit=0.5, name="reach_floor"),))
+        guardrails=(Guardrail(metric="reach", op=">=", limit=0.5, name="reach_floor"),),
+    )
     c = compare(_card(BASE), _card(BASE), definition)  # beta's reach mean is 0.4 < 0.5
     assert not c.guardrails_ok and c.guardrail_breaks == ["reach_floor"]
     assert c.guardrails["reach_floor"].value == pytest.approx(0.4)

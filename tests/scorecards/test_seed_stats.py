@@ -37,8 +37,9 @@ def test_degenerate_values_give_a_point_interval_never_nan() -> None:
 
 def test_many_seeds_use_a_deterministic_bca_bootstrap() -> None:
     values = [0.1, 0.5, 0.3, 0.9, 0.4, 0.45, 0.6, 0.2, 0.55, 0.35, 0.8, 0.5]
-    expected = sps.bootstrap((np.sort(values),), np.mean, method="BCa", n_resamples=9999,
-                             random_state=BOOTSTRAP_SEED).confidence_interval
+    expected = sps.bootstrap(
+        (np.sort(values),), np.mean, method="BCa", n_resamples=9999, random_state=BOOTSTRAP_SEED
+    ).confidence_interval
     ci = mean_ci(values)
     assert ci.ci_low == pytest.approx(expected.low) and ci.ci_high == pytest.approx(expected.high)
     assert ci.ci_low < ci.mean < ci.ci_high

@@ -1,0 +1,37 @@
+"""Shared fixtures: one Ray cluster per test session (ray.init costs seconds), CLI runner."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """A local Ray cluster with 2 workers, started once and shared by every Ray test."""
+    import ray
+
+    from harness import ensure_ray
+
+    ensure_ray(workers=2)
+    yield ray
+    ray.shutdown()
+
+
+def villagelab(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed command as a user would, capturing what it prints."""
+    exe = Path(sys.executable).with_name("villagelab")
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, "COLUMNS": "200"})
+
+
+@pytest.fixture
+def cli():
+    return villagelab

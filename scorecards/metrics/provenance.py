@@ -19,7 +19,7 @@ def _vouchers(episode: Episode) -> pd.DataFrame:
     exposures = table(episode, "exposures", EXPOSURES)
     told = flag(exposures["channel"].eq("told"))
     first_hand = exposures["channel"].isin(FIRST_HAND)
-    source = exposures["from_agent"].where(told, "self").where(told | ~first_hand)
+    source = exposures["from_agent"].where(told, "self").where(told | first_hand)
     vouched = exposures.assign(answer_source=source, since=exposures["tick"])
     vouched = vouched[vouched["answer_source"].notna()]
     keys = ["agent", "proposition", "answer_source"]

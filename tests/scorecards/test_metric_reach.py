@@ -55,13 +55,13 @@ def test_reach_uses_the_last_census_answer_and_ignores_plain_probes() -> None:
                 answer("bo", None, tick=100),  # forgot by the last census: not a knower
                 answer("cy", None, tick=50),
                 answer("cy", "yes", tick=100),  # learnt by the last census: a knower
-            answer("di", "no", tick=50),
-            answer("di", "yes", tick=100),  # corrected by the last census: a knower
-                answer("di", "yes", tick=120, kind="probe"),  # an interview, not a census
+                answer("di", "no", tick=50),
+                answer("di", "yes", tick=100),  # corrected by the last census: a knower
+                answer("ed", "yes", tick=120, kind="probe"),  # an interview, not a census
             ],
         ),
     }
-    assert reach(episode) == pytest.approx(1 / 4)
+    assert reach(episode) == pytest.approx(2 / 4)
 
 
 def test_outsiders_who_know_do_not_raise_reach() -> None:

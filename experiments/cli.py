@@ -7,6 +7,7 @@ Exit codes everywhere: 0 ok; 1 regression or broken guardrail; 2 bad input or er
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -17,8 +18,10 @@ from rich.table import Table
 from policies import InputError, describe, diff, load_policy
 from scenarios import builtin_names, load_scenario, parse_seeds
 
-out = Console()
-err = Console(stderr=True)
+# piped output (CI logs, files) gets a readable width instead of rich's 80 columns
+_WIDTH = None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120
+out = Console(width=_WIDTH)
+err = Console(stderr=True, width=_WIDTH)
 
 
 def _seeds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
@@ -222,7 +225,6 @@ def search(study: str, trials: int, mode: str, config_path: Path | None, runs_di
 @click.option("--port", type=int, default=5000, show_default=True)
 def ui(runs_dir: Path, port: int) -> None:
     """Open the MLflow UI on the runs store."""
-    import os
     import subprocess
 
     from .search import RunsDir

@@ -2,7 +2,8 @@
 
 One process — this one — alone writes to Optuna and MLflow; episodes run as Ray tasks (or
 serially). A trial is promoted only if its objective beats the champion's on the same seeds by
-the margin and no guardrail breaks; otherwise it is recorded as rolled back (DESIGN §7).
+the margin, no guardrail breaks and no metric regresses beyond its tolerance; otherwise it is
+recorded as rolled back (DESIGN §7).
 """
 
 from __future__ import annotations
@@ -195,7 +196,7 @@ def _trial(policy: Policy, evaluation: Evaluation, champion: Champion, instrumen
     if evaluation.problems or card.objective is None:
         return _Judged(float("nan"), "failed", None, evaluation)
     comparison = compare(card, champion.scorecard, instrument.definition, margin=margin)
-    promoted = comparison.improves and comparison.guardrails_ok
+    promoted = comparison.improves and comparison.guardrails_ok and not comparison.regressions
     return _Judged(card.objective, "promoted" if promoted else "rolled_back", comparison,
                    evaluation)
 

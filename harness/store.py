@@ -7,8 +7,10 @@ renamed, so readers never see half a file and a killed run leaves only orphan te
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +24,27 @@ from .schema import TABLE_NAMES, TABLES
 PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd", "write_page_checksum": True}
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Readers see the old file or the new one, never half of one; a failure leaves no temp."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError):  # make the rename itself durable where the OS allows
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
 
 
 def atomic_write_json(path: Path, payload: Any) -> None:
@@ -65,7 +80,7 @@ def read_traces(root: Path) -> dict[str, pd.DataFrame]:
 def sweep_orphans(root: Path) -> int:
     """Remove temp files left by a killed writer; returns how many."""
     count = 0
-    for tmp in Path(root).glob("traces/*/*/.*.tmp"):
+    for tmp in Path(root).glob("traces/*/*/.*.tmp"):  # mkstemp names: .<file>.<random>.tmp
         tmp.unlink(missing_ok=True)
         count += 1
     return count

@@ -12,7 +12,7 @@ from typing import Any
 
 from ._rules import GuardrailResult, check_guardrails, objectives, per_seed_mean
 from .definition import ScorecardDefinition
-from .metrics import Direction
+from .metrics import METRICS, Direction
 from .scorecard import Scorecard
 from .stats import Interval, paired_diff
 
@@ -102,6 +102,7 @@ def compare(
     objective_diff = paired_diff(
         per_seed_mean({k: cand_obj[k] for k in common}),
         per_seed_mean({k: ref_obj[k] for k in common}),
+        span=1.0,
     )
     diffs: list[MetricDiff] = []
     for scenario in sorted(set(cand_values) & set(ref_values)):
@@ -110,7 +111,8 @@ def compare(
             ref = reference.scenarios[scenario].get(name)
             if cand is None or ref is None or not set(cand.per_seed) & set(ref.per_seed):
                 continue
-            diff = paired_diff(cand.per_seed, ref.per_seed)
+            lo, hi = METRICS[name].range
+            diff = paired_diff(cand.per_seed, ref.per_seed, span=hi - lo)
             tolerance = definition.tolerance(name)
             diffs.append(
                 MetricDiff(

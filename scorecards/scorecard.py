@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ._atomic import write_text_atomic
+from harness.store import atomic_write_bytes
 from ._episodes import split_episodes
 from ._rules import GuardrailResult, check_guardrails, objectives, per_seed_mean
 from .definition import ScorecardDefinition
@@ -36,8 +36,9 @@ class MetricSummary:
     direction: Direction
 
     @classmethod
-    def of(cls, per_seed: Mapping[int, float], direction: Direction) -> MetricSummary:
-        ci = mean_ci(per_seed.values())
+    def of(cls, per_seed: Mapping[int, float], direction: Direction,
+           bounds: tuple[float, float] | None = None) -> MetricSummary:
+        ci = mean_ci(per_seed.values(), bounds=bounds)
         seeds = {s: float(per_seed[s]) for s in sorted(per_seed)}
         return cls(ci.mean, ci.ci_low, ci.ci_high, seeds, direction)
 
@@ -133,7 +134,7 @@ class Scorecard:
     def write_json(self, path: str | Path) -> None:
         """Write the JSON atomically (hidden temp file in the same folder, fsync, rename)."""
         text = json.dumps(self.to_json(), indent=2, allow_nan=False)
-        write_text_atomic(path, text + "\n")
+        atomic_write_bytes(path, (text + "\n").encode())
 
 
 def score(
@@ -158,7 +159,7 @@ def score(
                 per_metric.setdefault(name, {})[seed] = value
 
     def summary(name: str, per_seed: Mapping[int, float]) -> MetricSummary:
-        return MetricSummary.of(per_seed, METRICS[name].direction)
+        return MetricSummary.of(per_seed, METRICS[name].direction, METRICS[name].range)
 
     scenarios = {
         sc: {n: summary(n, per_metric[n]) for n in definition.metrics if n in per_metric}
@@ -174,7 +175,8 @@ def score(
         if instances:
             overall[name] = summary(name, per_seed_mean(instances))
     objective_per_seed = per_seed_mean(objectives(values, definition))
-    objective = mean_ci(objective_per_seed.values()) if objective_per_seed else None
+    objective = (mean_ci(objective_per_seed.values(), bounds=(0.0, 1.0))
+                 if objective_per_seed else None)
     means = {sc: {n: m.mean for n, m in ms.items()} for sc, ms in scenarios.items()}
     return Scorecard(
         objective=None if objective is None else objective.mean,

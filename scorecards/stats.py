@@ -34,8 +34,12 @@ class Interval:
     n: int
 
 
-def mean_ci(values: Iterable[float], *, confidence: float = CONFIDENCE) -> Interval:
-    """Mean and confidence interval of per-seed values (t for n < 10, BCa bootstrap above)."""
+def mean_ci(values: Iterable[float], *, confidence: float = CONFIDENCE,
+            bounds: tuple[float, float] | None = None) -> Interval:
+    """Mean and confidence interval of per-seed values (t for n < 10, BCa bootstrap above).
+
+    `bounds` is the range the quantity can take: an interval never claims values outside it.
+    """
     data = np.sort(np.asarray(list(values), dtype=float))
     n = int(data.size)
     if n == 0:
@@ -49,17 +53,25 @@ def mean_ci(values: Iterable[float], *, confidence: float = CONFIDENCE) -> Inter
     low, high = _bca(data, confidence) if n >= BOOTSTRAP_MIN_N else (math.nan, math.nan)
     if not (math.isfinite(low) and math.isfinite(high)):  # few seeds, or a degenerate bootstrap
         low, high = _t(data, mean, confidence)
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
     return Interval(mean, low, high, n)
 
 
 def paired_diff(
-    candidate: Mapping[K, float], reference: Mapping[K, float], *, confidence: float = CONFIDENCE
+    candidate: Mapping[K, float], reference: Mapping[K, float], *, confidence: float = CONFIDENCE,
+    span: float | None = None,
 ) -> Interval:
-    """Mean of candidate - reference over their common keys (seeds), with its interval."""
+    """Mean of candidate - reference over their common keys (seeds), with its interval.
+
+    `span` is the width of the quantity's range: a difference lies within ±span.
+    """
     common = set(candidate) & set(reference)
     if not common:
         raise ValueError("paired_diff: the two sides share no seed")
-    return mean_ci((candidate[k] - reference[k] for k in common), confidence=confidence)
+    bounds = None if span is None else (-span, span)
+    return mean_ci((candidate[k] - reference[k] for k in common), confidence=confidence,
+                   bounds=bounds)
 
 
 def _t(data: np.ndarray, mean: float, confidence: float) -> tuple[float, float]:

@@ -39,9 +39,10 @@ def _traces() -> dict[str, pd.DataFrame]:
 
 
 def _t_ci(values: list[float]) -> tuple[float, float]:
+    """The t interval, clipped to the [0, 1] range these quantities can take."""
     mean, n = float(np.mean(values)), len(values)
     half = sps.t.ppf(0.975, n - 1) * np.std(values, ddof=1) / math.sqrt(n)
-    return mean - half, mean + half
+    return max(0.0, mean - half), min(1.0, mean + half)
 
 
 def test_per_scenario_values_and_means() -> None:
@@ -224,7 +225,7 @@ def test_a_failed_rename_leaves_the_old_file_and_no_temp(
         seen.append(os.path.basename(src))
         raise OSError("disk gone")
 
-    monkeypatch.setattr("scorecards._atomic.os.replace", failing_replace)
+    monkeypatch.setattr("harness.store.os.replace", failing_replace)
     with pytest.raises(OSError, match="disk gone"):
         score(_traces(), load_definition(), hashes=HASHES).write_json(path)
     assert path.read_text() == "old"

@@ -30,8 +30,8 @@ def test_table_shows_objective_metrics_scenarios_and_guardrails() -> None:
     text = _text(render_table(card))
     assert "policy 0123456789ab" in text
     # objective per seed: (.5 + .5) / 2 and (1 + 1) / 2; t interval with 1 degree of freedom
-    assert "│ all       │ objective  │ ↑   │ 0.750 │ [-2.427, 3.927] │     2 │" in text
-    assert "│ alpha     │ reach      │ ↑   │ 0.750 │ [-2.427, 3.927] │     2 │" in text
+    assert "│ all       │ objective  │ ↑   │ 0.750 │ [0.000, 1.000] │     2 │" in text
+    assert "│ alpha     │ reach      │ ↑   │ 0.750 │ [0.000, 1.000] │     2 │" in text
     assert "limit 0.6 · ok" in text
 
 

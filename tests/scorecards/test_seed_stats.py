@@ -76,3 +76,10 @@ def test_bad_inputs_are_refused() -> None:
         mean_ci([0.1, math.nan])
     with pytest.raises(ValueError, match="share no seed"):
         paired_diff({1: 0.1}, {2: 0.1})
+
+
+def test_interval_never_leaves_the_range_of_the_quantity() -> None:
+    wide = mean_ci([0.0, 1.0, 0.5], bounds=(0.0, 1.0))
+    assert (wide.ci_low, wide.ci_high) == (0.0, 1.0) and wide.mean == 0.5
+    diff = paired_diff({0: 1.0, 1: 0.0, 2: 1.0}, {0: 0.0, 1: 1.0, 2: 0.0}, span=1.0)
+    assert diff.ci_low == -1.0 and diff.ci_high <= 1.0

@@ -36,6 +36,7 @@ def trial_progress(console: Console, total: int) -> Iterator[Callable[[Any], Non
             bar.update(task, advance=1, note=f"trial {outcome.number} {outcome.decision}, "
                        f"champion {outcome.champion_objective:.3f}")
             console.print(f"trial {outcome.number}: objective {outcome.objective:.4f} → "
-                          f"{outcome.decision} (champion {outcome.champion_objective:.4f})")
+                          f"{outcome.decision} (champion {outcome.champion_objective:.4f}, "
+                          f"{outcome.seconds:.1f} s)")
 
         yield report

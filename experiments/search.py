@@ -9,6 +9,7 @@ recorded as rolled back (DESIGN §7).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +75,7 @@ class TrialOutcome:
     decision: str  # promoted / rolled_back / failed
     comparison: Comparison | None
     champion_objective: float
+    seconds: float  # wall time of the whole trial: episodes, scoring, Optuna and MLflow
 
 
 @dataclass
@@ -155,6 +157,7 @@ def run_search(study_name: str, *, trials: int, config: SearchConfig, runs: Runs
                           champion)
     try:
         for _ in range(trials):
+            began = time.perf_counter()
             trial = study.ask()
             policy = sample_policy(trial)
             outcome = _trial(policy, run(policy, trial.number), champion, instrument,
@@ -169,7 +172,8 @@ def run_search(study_name: str, *, trials: int, config: SearchConfig, runs: Runs
             tracker.log_trial(parent, trial.number, policy, outcome.evaluation, outcome.decision,
                               hashes, champion.scorecard.objective)
             record = TrialOutcome(trial.number, policy, outcome.objective, outcome.decision,
-                                  outcome.comparison, champion.scorecard.objective or 0.0)
+                                  outcome.comparison, champion.scorecard.objective or 0.0,
+                                  time.perf_counter() - began)
             result.outcomes.append(record)
             if on_trial:
                 on_trial(record)

@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
-for _noisy in ("mlflow", "alembic"):  # schema migrations on a fresh store are not news
-    logging.getLogger(_noisy).setLevel(logging.WARNING)
 
 if TYPE_CHECKING:
     from policies import Policy
@@ -32,6 +30,8 @@ class Tracker:
     def __init__(self, uri: str, study: str, artifacts: Path) -> None:
         from mlflow.tracking import MlflowClient
 
+        for noisy in ("mlflow", "alembic"):  # schema migrations on a fresh store are not news
+            logging.getLogger(noisy).setLevel(logging.WARNING)
         self.uri, self.study = uri, study
         self.client = MlflowClient(tracking_uri=uri)
         found = self.client.get_experiment_by_name(study)

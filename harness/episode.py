@@ -25,6 +25,7 @@ from .speech import render
 from .world import World
 
 JITTER_STEPS = 7  # routine slots start up to 6 ticks late, by the seed
+ACTIVITY_MINUTES = 15
 
 
 class Recorder:
@@ -89,9 +90,11 @@ class Episode:
                 for i, slot in enumerate(spec.routine):
                     late = int(self.draws.uniform("routine", name, day, i) * JITTER_STEPS)
                     place = self.draws.choice(slot.go, "routine-place", name, day, i)
-                    out.append(Scheduled(base + slot.at + late * s.tick_minutes, name, "move",
-                                         place))
-        kinds = {"plan": 0, "errand": 1, "move": 2}
+                    at = base + slot.at + late * s.tick_minutes
+                    out.append(Scheduled(at, name, "move", place))
+                    out.extend(Scheduled(at + ACTIVITY_MINUTES * k, name, "activity", place)
+                               for k in range(1, slot.activities + 1))
+        kinds = {"plan": 0, "errand": 1, "move": 2, "activity": 3}
         out = [x for x in out if s.start <= x.minute <= s.end]
         out.sort(key=lambda x: (x.minute, kinds[x.kind], x.agent))
         return out
@@ -208,6 +211,10 @@ class Episode:
             plan = agent.plans.get(f"{errand.id}@{day}")
             if plan is not None:
                 self._go(agent, plan.target, now, pending=f"{errand.id}@{day}")
+        elif item.kind == "activity":
+            if agent.location == item.payload:
+                importance = 0.1 + 0.2 * self.draws.uniform("activity", agent.name, now)
+                self._notice(agent, now, self.new_event(), item.payload, round(importance, 3))
         elif agent.pending_action is None:  # a routine move never interrupts an errand
             self._go(agent, item.payload, now)
 

@@ -14,6 +14,7 @@ from typing import Any
 BASE_STRENGTH = 720.0  # minutes: a plain experience is half-forgotten after about 8 hours
 MIN_ACTIVATION = 0.5  # below this a memory does not come to mind at all
 NOISE = 0.2  # width of the retrieval noise
+IMPORTANCE_WEIGHT = 0.3
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def retrieve(memory: Memory, query: Query, now: int, policy: Any, noise: Any) ->
     scored = []
     for exp in memory.experiences.values():
         relevance = 1.0 if exp.subject == query.subject else 0.0
-        activation = (w_rec * retention(memory, exp, now) + 0.5 * exp.importance
+        activation = (w_rec * retention(memory, exp, now) + IMPORTANCE_WEIGHT * exp.importance
                       + w_rel * relevance + (0.5 if exp.importance >= salient else 0.0)
                       + NOISE * (noise.uniform("retrieval", memory.owner, query.purpose, now,
                                                exp.id) - 0.5))

@@ -53,6 +53,9 @@ class RoutineSlot(Frozen):
 
     at: Clock
     go: tuple[Id, ...] = Field(min_length=1)
+    # everyday experiences there after arriving, one every 15 minutes: the unrelated life that
+    # later retrieval has to see past
+    activities: int = Field(0, ge=0, le=20)
 
 
 class Errand(Frozen):

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: events carry resource moves; actions carry request and horizon;
+#                       observations, memory_ops, trust, state, plans, requests added
 
 _KEY = [
     pa.field("scenario", pa.string(), nullable=False),
@@ -43,12 +44,77 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("channel", pa.string()),
         pa.field("from_agent", pa.string()),
     ),
-    # the world's event ledger: scheduled events, encounters, resource moves
+    # the world's event ledger: scheduled events, encounters, plans, milestones, resource moves.
+    # A resource move has resource, holder (a place or an agent) and a signed delta; kind
+    # 'source' / 'sink' are the scenario's declared ones, 'transfer' rows of one event net to 0.
     "events": _schema(
         pa.field("kind", pa.string()),
         pa.field("place", pa.string()),
         pa.field("agent", pa.string()),
         pa.field("detail", pa.string()),
+        pa.field("resource", pa.string()),
+        pa.field("holder", pa.string()),
+        pa.field("delta", pa.int64()),
+    ),
+    # what reached an agent's senses past its attention filter (diagnostic)
+    "observations": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("kind", pa.string()),  # world_event / claim / action_result / request / sight
+        pa.field("channel", pa.string()),
+        pa.field("from_agent", pa.string()),
+        pa.field("subject", pa.string()),
+        pa.field("proposition", pa.string()),
+        pa.field("detail", pa.string()),
+    ),
+    # memory operations (diagnostic, and the harness's isolation check): write, retrieve
+    # (one row per returned experience; an empty retrieval is one row with a null experience),
+    # strengthen, evict, summarise, reflect
+    "memory_ops": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("op", pa.string()),
+        pa.field("experience_id", pa.int64()),
+        pa.field("experience_owner", pa.string()),
+        pa.field("purpose", pa.string()),
+        pa.field("subject", pa.string()),
+        pa.field("rank", pa.int64()),
+        pa.field("relevant", pa.bool_()),
+        pa.field("importance", pa.float64()),
+        pa.field("size", pa.int64()),
+        pa.field("capacity", pa.int64()),
+    ),
+    # trust per pair and domain, one row per change (diagnostic)
+    "trust": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("other", pa.string()),
+        pa.field("domain", pa.string()),  # reports_facts / keeps_secrets / returns_things
+        pa.field("value", pa.float64()),
+        pa.field("reason", pa.string()),
+    ),
+    # periodic snapshots in long form: agent states (energy, valence, ...) and, with
+    # variable 'inventory:<resource>', the count each holder has (agent = the holder)
+    "state": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("variable", pa.string()),
+        pa.field("value", pa.float64()),
+    ),
+    # every plan an agent made or changed (diagnostic)
+    "plans": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("plan_id", pa.int64()),
+        pa.field("goal", pa.string()),  # the errand, commitment or request it serves
+        pa.field("day", pa.int64()),
+        pa.field("action", pa.string()),
+        pa.field("target", pa.string()),
+        pa.field("reason", pa.string()),  # routine / retrieved / replanned / notified / ...
+    ),
+    # the player's requests, recorded by the harness when made
+    "requests": _schema(
+        pa.field("request_id", pa.string()),
+        pa.field("agent", pa.string()),
+        pa.field("action", pa.string()),  # what would carry it out, e.g. deliver
+        pa.field("item", pa.string()),
+        pa.field("place", pa.string()),
+        pa.field("deadline", pa.int64()),  # tick
     ),
     "utterances": _schema(
         pa.field("speaker", pa.string()),
@@ -83,6 +149,12 @@ TABLES: dict[str, pa.Schema] = {
         # proposition, and whether the action is right given its true value
         pa.field("proposition", pa.string()),
         pa.field("in_line", pa.bool_()),
+        # ticks one plan horizon spans (set with decision_point): exposures at least this long
+        # before the action count for stale_action_rate
+        pa.field("horizon", pa.int64()),
+        # the player's request this action carries out, or declines (action 'decline',
+        # target = the stance invoked)
+        pa.field("request_id", pa.string()),
     ),
     "probes": _schema(
         pa.field("agent", pa.string()),

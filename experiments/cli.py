@@ -111,10 +111,11 @@ def scenario_list() -> None:
 
 
 # --- run and score -------------------------------------------------------------------------------
-def _execution(serial: bool, workers: int | None, address: str | None = None):  # type: ignore[no-untyped-def]
+def _execution(serial: bool, workers: int | None, address: str | None = None,
+               agent: str = "reference"):  # type: ignore[no-untyped-def]
     from .evaluation import Execution
 
-    return Execution(serial=serial, workers=workers, address=address)
+    return Execution(serial=serial, workers=workers, address=address, agent=agent)
 
 
 @cli.command()
@@ -127,8 +128,11 @@ def _execution(serial: bool, workers: int | None, address: str | None = None):  
 @click.option("--serial", is_flag=True, help="run in this process, without Ray")
 @click.option("--json", "json_path", type=click.Path(path_type=Path),
               help="also write the scorecard JSON here")
+@click.option("--agent", "agent_kind", type=click.Choice(["reference", "simple"]),
+              default="reference", show_default=True, help="the agent implementation")
 def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ...],
-        out_dir: Path, workers: int | None, serial: bool, json_path: Path | None) -> None:
+        out_dir: Path, workers: int | None, serial: bool, json_path: Path | None,
+        agent_kind: str) -> None:
     """Run scenario × seed episodes, write Parquet traces to OUT and score them."""
     from scorecards import render_table
 
@@ -139,8 +143,8 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
     instrument = Instrument.load(scenario_names)
     total = len(instrument.scenarios) * len(seeds)
     with episode_progress(err, total) as advance:
-        evaluation = evaluate(p, instrument, seeds, _execution(serial, workers), out=out_dir,
-                              on_done=advance)
+        evaluation = evaluate(p, instrument, seeds, _execution(serial, workers, None, agent_kind),
+                              out=out_dir, on_done=advance)
     out.print(render_table(evaluation.scorecard))
     if json_path:
         evaluation.scorecard.write_json(json_path)

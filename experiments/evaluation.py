@@ -25,6 +25,7 @@ class Execution:
     workers: int | None = None
     address: str | None = None
     timeout_s: float | None = None
+    agent: str = "reference"  # which agent implementation (harness.AGENT_KINDS)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class Evaluation:
     scorecard: Scorecard
     hashes: dict[str, str]
     traces: dict[str, pd.DataFrame] = field(repr=False, default_factory=dict)
+    agent: str = "reference"
 
     @property
     def problems(self) -> list[EpisodeRecord]:
@@ -90,15 +92,15 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
             on_done(record)
 
     if execution.serial:
-        records = list(run_serial(jobs, policy, on_done=done))
+        records = list(run_serial(jobs, policy, on_done=done, agent_kind=execution.agent))
     else:
         records = list(run_ray(jobs, policy, workers=execution.workers,
                                address=execution.address, timeout_s=execution.timeout_s,
-                               on_done=done))
+                               on_done=done, agent_kind=execution.agent))
     hashes = instrument.hashes(policy)
     traces = collect(records)
     card = score(traces, instrument.definition, hashes=hashes)
-    evaluation = Evaluation(policy, tuple(seeds), records, card, hashes, traces)
+    evaluation = Evaluation(policy, tuple(seeds), records, card, hashes, traces, execution.agent)
     if out is not None:
         write_manifest(out, evaluation, instrument)
     return evaluation
@@ -110,6 +112,7 @@ def write_manifest(out: Path, evaluation: Evaluation, instrument: Instrument) ->
         "schema_version": SCHEMA_VERSION,
         **evaluation.hashes,
         "policy_values": dict(evaluation.policy),
+        "agent": evaluation.agent,
         "scenarios": [s.name for s in instrument.scenarios],
         "scenario_files": [str(f) for f in instrument.files],
         "seeds": list(evaluation.seeds),

@@ -1,8 +1,8 @@
-"""The action registry: what an action needs from the world, and what the senses report if not.
+"""The action registry: preconditions checked against world facts when an action executes,
+its effects on conserved resources, and what the senses report when it fails.
 
-Preconditions are checked against world facts only when the action executes; a failed action
-reports only what can be noticed (the door did not open), never the hidden cause. A user adds an
-action with `register` without touching the tick loop.
+A failed action reports only what can be noticed (the door did not open), never the hidden
+cause. A user adds an action with `register` without touching the tick loop.
 """
 
 from __future__ import annotations
@@ -10,14 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .world import World
+from .world import Move, World
+
+Check = Callable[[World, str, str, "str | None"], bool]  # (world, actor, target, item)
+Effect = Callable[[World, str, str, "str | None"], list[Move]]
 
 
 @dataclass(frozen=True)
 class Action:
     name: str
-    precondition: Callable[[World, str], bool]  # (world, target) → can it succeed now?
-    sensed_on_failure: str  # what the agent notices when it fails
+    precondition: Check
+    sensed_on_failure: str
+    effect: Effect = lambda world, actor, target, item: []
     minutes: int = 5
 
 
@@ -31,9 +35,26 @@ def register(action: Action) -> Action:
     return action
 
 
-def _shop_open(world: World, target: str) -> bool:
-    return bool(world.facts.get(f"{target}.open", False))
+def _buyable(resource: str) -> Check:
+    return lambda w, actor, target, item: w.is_open(target) and w.count(target, resource) > 0
 
 
-register(Action("buy_bread", _shop_open, "the door did not open"))
-register(Action("buy", _shop_open, "the door did not open"))
+def _buy(resource: str) -> Effect:
+    return lambda w, actor, target, item: w.transfer(resource, target, actor)
+
+
+register(Action("buy_bread", _buyable("bread"), "the door did not open", _buy("bread")))
+register(Action(
+    "pick_up",
+    lambda w, actor, target, item: item is not None and w.is_open(target)
+    and w.count(target, item) > 0,
+    "there was none to take",
+    lambda w, actor, target, item: w.transfer(item, target, actor) if item else []))
+register(Action(
+    "deliver",
+    lambda w, actor, target, item: item is not None and w.count(actor, item) > 0,
+    "there was nothing in hand to give",
+    lambda w, actor, target, item: w.transfer(item, actor, target) if item else []))
+register(Action("meet", lambda w, actor, target, item: w.is_open(target),
+                "nobody could get in"))
+register(Action("decline", lambda w, actor, target, item: True, ""))

@@ -1,206 +1,434 @@
-"""The reference cognitive agent: memory, beliefs, conversation and plans (DESIGN §2).
+"""The reference cognitive agent: memory, beliefs, trust, conversation and plans (DESIGN §2).
 
-The tick loop is the only caller of the mutating methods. `answer` is a read: a probe leaves
-the state — and so `state_hash()` — unchanged. All state round-trips through plain JSON.
+It meets the harness only through the `Agent` protocol. Its own state changes happen in
+`observe` and `decide`, which the tick loop calls at tick boundaries; `answer` is a read, so a
+probe leaves `state_hash()` unchanged. All state round-trips through plain JSON.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from dataclasses import asdict, replace
 from typing import Any
 
+from scenarios import AgentSpec, day_of
+
 from . import memory as mem
-from .beliefs import Belief, from_experience
-from .contract import Answer, Claim, Meaning
+from .beliefs import MODALITY_WEIGHT, Belief, fold
+from .contract import Answer, Claim, Intent, Meaning, Observation, Request
+from .planning import Plan, Slot, blocking, daily_schedule
+from .trust import Relations, judge, met, trust_in
 
-def _plain(value: Any) -> Any:
-    """Dataclasses (nested in dicts) as plain JSON-ready data."""
-    if is_dataclass(value):
-        return asdict(value)  # type: ignore[arg-type]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return list(value)
-    return value
+SUMMARY_AGE = 24 * 60  # experiences older than a day are summarised at night
+FIRST_HAND = ("seen", "heard", "read")
 
 
-PLAN_BLOCKERS = ("closed_on", "blocked_on")  # predicates that make a place unusable on a day
-
-
-@dataclass
-class PlanEntry:
-    errand: str
-    day: int
-    action: str
-    target: str
-    plan_id: int
-    reason: str  # routine / retrieved / replanned
-
-
-@dataclass
 class ReferenceAgent:
-    name: str
-    home: str
-    groups: tuple[str, ...]
-    policy: Any = field(repr=False)
-    memory: mem.Memory = field(repr=False, default=None)  # type: ignore[assignment]
-    location: str | None = None
-    destination: str | None = None
-    arrive_at: int | None = None
-    pending_action: str | None = None  # the errand id to carry out on arrival
-    beliefs: dict[str, Belief] = field(default_factory=dict)
-    trust: dict[str, float] = field(default_factory=dict)
-    told: dict[str, list[str]] = field(default_factory=dict)  # listener → propositions told
-    last_chat: dict[str, int] = field(default_factory=dict)
-    plans: dict[str, PlanEntry] = field(default_factory=dict)  # "errand@day" → plan
-    group_news: list[str] = field(default_factory=list)  # propositions to tell the group
-    next_plan_id: int = 1
+    def __init__(self, spec: AgentSpec, policy: Any, draws: Any, start: int, end: int,
+                 tick_minutes: int) -> None:
+        self.name, self.spec, self.policy, self.draws = spec.id, spec, policy, draws
+        self.schedule: list[Slot] = daily_schedule(spec, draws, start, end, tick_minutes)
+        self.errands = {e.id: e for e in spec.errands}
+        self.memory = mem.Memory(self.name, int(policy["memory.capacity"]))
+        self.beliefs: dict[str, Belief] = {}
+        self.meanings: dict[str, Meaning] = {}
+        self.relations = Relations()
+        self.plans: dict[str, Plan] = {}
+        self.requests: dict[str, Request] = {}
+        self.told: dict[str, list[str]] = {}  # partner → propositions told
+        self.spoken: dict[str, int] = {}  # day → claims spoken (the talk budget)
+        self.group_news: list[str] = []
+        self.location: str = spec.home
+        self.busy: str | None = None  # the goal whose action is under way
+        self.fallback: Intent | None = None
+        self.cursor = 0
+        self.next_plan_id = 1
+        self._diag: list[tuple[str, dict[str, Any]]] = []
 
-    def __post_init__(self) -> None:
-        if self.memory is None:
-            self.memory = mem.Memory(self.name, int(self.policy["memory.capacity"]))
-        if self.location is None and self.destination is None:
-            self.location = self.home
+    # --- the protocol ----------------------------------------------------------------------
+    def observe(self, obs: Observation) -> None:
+        if obs.kind in ("notice", "claim"):
+            self._take_in(obs)
+        elif obs.kind == "arrival":
+            self.location = obs.subject
+            self._remember(obs, channel="seen", subject=obs.subject, importance=0.1)
+        elif obs.kind == "chat":
+            met(self.relations, obs.subject)
+            self._remember(obs, channel="heard", subject=obs.subject, importance=0.1)
+        elif obs.kind == "action_result":
+            self._action_result(obs)
+        elif obs.kind == "request" and obs.request is not None:
+            self._request(obs)
 
-    # --- perception and belief -------------------------------------------------------------
-    def remember(self, now: int, event_id: int, **fields: Any) -> tuple[mem.Experience,
-                                                                       list[mem.Experience]]:
-        if not self.policy["memory.keep_source"]:
-            fields = {**fields, "told_by": None, "origin": None}
-        return mem.write(self.memory, now, event_id, **fields)
+    def decide(self, now: int) -> list[Intent]:
+        intents: list[Intent] = []
+        if self.fallback is not None and self.busy is None:
+            intents.append(self.fallback)
+            self.busy, self.fallback = self.fallback.goal, None
+        while self.cursor < len(self.schedule) and self.schedule[self.cursor].minute <= now:
+            slot = self.schedule[self.cursor]
+            self.cursor += 1
+            intent = self._slot(slot, now)
+            if intent is not None and self.busy is None:
+                intents.append(intent)
+                self.busy = intent.goal if intent.kind == "act" else None
+        if self.busy is None:
+            intents.extend(self._request_steps(now))
+        return intents
 
-    def update_belief(self, exp: mem.Experience, meaning: Meaning) -> Belief | None:
-        """Fold an experience about a proposition into the belief; returns the new belief."""
-        old = self.beliefs.get(meaning.proposition)
-        trust = self.trust.get(exp.told_by or "", float(self.policy["trust.prior"]))
-        new = from_experience(old, exp, (meaning.subject, meaning.predicate, meaning.object),
-                              trust, self.policy)
-        if new is not None:
-            self.beliefs[meaning.proposition] = new
-        return new
-
-    def forget(self, evicted: list[mem.Experience]) -> list[Belief]:
-        """Beliefs whose every supporting experience was evicted are forgotten."""
-        gone = {e.id for e in evicted}
-        changed = []
-        for prop, belief in sorted(self.beliefs.items()):
-            if belief.status == "current" and belief.support and set(belief.support) <= gone:
-                self.beliefs[prop] = Belief(**{**asdict(belief), "status": "forgotten"})
-                changed.append(self.beliefs[prop])
-        return changed
-
-    # --- plans ---------------------------------------------------------------------------------
-    def blocked(self, place: str, day: int, beliefs: list[Belief]) -> Belief | None:
-        trigger = float(self.policy["replan.trigger_confidence"])
-        for b in beliefs:
-            if (b.status == "current" and b.subject == place and b.predicate in PLAN_BLOCKERS
-                    and b.object == str(day) and b.value == "true" and b.confidence >= trigger):
-                return b
-        return None
-
-    def plan_errand(self, errand: Any, day: int, now: int, noise: Any) -> PlanEntry:
-        """Tomorrow's plan sees only what retrieval returns for the errand's place."""
-        recalled = mem.retrieve(self.memory, mem.Query(errand.target, "plan"), now, self.policy,
-                                noise)
-        mem.strengthen(self.memory, recalled, now)
-        in_mind = [self.beliefs[e.proposition] for e in recalled
-                   if e.proposition is not None and e.proposition in self.beliefs]
-        target, reason = errand.target, "routine"
-        if self.blocked(errand.target, day, in_mind) is not None and errand.alternatives:
-            target, reason = errand.alternatives[0], "retrieved"
-        return self._set_plan(errand.id, day, errand.action, target, reason)
-
-    def replan_for(self, belief: Belief, errands: Any) -> list[PlanEntry]:
-        """A new belief that blocks a plan above the trigger changes it at once."""
-        changed = []
-        for key, plan in sorted(self.plans.items()):
-            errand = next(e for e in errands if e.id == plan.errand)
-            if plan.target == belief.subject and errand.alternatives \
-                    and self.blocked(plan.target, plan.day, [belief]) is not None:
-                alternative = next((a for a in errand.alternatives if a != plan.target), None)
-                if alternative is not None:
-                    changed.append(self._set_plan(plan.errand, plan.day, plan.action,
-                                                  alternative, "replanned"))
-                    if self.policy["replan.notify_group"] and self.groups \
-                            and belief.proposition not in self.group_news:
-                        self.group_news.append(belief.proposition)
-        return changed
-
-    def _set_plan(self, errand: str, day: int, action: str, target: str, reason: str) -> PlanEntry:
-        entry = PlanEntry(errand, day, action, target, self.next_plan_id, reason)
-        self.next_plan_id += 1
-        self.plans[f"{errand}@{day}"] = entry
-        return entry
-
-    # --- conversation ----------------------------------------------------------------------------
-    def claims_for(self, listener: str, listener_groups: tuple[str, ...], now: int,
-                   noise: Any) -> list[Claim]:
-        """What to tell this listener now: fresh, salient news, within the sharing rules."""
-        group_mate = bool(set(self.groups) & set(listener_groups))
-        must = [p for p in self.group_news if group_mate]
-        if not must and noise.uniform("share", self.name, listener, now) \
-                >= float(self.policy["sharing.proactive"]):
+    def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
+        """Fresh, salient news for this partner, within the sharing and privacy rules."""
+        day = str(day_of(now))
+        budget = int(self.policy["motivation.talk_budget"]) - self.spoken.get(day, 0)
+        group_mate = bool(set(self.spec.groups) & set(partner_groups))
+        urgent = set(self.group_news) if group_mate else set()
+        if budget <= 0 or (not urgent and self.draws.uniform("share", self.name, partner, now)
+                           >= float(self.policy["sharing.proactive"])):
             return []
-        already = set(self.told.get(listener, []))
+        already = set(self.told.get(partner, []))
         candidates = []
         for prop, b in sorted(self.beliefs.items()):
-            if b.status != "current" or prop in already or b.confidence < 0.3:
+            if b.status not in ("current", "superseded") or prop in already \
+                    or b.told_by == partner or b.confidence < 0.3:
                 continue
-            candidates.append((prop not in must, -b.confidence, prop, b))
-        candidates.sort(key=lambda c: c[:3])
-        return [self._claim(b, listener) for *_, b in
-                candidates[: int(self.policy["sharing.claims_per_chat"])]]
+            exp = self.memory.experiences.get(b.support[-1]) if b.support else None
+            privacy = exp.privacy if exp is not None else "public"
+            audience = exp.audience if exp is not None else ()
+            if privacy == "private" and self.policy["sharing.respect_privacy"] \
+                    and partner not in audience:
+                continue
+            salience = b.confidence * (exp.importance if exp is not None else 0.5)
+            candidates.append((prop not in urgent, b.status != "current", -salience, prop,
+                               b, privacy, audience))
+        candidates.sort(key=lambda c: c[:4])
+        limit = min(int(self.policy["sharing.claims_per_chat"]), budget)
+        claims = [self._claim(b, privacy, audience) for *_, b, privacy, audience
+                  in candidates[:limit]]
+        for claim in claims:
+            self.told.setdefault(partner, []).append(claim.proposition)
+        self.spoken[day] = self.spoken.get(day, 0) + len(claims)
+        return claims
 
-    def _claim(self, b: Belief, listener: str) -> Claim:
-        threshold = float(self.policy["hedging.qualifier_threshold"])
-        modality = b.modality
-        if b.confidence < threshold:
-            modality = "rumor" if b.confidence < threshold / 2 else "likely"
-            if b.modality == "rumor":
-                modality = "rumor"
-        if b.first_hand:
-            source = "self"
-        elif self.policy["hedging.mark_second_hand"]:
-            source = b.told_by  # may be None when the source was not kept
-        else:
-            source = None
-        return Claim(proposition=b.proposition, subject=b.subject, predicate=b.predicate,
-                     object=b.object, value=b.value, modality=modality, stated_source=source,
-                     privacy="public")
-
-    def mark_told(self, listener: str, proposition: str) -> None:
-        self.told.setdefault(listener, []).append(proposition)
-        if proposition in self.group_news:
-            pass  # group news stays until every group mate met; kept simple in this cut
-
-    # --- probes (reads) ------------------------------------------------------------------------
-    def answer(self, proposition: str) -> Answer:
+    def answer(self, proposition: str, now: int) -> Answer:
         b = self.beliefs.get(proposition)
-        if b is None or b.status in ("forgotten",):
+        if b is None or b.status == "forgotten":
             return Answer(None, None, None)
         source = "self" if b.first_hand else b.told_by
         return Answer(b.value, b.modality, source)
 
-    # --- state -----------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        data = {f.name: _plain(getattr(self, f.name)) for f in fields(self)
-                if f.name not in ("policy", "memory")}
-        data["memory"] = self.memory.to_json()
-        return data
+    def get_state(self) -> dict[str, Any]:
+        return {
+            "memory": self.memory.to_json(),
+            "beliefs": {k: b.to_json() for k, b in self.beliefs.items()},
+            "meanings": {k: asdict(m) for k, m in self.meanings.items()},
+            "relations": self.relations.to_json(),
+            "plans": {k: asdict(p) for k, p in self.plans.items()},
+            "requests": {k: asdict(r) for k, r in self.requests.items()},
+            "told": {k: list(v) for k, v in self.told.items()},
+            "spoken": dict(self.spoken), "group_news": list(self.group_news),
+            "location": self.location, "busy": self.busy,
+            "fallback": None if self.fallback is None else asdict(self.fallback),
+            "cursor": self.cursor, "next_plan_id": self.next_plan_id,
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.memory = mem.Memory.from_json(state["memory"])
+        self.beliefs = {k: Belief.from_json(v) for k, v in state["beliefs"].items()}
+        self.meanings = {k: Meaning(**v) for k, v in state["meanings"].items()}
+        self.relations = Relations.from_json(state["relations"])
+        self.plans = {k: Plan(**{**v, "via": tuple(v["via"])}) for k, v in state["plans"].items()}
+        self.requests = {k: Request(**{**v, "conflicts": tuple(v["conflicts"])})
+                         for k, v in state["requests"].items()}
+        self.told = {k: list(v) for k, v in state["told"].items()}
+        self.spoken, self.group_news = dict(state["spoken"]), list(state["group_news"])
+        self.location, self.busy = state["location"], state["busy"]
+        self.fallback = None if state["fallback"] is None else Intent(**state["fallback"])
+        self.cursor, self.next_plan_id = state["cursor"], state["next_plan_id"]
 
     def state_hash(self) -> str:
-        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        text = json.dumps(self.get_state(), sort_keys=True, separators=(",", ":"))
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any], policy: Any) -> ReferenceAgent:
-        data = dict(data)
-        memory = mem.Memory.from_json(data.pop("memory"))
-        beliefs = {k: Belief(**{**v, "support": tuple(v["support"]),
-                                "informants": tuple(v["informants"])})
-                   for k, v in data.pop("beliefs").items()}
-        plans = {k: PlanEntry(**v) for k, v in data.pop("plans").items()}
-        return cls(policy=policy, memory=memory, beliefs=beliefs, plans=plans,
-                   **{**data, "groups": tuple(data["groups"])})
+    def drain_diagnostics(self) -> list[tuple[str, dict[str, Any]]]:
+        out, self._diag = self._diag, []
+        return out
+
+    # --- memory and belief -------------------------------------------------------------------
+    def _remember(self, obs: Observation, **fields: Any) -> mem.Experience:
+        if not self.policy["memory.keep_source"]:
+            fields = {**fields, "told_by": None, "origin": None}
+        exp, evicted = mem.write(self.memory, obs.minute, obs.event_id, **fields)
+        self._op(obs.minute, obs.event_id, "write", exp)
+        self._evicted(obs.minute, obs.event_id, evicted)
+        return exp
+
+    def _evicted(self, minute: int, eid: int, evicted: list[mem.Experience]) -> None:
+        if not evicted:
+            return
+        gone = {e.id for e in evicted}
+        for e in evicted:
+            self._op(minute, eid, "evict", e)
+        for prop, b in sorted(self.beliefs.items()):
+            if b.status == "current" and b.support and set(b.support) <= gone:
+                self._set_belief(replace(b, status="forgotten"), minute, eid)
+
+    def _op(self, minute: int, eid: int, op: str, exp: mem.Experience | None, **extra: Any) -> None:
+        self._diag.append(("memory_ops", {
+            "minute": minute, "event_id": eid, "agent": self.name, "op": op,
+            "experience_id": None if exp is None else exp.id,
+            "experience_owner": None if exp is None else exp.owner,
+            "subject": None if exp is None else exp.subject,
+            "importance": None if exp is None else exp.importance,
+            "size": len(self.memory.experiences), "capacity": self.memory.capacity, **extra}))
+
+    def _set_belief(self, b: Belief, minute: int, eid: int) -> None:
+        self.beliefs[b.proposition] = b
+        self._diag.append(("beliefs", {
+            "minute": minute, "event_id": eid, "agent": self.name, "proposition": b.proposition,
+            "value": b.value, "confidence": b.confidence, "modality": b.modality,
+            "origin": b.origin, "told_by": b.told_by, "status": b.status}))
+
+    def _importance(self, obs: Observation) -> float:
+        """Rule-based appraisal: first-hand news matters more, and news touching one's plans."""
+        base = 0.7 if obs.channel in FIRST_HAND else 0.3 + 0.3 * MODALITY_WEIGHT.get(
+            obs.modality or "rumor", 0.4)
+        planned = {p.target for p in self.plans.values()} | {
+            v for p in self.plans.values() for v in p.via}
+        if obs.meaning is not None and obs.meaning.subject in planned:
+            base += 0.2
+        if obs.privacy == "private":
+            base += 0.1
+        return round(min(base, 1.0), 6)
+
+    def _take_in(self, obs: Observation) -> None:
+        meaning = obs.meaning
+        assert meaning is not None and obs.value is not None
+        self.meanings.setdefault(meaning.proposition, meaning)
+        origin = None
+        if obs.speaker is not None:
+            origin = obs.speaker if obs.stated_source in (None, "self") else obs.stated_source
+        exp = self._remember(
+            obs, channel=obs.channel, subject=meaning.subject, importance=self._importance(obs),
+            proposition=meaning.proposition, value=obs.value, modality=obs.modality or "certain",
+            told_by=obs.speaker, origin=origin, privacy=obs.privacy, audience=obs.audience)
+        if obs.channel in FIRST_HAND:
+            self._judge_informants(meaning.proposition, obs.value, obs.minute, obs.event_id)
+        elif obs.privacy == "private":
+            self._judge_secret_keepers(obs)
+        old = self.beliefs.get(meaning.proposition)
+        trust = trust_in(self.relations, exp.told_by, "reports_facts",
+                         float(self.policy["trust.prior"]))
+        new = fold(old, exp, meaning, trust, self.policy)
+        if new is None:
+            return
+        newer = next((b for b in self.beliefs.values() if b.supersedes == meaning.proposition
+                      and b.status == "current"), None)
+        if newer is not None:  # already known to be replaced
+            new = replace(new, status="superseded", superseded_by=newer.proposition)
+        self._set_belief(new, obs.minute, obs.event_id)
+        older = self.beliefs.get(meaning.supersedes or "")
+        if older is not None and older.status == "current":
+            self._set_belief(replace(older, status="superseded",
+                                     superseded_by=meaning.proposition), obs.minute, obs.event_id)
+        self._replan_for(new, obs.minute, obs.event_id)
+
+    def _judge_informants(self, prop: str, value: str, minute: int, eid: int) -> None:
+        """Seeing for oneself is the independent outcome that moves trust in who told us."""
+        told = sorted({(e.told_by, e.value) for e in self.memory.experiences.values()
+                       if e.proposition == prop and e.told_by is not None and e.is_evidence})
+        for informant, said in told:
+            self._judge(informant, prop, "reports_facts", said == value, minute, eid)
+
+    def _judge_secret_keepers(self, obs: Observation) -> None:
+        """Hearing our secret from an outsider means someone we told did not keep it."""
+        prop = obs.meaning.proposition if obs.meaning else ""
+        if obs.speaker in obs.audience:
+            return
+        for partner in sorted(self.told):
+            if prop in self.told[partner] and partner != obs.speaker:
+                self._judge(partner, prop, "keeps_secrets", False, obs.minute, obs.event_id)
+
+    def _judge(self, other: str, prop: str, domain: str, kept: bool, minute: int, eid: int) -> None:
+        new = judge(self.relations, other, f"{domain}:{prop}", domain, kept,
+                    float(self.policy["trust.prior"]), float(self.policy["trust.learning_rate"]))
+        if new is not None:
+            self._diag.append(("trust", {"minute": minute, "event_id": eid, "agent": self.name,
+                                         "other": other, "domain": domain, "value": new,
+                                         "reason": f"{'kept' if kept else 'broke'} word on {prop}"}))
+
+    # --- plans -------------------------------------------------------------------------------
+    def _new_plan(self, plan: Plan, minute: int, eid: int) -> Plan:
+        plan = replace(plan, plan_id=self.next_plan_id)
+        self.next_plan_id += 1
+        self.plans[plan.goal] = plan
+        self._diag.append(("plans", {"minute": minute, "event_id": eid, "agent": self.name,
+                                     "plan_id": plan.plan_id, "goal": plan.goal, "day": plan.day,
+                                     "action": plan.action, "target": plan.target,
+                                     "reason": plan.reason}))
+        return plan
+
+    def _plan_errand(self, errand: Any, day: int, now: int) -> None:
+        """Tomorrow's plan sees only what retrieval returns for the plan's context."""
+        related = errand.via if self.policy["retrieval.plan_context"] == "route" else ()
+        query = mem.Query(errand.target, "plan", related)
+        recalled = mem.retrieve(self.memory, query, now, self.policy, self.draws)
+        if not recalled:
+            self._op(now, 0, "retrieve", None, purpose="plan", rank=None, relevant=None)
+        for rank, r in enumerate(recalled):
+            self._op(now, 0, "retrieve", r.experience, purpose="plan", rank=rank,
+                     relevant=r.relevant)
+        mem.strengthen(self.memory, [r.experience for r in recalled], now)
+        in_mind = [self.beliefs[r.experience.proposition] for r in recalled
+                   if r.experience.proposition in self.beliefs]
+        trigger = float(self.policy["replan.trigger_confidence"])
+        target, reason = errand.target, "routine"
+        if errand.alternatives and blocking(in_mind, (errand.target, *errand.via), day, trigger):
+            target, reason = errand.alternatives[0], "retrieved"
+        via = errand.via if target == errand.target else ()
+        self._new_plan(Plan(f"{errand.id}@{day}", day, errand.action, target, 0, reason, via),
+                       now, 0)
+
+    def _replan_for(self, belief: Belief, minute: int, eid: int) -> None:
+        """A new belief that blocks a plan above the trigger changes it at once."""
+        trigger = float(self.policy["replan.trigger_confidence"])
+        for goal, plan in sorted(self.plans.items()):
+            errand = self.errands.get(goal.split("@")[0])
+            if errand is None or plan.reason == "fallback" or goal == self.busy:
+                continue
+            if blocking([belief], (plan.target, *plan.via), plan.day, trigger) is None:
+                continue
+            alternative = next((a for a in errand.alternatives if a != plan.target), None)
+            if alternative is None:
+                continue
+            self._new_plan(replace(plan, target=alternative, via=(), reason="replanned"),
+                           minute, eid)
+            if self.policy["replan.notify_group"] and errand.group \
+                    and belief.proposition not in self.group_news:
+                self.group_news.append(belief.proposition)
+
+    def _slot(self, slot: Slot, now: int) -> Intent | None:
+        if slot.kind == "plan":
+            if slot.day > day_of(now):  # the evening plan for tomorrow: consolidate first
+                self._nightly(now)
+            for errand in self.spec.errands:
+                if slot.day in errand.days:
+                    self._plan_errand(errand, slot.day, now)
+            return None
+        if slot.kind == "errand":
+            plan = self.plans.get(f"{slot.errand}@{slot.day}")
+            if plan is None:  # no evening before (the first day): the routine plan
+                errand = self.errands[slot.errand or ""]
+                plan = self._new_plan(Plan(f"{errand.id}@{slot.day}", slot.day, errand.action,
+                                           errand.target, 0, "routine", errand.via), now, 0)
+            return Intent("act", plan.target, plan.action, plan.plan_id, plan.goal)
+        if slot.kind == "activity":
+            if self.location == slot.place:
+                importance = 0.1 + 0.2 * self.draws.uniform("activity", self.name, now)
+                obs = Observation("activity", now, 0, "did", slot.place or "")
+                self._remember(obs, channel="did", subject=slot.place,
+                               importance=round(importance, 3))
+            return None
+        return Intent("move", slot.place or self.spec.home)
+
+    def _nightly(self, now: int) -> None:
+        """Consolidation: summaries, reflections, and beliefs whose time has passed."""
+        summaries, merged = mem.summarise(self.memory, now, 0, SUMMARY_AGE,
+                                          bool(self.policy["memory.keep_source_on_summary"]))
+        for e in merged:
+            self._op(now, 0, "summarise", e)
+        for summary in summaries:
+            self._op(now, 0, "write", summary)
+            self._rebase(summary, now)
+        reflections, evicted = mem.reflect(self.memory, now, 0)
+        for r in reflections:
+            self._op(now, 0, "reflect", r)
+        self._evicted(now, 0, evicted)
+        for prop, b in sorted(self.beliefs.items()):
+            if b.status == "current" and b.valid_to is not None and b.valid_to <= now:
+                self._set_belief(replace(b, status="outdated"), now, 0)
+
+    def _rebase(self, summary: mem.Experience, now: int) -> None:
+        """A belief whose experiences were summarised now rests on the summary — and knows
+        only the sources the summary kept."""
+        b = self.beliefs.get(summary.proposition or "")
+        if b is None or not set(b.support) & set(summary.evidence):
+            return
+        support = (*[i for i in b.support if i not in summary.evidence], summary.id)
+        told_by, origin = (b.told_by, b.origin) if b.first_hand else (summary.told_by,
+                                                                     summary.origin)
+        changed = replace(b, support=support, told_by=told_by, origin=origin)
+        if (changed.told_by, changed.origin) != (b.told_by, b.origin):
+            self._set_belief(changed, now, 0)
+        else:
+            self.beliefs[b.proposition] = changed
+
+    # --- results and requests -------------------------------------------------------------------
+    def _action_result(self, obs: Observation) -> None:
+        goal, self.busy = self.busy, None
+        self._remember(obs, channel="did", subject=obs.subject,
+                       importance=0.3 if obs.ok else 0.5)
+        plan = self.plans.get(goal or "")
+        if plan is None:
+            return
+        if goal and goal.startswith("request:"):
+            self.plans[goal] = replace(plan, step=plan.step + 1 if obs.ok else 3)
+            return
+        errand = self.errands.get(plan.goal.split("@")[0])
+        if obs.ok or errand is None:
+            return
+        fallback = next((a for a in errand.alternatives if a != plan.target), None)
+        if fallback is not None:
+            new = self._new_plan(replace(plan, target=fallback, via=(), reason="fallback"),
+                                 obs.minute, obs.event_id)
+            self.fallback = Intent("act", fallback, new.action, new.plan_id, new.goal)
+
+    def _request(self, obs: Observation) -> None:
+        request = obs.request
+        assert request is not None
+        self.requests[request.request_id] = request
+        self._remember(obs, channel="heard", subject=request.place, importance=0.8)
+        goal = f"request:{request.request_id}"
+        conflict = next((s for s in self.spec.stances if s in request.conflicts), None)
+        if conflict is not None:  # a protected stance vetoes before any weighing
+            plan = Plan(goal, day_of(obs.minute), "decline", conflict, 0, "declined",
+                        start=obs.minute)
+        else:
+            leave = max(obs.minute, request.deadline - 120)
+            plan = Plan(goal, day_of(request.deadline), request.action, request.place, 0,
+                        "request", item=request.item, source=request.source, start=leave)
+        self._new_plan(plan, obs.minute, obs.event_id)
+
+    def _request_steps(self, now: int) -> list[Intent]:
+        for goal, plan in sorted(self.plans.items()):
+            if not goal.startswith("request:") or plan.step >= 2 or plan.start is None \
+                    or plan.start > now:
+                continue
+            request = self.requests[goal.split(":", 1)[1]]
+            if plan.action == "decline":
+                self.plans[goal] = replace(plan, step=2)
+                return [Intent("decline", plan.target, "decline", plan.plan_id, goal,
+                               request.request_id)]
+            self.busy = goal
+            if plan.step == 0:
+                return [Intent("act", request.source, "pick_up", plan.plan_id, goal,
+                               request.request_id, request.item)]
+            return [Intent("act", request.place, request.action, plan.plan_id, goal,
+                           request.request_id, request.item)]
+        return []
+
+    def _claim(self, b: Belief, privacy: str, audience: tuple[str, ...]) -> Claim:
+        threshold = float(self.policy["hedging.qualifier_threshold"])
+        modality = b.modality
+        if b.confidence < threshold and modality == "certain":
+            modality = "rumor" if b.confidence < threshold / 2 else "likely"
+        if b.first_hand:
+            source: str | None = "self"
+        elif self.policy["hedging.mark_second_hand"]:
+            source = b.origin or b.told_by  # the origin when known; None if not kept
+            if modality == "certain" and b.confidence < 1.0:
+                modality = "likely"  # hearsay is not passed on as certain
+        else:
+            source = None
+        return Claim(self.meanings[b.proposition], b.value, modality, source, privacy, audience)
+

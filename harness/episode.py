@@ -1,31 +1,35 @@
 """One episode: a scenario, a policy and a seed, run tick by tick into trace tables.
 
-Per tick (DESIGN §2): world events → arrivals and their actions → scheduled decisions (plans,
-errands, routine moves) → encounters and talk → probes and censuses. All state changes happen
-here, at tick boundaries; the agents' mutating methods are called from nowhere else.
+The tick loop (DESIGN §2) is `Episode.step`: world events and requests → sensations turned
+into observations → arrivals and the actions they complete → each agent's decisions, executed
+against the world → encounters and talk → probes and censuses. The harness owns the world and
+records what every agent was exposed to and which decisions its actions answered; agents are
+reached only through the `Agent` protocol. An episode's whole state round-trips through JSON,
+so a restored run continues byte-identically.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import pyarrow as pa
 
-from scenarios import MINUTES_PER_DAY, Scenario, clock_of, day_of
+from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario, day_of
 
 from .actions import REGISTRY
-from .agent import PlanEntry, ReferenceAgent
-from .beliefs import Belief
-from .contract import Claim, Meaning
+from .agent import ReferenceAgent
+from .contract import Agent, Claim, Intent, Meaning, Observation, Request
 from .rng import Draws
 from .schema import TABLE_NAMES, to_table
+from .simple_agent import SimpleAgent
 from .speech import render
-from .world import World
+from .world import Move, World
 
-JITTER_STEPS = 7  # routine slots start up to 6 ticks late, by the seed
-ACTIVITY_MINUTES = 15
+AgentFactory = Callable[[AgentSpec, Any, Draws, int, int, int], Agent]
+AGENT_KINDS: dict[str, AgentFactory] = {"reference": ReferenceAgent, "simple": SimpleAgent}
 
 
 class Recorder:
@@ -47,90 +51,120 @@ class Recorder:
         return {name: to_table(name, rows) for name, rows in self.rows.items()}
 
 
-@dataclass(frozen=True)
-class Scheduled:
-    minute: int
-    agent: str
-    kind: str  # plan / errand / move
-    payload: Any
+@dataclass
+class Position:
+    """Where the world has an agent: at a place, or on the way with an intent to finish."""
+
+    location: str | None
+    destination: str | None = None
+    arrive_at: int | None = None
+    intent: dict[str, Any] | None = None  # the act to carry out on arrival
+    blocked: bool = False  # the way was impassable: the act fails on arrival
+    passed: tuple[str, ...] = ()  # places on the way, whose signs are seen on the way
 
 
 class Episode:
-    def __init__(self, scenario: Scenario, policy: Any, seed: int) -> None:
+    def __init__(self, scenario: Scenario, policy: Any, seed: int,
+                 agent_kind: str | AgentFactory = "reference") -> None:
         self.scenario, self.policy, self.seed = scenario, policy, seed
+        factory = AGENT_KINDS[agent_kind] if isinstance(agent_kind, str) else agent_kind
         self.draws = Draws(scenario.name, seed)
         self.world = World.from_scenario(scenario)
         self.specs = {a.id: a for a in scenario.agents}
-        self.agents = {a.id: ReferenceAgent(a.id, a.home, a.groups, policy)
-                       for a in sorted(scenario.agents, key=lambda a: a.id)}
-        self.meanings = {t.proposition: Meaning(t.proposition, t.subject, t.predicate, t.object)
+        self.agents: dict[str, Agent] = {
+            a.id: factory(a, policy, self.draws, scenario.start, scenario.end,
+                          scenario.tick_minutes)
+            for a in sorted(scenario.agents, key=lambda a: a.id)}
+        self.positions = {a.id: Position(a.home) for a in scenario.agents}
+        self.meanings = {t.proposition: Meaning(t.proposition, t.subject, t.predicate, t.object,
+                                                t.valid_to, t.supersedes)
                          for t in scenario.truth}
-        self.tracked = set(self.meanings)
         self.rec = Recorder(scenario.name, seed, scenario.start, scenario.tick_minutes)
         self.next_event = 1
-        self.decided: set[tuple[str, str]] = set()  # (agent, decision point) already answered
-        self.schedule = self._build_schedule()
+        self.decided: list[str] = []  # "agent|decision point" already answered
+        self.last_chat: dict[str, int] = {}  # "a|b" → minute
+        self.signs: list[str] = []  # ids of signs up
+        self.now = scenario.start
+        self._events = sorted(scenario.events, key=lambda e: (e.at, e.id))
+        self._requests = sorted(scenario.requests, key=lambda r: (r.at, r.id))
+        self._probes = sorted(scenario.probes, key=lambda p: (p.at, p.id))
+        self._census = set(scenario.census_moments)
+        self._started = False
 
     def new_event(self) -> int:
         self.next_event += 1
         return self.next_event - 1
 
-    # --- set-up ----------------------------------------------------------------------------------
-    def _build_schedule(self) -> list[Scheduled]:
-        s, out = self.scenario, []
-        first_day, last_day = day_of(s.start), day_of(s.end)
-        for name in self.agents:
-            spec = self.specs[name]
-            for day in range(first_day, last_day + 1):
-                base = (day - 1) * MINUTES_PER_DAY
-                out.append(Scheduled(base + spec.plan_at, name, "plan", day + 1))
-                for errand in spec.errands:
-                    if day in errand.days:
-                        out.append(Scheduled(base + errand.at, name, "errand", (errand, day)))
-                for i, slot in enumerate(spec.routine):
-                    late = int(self.draws.uniform("routine", name, day, i) * JITTER_STEPS)
-                    place = self.draws.choice(slot.go, "routine-place", name, day, i)
-                    at = base + slot.at + late * s.tick_minutes
-                    out.append(Scheduled(at, name, "move", place))
-                    out.extend(Scheduled(at + ACTIVITY_MINUTES * k, name, "activity", place)
-                               for k in range(1, slot.activities + 1))
-        kinds = {"plan": 0, "errand": 1, "move": 2, "activity": 3}
-        out = [x for x in out if s.start <= x.minute <= s.end]
-        out.sort(key=lambda x: (x.minute, kinds[x.kind], x.agent))
-        return out
-
     # --- the loop -------------------------------------------------------------------------------
-    def run(self) -> dict[str, pa.Table]:
+    def run(self, until: int | None = None) -> dict[str, pa.Table]:
+        """Run up to and including minute `until` (default: the end); returns the traces."""
         s = self.scenario
-        self._write_truth()
-        for name in self.agents:  # the first day's plans, made before anything happens
-            self._plan(name, day_of(s.start), s.start)
-        events = sorted(s.events, key=lambda e: (e.at, e.id))
-        census = set(s.census_moments)
-        probes = sorted(s.probes, key=lambda p: (p.at, p.id))
-        cursor = ev_cursor = probe_cursor = 0
-        step = s.tick_minutes
-        for now in range(s.start, s.end + 1, step):
-            while ev_cursor < len(events) and events[ev_cursor].at <= now:
-                self._world_event(events[ev_cursor], now)
-                ev_cursor += 1
-            for name, agent in self.agents.items():
-                if agent.arrive_at is not None and agent.arrive_at <= now:
-                    self._arrive(agent, now)
-            while cursor < len(self.schedule) and self.schedule[cursor].minute <= now:
-                self._decide(self.schedule[cursor], now)
-                cursor += 1
-            self._encounters(now)
-            while probe_cursor < len(probes) and probes[probe_cursor].at <= now:
-                p = probes[probe_cursor]
-                self._probe(p.agent, p.proposition, p.id, "probe", now)
-                probe_cursor += 1
-            if now in census:
-                for name in self.agents:
-                    for prop in sorted(self.tracked):
-                        self._probe(name, prop, f"census@{self.rec.tick(now)}", "census", now)
+        if not self._started:
+            self._started = True
+            self._write_truth()
+            self._snapshot(s.start, 0)
+        stop = s.end if until is None else min(until, s.end)
+        while self.now <= stop:
+            self.step(self.now)
+            self.now += s.tick_minutes
         return self.rec.tables()
 
+    def step(self, now: int) -> None:
+        for e in self._events:
+            if self._due(e.at, now):
+                self._world_event(e, now)
+        for r in self._requests:
+            if self._due(r.at, now):
+                self._request(r, now)
+        for name in self.agents:
+            pos = self.positions[name]
+            if pos.arrive_at is not None and pos.arrive_at <= now:
+                self._arrive(name, now)
+        for name, agent in self.agents.items():
+            for intent in agent.decide(now):
+                self._execute(name, intent, now)
+            self._drain(name)
+        self._encounters(now)
+        for p in self._probes:
+            if self._due(p.at, now):
+                self._probe(p.agent, p.proposition, p.id, "probe", now)
+        if any(self._due(m, now) for m in self._census):
+            for name in self.agents:
+                for prop in sorted(self.meanings):
+                    self._probe(name, prop, f"census@{self.rec.tick(now)}", "census", now)
+        if (now - self.scenario.start) % MINUTES_PER_DAY == 0 and now > self.scenario.start \
+                or now == self.scenario.end:
+            self._snapshot(now, 0)
+
+    def _due(self, moment: int, now: int) -> bool:
+        """A moment happens at the first tick at or after it."""
+        return moment <= now < moment + self.scenario.tick_minutes
+
+    # --- state ----------------------------------------------------------------------------------
+    def get_state(self) -> dict[str, Any]:
+        return {
+            "agents": {n: a.get_state() for n, a in self.agents.items()},
+            "positions": {n: asdict(p) for n, p in self.positions.items()},
+            "facts": dict(self.world.facts),
+            "stock": [[h, r, n] for (h, r), n in sorted(self.world.stock.items())],
+            "rows": {k: list(v) for k, v in self.rec.rows.items()},
+            "next_event": self.next_event, "decided": list(self.decided),
+            "last_chat": dict(self.last_chat), "signs": list(self.signs), "now": self.now,
+            "started": self._started,
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        for name, agent_state in state["agents"].items():
+            self.agents[name].set_state(agent_state)
+        self.positions = {n: Position(**p) for n, p in state["positions"].items()}
+        self.world.facts = dict(state["facts"])
+        self.world.stock = {(h, r): n for h, r, n in state["stock"]}
+        self.rec.rows = {k: [dict(row) for row in v] for k, v in state["rows"].items()}
+        self.next_event, self.decided = state["next_event"], list(state["decided"])
+        self.last_chat, self.signs = dict(state["last_chat"]), list(state["signs"])
+        self.now, self._started = state["now"], state["started"]
+
+    # --- recording --------------------------------------------------------------------------------
     def _write_truth(self) -> None:
         s = self.scenario
         for t in s.truth:
@@ -140,185 +174,200 @@ class Episode:
                          valid_from=None if t.valid_from is None else self.rec.tick(t.valid_from),
                          valid_to=None if t.valid_to is None else self.rec.tick(t.valid_to))
 
-    # --- world events and perception -------------------------------------------------------------
+    def _snapshot(self, now: int, eid: int) -> None:
+        for holder, resource, count in self.world.inventory():
+            self.rec.add("state", now, eid, agent=holder, variable=f"inventory:{resource}",
+                         value=float(count))
+
+    def _ledger(self, moves: list[Move], now: int, eid: int, place: str | None,
+                agent: str | None) -> None:
+        for m in moves:
+            self.rec.add("events", now, eid, kind=m.kind, place=place, agent=agent, detail=None,
+                         resource=m.resource, holder=m.holder, delta=m.delta)
+
+    def _drain(self, name: str) -> None:
+        for table, row in self.agents[name].drain_diagnostics():
+            row = dict(row)
+            minute, eid = row.pop("minute"), row.pop("event_id")
+            self.rec.add(table, minute, eid, **row)
+
+    def _deliver(self, name: str, obs: Observation) -> None:
+        """Hand an observation to an agent; the harness records it and, for a tracked
+        proposition, the exposure — never relying on the agent's own account."""
+        prop = obs.meaning.proposition if obs.meaning is not None else None
+        self.rec.add("observations", obs.minute, obs.event_id, agent=name, kind=obs.kind,
+                     channel=obs.channel, from_agent=obs.speaker, subject=obs.subject,
+                     proposition=prop, detail=obs.detail)
+        if prop is not None and obs.kind in ("notice", "claim"):
+            self.rec.add("exposures", obs.minute, obs.event_id, agent=name, proposition=prop,
+                         value=obs.value, modality=obs.modality, channel=obs.channel,
+                         from_agent=obs.speaker)
+        self.agents[name].observe(obs)
+        self._drain(name)
+
+    # --- world events and requests ----------------------------------------------------------
     def _world_event(self, event: Any, now: int) -> None:
         eid = self.new_event()
         self.world.facts.update(event.sets)
         self.rec.add("events", now, eid, kind=event.kind, place=event.place, agent=None,
                      detail=json.dumps({"id": event.id, "sets": event.sets}, sort_keys=True))
-        if event.kind != "notice":
+        if event.kind == "set_facts":
             return
-        present = [n for n, a in self.agents.items()
-                   if event.place is not None and a.location == event.place]
+        if event.kind == "sign":
+            self.signs.append(event.id)
+        present = [n for n, p in self.positions.items()
+                   if event.place is not None and p.location == event.place]
         for name in sorted(set(present) | set(event.seen_by)):
-            self._perceive_fact(self.agents[name], event.proposition, event.value,
-                                event.channel, None, "certain", now, eid)
+            self._perceive(name, event, now, eid)
 
-    def _perceive_fact(self, agent: ReferenceAgent, prop: str, value: str, channel: str,
-                       speaker: str | None, modality: str, now: int, eid: int,
-                       stated_source: str | None = None) -> None:
-        meaning = self.meanings[prop]
-        if prop in self.tracked:
-            self.rec.add("exposures", now, eid, agent=agent.name, proposition=prop, value=value,
-                         modality=modality, channel=channel, from_agent=speaker)
-        origin = None
-        if speaker is not None:
-            origin = speaker if stated_source in (None, "self") else stated_source
-        exp, evicted = agent.remember(now, eid, channel=channel, subject=meaning.subject,
-                                      importance=0.7, proposition=prop, value=value,
-                                      modality=modality, told_by=speaker, origin=origin)
-        for b in agent.forget(evicted):
-            self._belief_row(agent, b, now, eid)
-        belief = agent.update_belief(exp, meaning)
-        if belief is not None:
-            self._belief_row(agent, belief, now, eid)
-            for plan in agent.replan_for(belief, self.specs[agent.name].errands):
-                self._plan_row(agent, plan, now, eid)
+    def _perceive(self, name: str, event: Any, now: int, eid: int) -> None:
+        self._deliver(name, Observation(
+            "notice", now, eid, event.channel, self.meanings[event.proposition].subject,
+            meaning=self.meanings[event.proposition], value=event.value, modality=event.modality,
+            privacy=event.privacy, audience=event.audience))
 
-    def _belief_row(self, agent: ReferenceAgent, b: Belief, now: int, eid: int) -> None:
-        self.rec.add("beliefs", now, eid, agent=agent.name, proposition=b.proposition,
-                     value=b.value, confidence=b.confidence, modality=b.modality,
-                     origin=b.origin, told_by=b.told_by, status=b.status)
+    def _signs_at(self, name: str, place: str, now: int, eid: int) -> None:
+        for event in self._events:
+            if event.id in self.signs and event.place == place \
+                    and now <= (event.until if event.until is not None else self.scenario.end):
+                self._perceive(name, event, now, eid)
 
-    def _plan_row(self, agent: ReferenceAgent, plan: PlanEntry, now: int, eid: int) -> None:
-        self.rec.add("events", now, eid, kind="plan", place=plan.target, agent=agent.name,
-                     detail=json.dumps({"errand": plan.errand, "day": plan.day,
-                                        "plan_id": plan.plan_id, "reason": plan.reason},
-                                       sort_keys=True))
-
-    def _notice(self, agent: ReferenceAgent, now: int, eid: int, subject: str,
-                importance: float) -> None:
-        """An everyday experience with no tracked proposition: the stuff of retrieval noise."""
-        _, evicted = agent.remember(now, eid, channel="seen", subject=subject,
-                                    importance=importance)
-        for b in agent.forget(evicted):
-            self._belief_row(agent, b, now, eid)
-
-    # --- decisions and actions -------------------------------------------------------------------
-    def _plan(self, name: str, day: int, now: int) -> None:
-        agent = self.agents[name]
-        for errand in self.specs[name].errands:
-            if day in errand.days:
-                eid = self.new_event()
-                self._plan_row(agent, agent.plan_errand(errand, day, now, self.draws), now, eid)
-
-    def _decide(self, item: Scheduled, now: int) -> None:
-        agent = self.agents[item.agent]
-        if item.kind == "plan":
-            self._plan(item.agent, item.payload, now)
-        elif item.kind == "errand":
-            errand, day = item.payload
-            plan = agent.plans.get(f"{errand.id}@{day}")
-            if plan is not None:
-                self._go(agent, plan.target, now, pending=f"{errand.id}@{day}")
-        elif item.kind == "activity":
-            if agent.location == item.payload:
-                importance = 0.1 + 0.2 * self.draws.uniform("activity", agent.name, now)
-                self._notice(agent, now, self.new_event(), item.payload, round(importance, 3))
-        elif agent.pending_action is None:  # a routine move never interrupts an errand
-            self._go(agent, item.payload, now)
-
-    def _go(self, agent: ReferenceAgent, place: str, now: int, pending: str | None = None) -> None:
-        start = agent.location or agent.destination or agent.home
-        minutes = self.world.travel_minutes(start, place)
-        if minutes is None:
-            return
-        agent.pending_action = pending
-        if minutes == 0 and agent.location == place:
-            if pending is not None:
-                self._arrive(agent, now)
-            return
-        agent.location, agent.destination, agent.arrive_at = None, place, now + minutes
-
-    def _arrive(self, agent: ReferenceAgent, now: int) -> None:
-        if agent.destination is not None:
-            agent.location, agent.destination, agent.arrive_at = agent.destination, None, None
-            self._notice(agent, now, self.new_event(), agent.location, 0.1)
-        if agent.pending_action is None:
-            return
-        plan = agent.plans[agent.pending_action]
-        agent.pending_action = None
-        self._act(agent, plan, now)
-
-    def _act(self, agent: ReferenceAgent, plan: PlanEntry, now: int) -> None:
+    def _request(self, spec: Any, now: int) -> None:
         eid = self.new_event()
-        action = REGISTRY[plan.action]
-        ok = action.precondition(self.world, plan.target)
-        dp = self._decision_point(agent.name, plan.action, now)
-        in_line = None if dp is None else plan.target in dp.right
-        self.rec.add("actions", now, eid, agent=agent.name, action=plan.action, target=plan.target,
-                     plan_id=plan.plan_id, ok=ok, decision_point=None if dp is None else dp.id,
-                     proposition=None if dp is None else dp.proposition, in_line=in_line)
-        self._notice(agent, now, eid, plan.target, 0.3 if ok else 0.5)
-        if ok:
+        request = Request(spec.id, spec.action, spec.item, spec.source, spec.place,
+                          spec.deadline, spec.text, spec.conflicts)
+        self.rec.add("requests", now, eid, request_id=spec.id, agent=spec.agent,
+                     action=spec.action, item=spec.item, place=spec.place,
+                     deadline=self.rec.tick(spec.deadline))
+        self._deliver(spec.agent, Observation("request", now, eid, "heard", spec.place,
+                                              speaker="player", request=request,
+                                              detail=spec.text or None))
+
+    # --- movement and action ---------------------------------------------------------------------
+    def _execute(self, name: str, intent: Intent, now: int) -> None:
+        if intent.kind == "decline":  # a speech act: said where the agent stands
+            self._act(name, intent, now)
             return
-        # the senses report only the failure; the agent falls back on an alternative
-        self.rec.add("events", now, eid, kind="action_failed", place=plan.target,
-                     agent=agent.name, detail=action.sensed_on_failure)
-        errand = next(e for e in self.specs[agent.name].errands if e.id == plan.errand)
-        fallback = next((a for a in errand.alternatives if a != plan.target), None)
-        if fallback is not None:
-            agent.plans[f"{plan.errand}@{plan.day}"] = PlanEntry(
-                plan.errand, plan.day, plan.action, fallback, agent.next_plan_id, "fallback")
-            agent.next_plan_id += 1
-            self._go(agent, fallback, now, pending=f"{plan.errand}@{plan.day}")
+        pos = self.positions[name]
+        here = pos.location or pos.destination
+        route = self.world.route(here, intent.target) if here is not None else None
+        if route is None:
+            if intent.kind == "act":
+                self._act(name, intent, now, reachable=False)
+            return
+        path, minutes = route
+        stop, blocked = intent.target, False
+        cost = 0
+        previous = here
+        walked: list[str] = []
+        for place in path:  # the way stops at the first impassable place
+            cost += self.world.roads[previous][place]
+            previous = place
+            if not self.world.passable(place):
+                stop, blocked, minutes = place, True, cost
+                break
+            walked.append(place)
+        record = asdict(intent) if intent.kind == "act" else None
+        if minutes == 0 and pos.location == stop:
+            pos.intent, pos.blocked = record, blocked
+            self._arrive(name, now, moved=False)
+            return
+        passed = tuple(p for p in walked if p != stop)
+        self.positions[name] = Position(None, stop, now + minutes, record, blocked, passed)
+
+    def _arrive(self, name: str, now: int, moved: bool = True) -> None:
+        pos = self.positions[name]
+        intent, blocked = pos.intent, pos.blocked
+        if moved:
+            place = pos.destination
+            self.positions[name] = Position(place)
+            eid = self.new_event()
+            others = sorted(n for n, p in self.positions.items()
+                            if p.location == place and n != name)
+            self._deliver(name, Observation("arrival", now, eid, "seen", place or "",
+                                            detail=",".join(others) or None))
+            for seen in (*pos.passed, place or ""):
+                self._signs_at(name, seen, now, eid)
+        else:
+            self.positions[name] = Position(pos.location)
+        if intent is not None:
+            self._act(name, Intent(**intent), now, reachable=not blocked)
+        self._drain(name)
+
+    def _act(self, name: str, intent: Intent, now: int, reachable: bool = True) -> None:
+        eid = self.new_event()
+        action = REGISTRY[intent.action or ""]
+        ok = reachable and action.precondition(self.world, name, intent.target, intent.item)
+        moves = action.effect(self.world, name, intent.target, intent.item) if ok else []
+        dp = self._decision_point(name, intent.action or "", now)
+        self.rec.add("actions", now, eid, agent=name, action=intent.action, target=intent.target,
+                     plan_id=intent.plan_id, ok=ok, decision_point=None if dp is None else dp.id,
+                     proposition=None if dp is None else dp.proposition,
+                     in_line=None if dp is None else intent.target in dp.right,
+                     horizon=None if dp is None else self.scenario.plan_horizon
+                     // self.scenario.tick_minutes,
+                     request_id=intent.request_id)
+        self._ledger(moves, now, eid, intent.target, name)
+        sensed = None if ok else ("the way was blocked" if not reachable
+                                  else action.sensed_on_failure)
+        self._deliver(name, Observation("action_result", now, eid, "did", intent.target, ok=ok,
+                                        detail=sensed))
 
     def _decision_point(self, agent: str, action: str, now: int) -> Any:
         for dp in self.scenario.decision_points:
-            if dp.action == action and dp.day == day_of(now) and (agent, dp.id) not in self.decided:
-                self.decided.add((agent, dp.id))
+            key = f"{agent}|{dp.id}"
+            if dp.action == action and dp.day == day_of(now) and key not in self.decided:
+                self.decided.append(key)
                 return dp
         return None
 
     # --- encounters and talk ------------------------------------------------------------------
     def _encounters(self, now: int) -> None:
         by_place: dict[str, list[str]] = {}
-        for name, agent in self.agents.items():
-            if agent.location is not None:
-                by_place.setdefault(agent.location, []).append(name)
+        for name, pos in self.positions.items():
+            if pos.location is not None:
+                by_place.setdefault(pos.location, []).append(name)
         chance, cooldown = self.scenario.encounter_chance, self.scenario.chat_cooldown
         for place in sorted(by_place):
-            here = by_place[place]
+            here = sorted(by_place[place])
             for i, a in enumerate(here):
                 for b in here[i + 1:]:
-                    last = self.agents[a].last_chat.get(b)
+                    last = self.last_chat.get(f"{a}|{b}")
                     if last is not None and now - last < cooldown:
                         continue
                     if self.draws.uniform("encounter", a, b, now) < chance:
-                        self._chat(self.agents[a], self.agents[b], place, now)
+                        self._chat(a, b, place, now)
 
-    def _chat(self, a: ReferenceAgent, b: ReferenceAgent, place: str, now: int) -> None:
+    def _chat(self, a: str, b: str, place: str, now: int) -> None:
         eid = self.new_event()
-        self.rec.add("events", now, eid, kind="chat", place=place, agent=a.name, detail=b.name)
-        a.last_chat[b.name] = b.last_chat[a.name] = now
-        self._notice(a, now, eid, b.name, 0.1)
-        self._notice(b, now, eid, a.name, 0.1)
+        self.rec.add("events", now, eid, kind="chat", place=place, agent=a, detail=b)
+        self.last_chat[f"{a}|{b}"] = now
+        for me, other in ((a, b), (b, a)):
+            self._deliver(me, Observation("chat", now, eid, "heard", other))
         for speaker, listener in ((a, b), (b, a)):
-            for claim in speaker.claims_for(listener.name, listener.groups, now, self.draws):
-                self._deliver(speaker, listener, claim, now, eid)
+            groups = self.specs[listener].groups
+            for claim in self.agents[speaker].converse(listener, groups, now):
+                self._say(speaker, listener, claim, now, eid)
+            self._drain(speaker)
 
-    def _deliver(self, speaker: ReferenceAgent, listener: ReferenceAgent, claim: Claim,
-                 now: int, eid: int) -> None:
-        self.rec.add("utterances", now, eid, speaker=speaker.name, listener=listener.name,
+    def _say(self, speaker: str, listener: str, claim: Claim, now: int, eid: int) -> None:
+        self.rec.add("utterances", now, eid, speaker=speaker, listener=listener,
                      claim_id=self.new_event(), proposition=claim.proposition, value=claim.value,
                      modality=claim.modality, stated_source=claim.stated_source,
                      privacy=claim.privacy, text=render(claim))
-        speaker.mark_told(listener.name, claim.proposition)
-        if claim.proposition not in self.meanings:
-            self.meanings[claim.proposition] = claim.meaning
-        self._perceive_fact(listener, claim.proposition, claim.value, "told", speaker.name,
-                            claim.modality, now, eid, stated_source=claim.stated_source)
+        self._deliver(listener, Observation(
+            "claim", now, eid, "told", claim.meaning.subject, meaning=claim.meaning,
+            value=claim.value, modality=claim.modality, speaker=speaker,
+            stated_source=claim.stated_source, privacy=claim.privacy, audience=claim.audience))
 
     # --- probes ---------------------------------------------------------------------------------
     def _probe(self, name: str, prop: str, probe_id: str, kind: str, now: int) -> None:
-        answer = self.agents[name].answer(prop)
+        answer = self.agents[name].answer(prop, now)
         self.rec.add("probes", now, self.new_event(), agent=name, probe_id=probe_id, kind=kind,
                      proposition=prop, answer_value=answer.value,
                      answer_modality=answer.modality, answer_source=answer.source)
 
 
-def run_episode(scenario: Scenario, policy: Any, seed: int) -> dict[str, pa.Table]:
-    return Episode(scenario, policy, seed).run()
-
-
-__all__ = ["Episode", "Recorder", "run_episode", "clock_of"]
+def run_episode(scenario: Scenario, policy: Any, seed: int,
+                agent_kind: str | AgentFactory = "reference") -> dict[str, pa.Table]:
+    return Episode(scenario, policy, seed, agent_kind).run()

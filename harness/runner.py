@@ -45,9 +45,10 @@ class EpisodeRecord:
                 "error": self.error}
 
 
-def _execute(scenario: Scenario, values: dict[str, Any], seed: int) -> EpisodeRecord:
+def _execute(scenario: Scenario, values: dict[str, Any], seed: int,
+             agent_kind: str = "reference") -> EpisodeRecord:
     try:
-        tables = run_episode(scenario, Policy(values), seed)
+        tables = run_episode(scenario, Policy(values), seed, agent_kind)
     except Exception as exc:  # a crash is a result, recorded with its cause
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return EpisodeRecord(scenario.name, seed, "crashed", detail)
@@ -59,9 +60,10 @@ def ordered(jobs: Iterable[Job]) -> list[Job]:
 
 
 def run_serial(jobs: Iterable[Job], policy: Policy,
-               on_done: Callable[[EpisodeRecord], None] | None = None) -> Iterator[EpisodeRecord]:
+               on_done: Callable[[EpisodeRecord], None] | None = None,
+               agent_kind: str = "reference") -> Iterator[EpisodeRecord]:
     for job in ordered(jobs):
-        record = _execute(job.scenario, dict(policy), job.seed)
+        record = _execute(job.scenario, dict(policy), job.seed, agent_kind)
         if on_done:
             on_done(record)
         yield record
@@ -87,7 +89,8 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
 def run_ray(jobs: Iterable[Job], policy: Policy, *, workers: int | None = None,
             address: str | None = None, timeout_s: float | None = None,
             submit_order: list[Job] | None = None,
-            on_done: Callable[[EpisodeRecord], None] | None = None) -> Iterator[EpisodeRecord]:
+            on_done: Callable[[EpisodeRecord], None] | None = None,
+            agent_kind: str = "reference") -> Iterator[EpisodeRecord]:
     """Episodes as Ray tasks, yielded in (scenario, seed) order whatever order they finish in.
 
     `submit_order` lets a test shuffle submission; results must not depend on it.
@@ -98,7 +101,7 @@ def run_ray(jobs: Iterable[Job], policy: Policy, *, workers: int | None = None,
     task = ray.remote(max_retries=1)(_execute)
     values = dict(policy)
     fixed = ordered(jobs)
-    refs = {job.key: task.remote(job.scenario, values, job.seed)
+    refs = {job.key: task.remote(job.scenario, values, job.seed, agent_kind)
             for job in (submit_order or fixed)}
     for job in fixed:
         try:

@@ -9,12 +9,13 @@ _HEDGE = {"certain": "is", "likely": "is probably", "rumor": "might be"}
 
 
 def render(claim: Claim) -> str:
-    phrase = _PREDICATES.get(claim.predicate, claim.predicate.replace("_", " ") + " {object}")
-    body = f"the {claim.subject} {_HEDGE[claim.modality]} {phrase.format(object=claim.object)}"
+    m = claim.meaning
+    phrase = _PREDICATES.get(m.predicate, m.predicate.replace("_", " ") + " {object}")
+    body = f"the {m.subject} {_HEDGE[claim.modality]} {phrase.format(object=m.object)}"
     if claim.value != "true":
         body = f"it is not so that {body}"
     if claim.stated_source == "self":
         return f"I know first-hand: {body}."
     if claim.stated_source:
-        return f"{claim.stated_source.title()} told me {body}."
+        return f"{claim.stated_source.title()} says {body}."
     return f"{body[0].upper()}{body[1:]}."

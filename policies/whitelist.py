@@ -44,6 +44,8 @@ WHITELIST: tuple[Param, ...] = (
     Param("memory.importance_threshold", "float", 0.6,
           "importance above which an experience also enters the salient cache recalled first",
           low=0.0, high=1.0),
+    Param("memory.keep_source_on_summary", "bool", True,
+          "keep informants and stated origins when old experiences are summarised at night"),
     # retrieval — more and more relevant retrieval plans better but returns more noise
     Param("retrieval.top_k", "int", 5,
           "experiences a retrieval returns at most (planning sees only these)", low=1, high=20),
@@ -51,9 +53,14 @@ WHITELIST: tuple[Param, ...] = (
           "weight of relevance to the query in a memory's activation", low=0.0, high=3.0),
     Param("retrieval.recency_weight", "float", 1.0,
           "weight of retention (recency) in a memory's activation", low=0.0, high=3.0),
-    # belief
+    Param("retrieval.plan_context", "categorical", "target",
+          "what a plan's retrieval asks about: the errand's target, or its whole route too",
+          choices=("target", "route")),
+    # belief — credulity spreads truth and falsehood alike
     Param("belief.second_hand_cap", "float", 0.8,
           "highest confidence a belief may reach from hearsay alone", low=0.1, high=1.0),
+    Param("belief.independent_origins", "bool", True,
+          "corroboration counts distinct stated origins, not every repetition"),
     # hedging — hedged claims are acted on more slowly by listeners
     Param("hedging.mark_second_hand", "bool", True,
           "speak second-hand claims as hearsay (\"Ana told me\") rather than as one's own"),
@@ -71,11 +78,16 @@ WHITELIST: tuple[Param, ...] = (
     Param("trust.prior", "float", 0.6,
           "trust in a stranger's reports of facts before any outcome was observed",
           low=0.0, high=1.0),
+    Param("trust.learning_rate", "float", 0.3,
+          "how far one independently observed outcome moves trust", low=0.0, high=1.0),
     # replanning — a low trigger reacts fast to blockages and wastes trips on false rumors
     Param("replan.trigger_confidence", "float", 0.5,
           "belief confidence at which a conflicting belief changes a plan", low=0.0, high=1.0),
     Param("replan.notify_group", "bool", True,
           "after a replan, tell the plan's group at the next meeting"),
+    # motivation — talking more spreads news and uses the day's budget on chatter too
+    Param("motivation.talk_budget", "int", 12,
+          "claims an agent passes on in one day at most", low=1, high=60),
 )
 
 BY_NAME: dict[str, Param] = {p.name: p for p in WHITELIST}

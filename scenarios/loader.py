@@ -55,7 +55,8 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
                               ("event", [e.id for e in s.events], ("events",)),
                               ("decision point", [d.id for d in s.decision_points],
                                ("decision_points",)),
-                              ("probe", [p.id for p in s.probes], ("probes",))):
+                              ("probe", [p.id for p in s.probes], ("probes",)),
+                              ("request", [r.id for r in s.requests], ("requests",))):
         seen: set[str] = set()
         for i, ident in enumerate(ids):
             if ident in seen:
@@ -79,6 +80,10 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
             return []
         return [(where, "a moment within the scenario's duration (from its start to its end)")]
 
+    for i, stock in enumerate(s.world.stock):
+        if stock.holder not in places and stock.holder not in agents:
+            yield (("world", "stock", i, "holder"),
+                   f"unknown holder {stock.holder!r}; expected a place or an agent")
     for i, road in enumerate(s.world.roads):
         yield from place(road.a, ("world", "roads", i, "a"))
         yield from place(road.b, ("world", "roads", i, "b"))
@@ -89,8 +94,9 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
                 yield from place(p, ("agents", i, "routine", j, "go", k))
         for j, errand in enumerate(a.errands):
             yield from place(errand.target, ("agents", i, "errands", j, "target"))
-            for k, p in enumerate(errand.alternatives):
-                yield from place(p, ("agents", i, "errands", j, "alternatives", k))
+            for field in ("alternatives", "via"):
+                for k, p in enumerate(getattr(errand, field)):
+                    yield from place(p, ("agents", i, "errands", j, field, k))
     for i, e in enumerate(s.events):
         if e.place is not None:
             yield from place(e.place, ("events", i, "place"))
@@ -99,10 +105,17 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
         if e.proposition is not None:
             yield from prop(e.proposition, ("events", i, "proposition"))
         yield from moment(e.at, ("events", i, "at"))
-        if e.kind == "notice" and (e.proposition is None or e.value is None):
-            yield ("events", i), "a notice needs a proposition and the value it shows"
+        if e.kind in ("notice", "sign") and (e.proposition is None or e.value is None):
+            yield ("events", i), f"a {e.kind} needs a proposition and the value it shows"
+        if e.kind == "sign" and e.place is None:
+            yield ("events", i), "a sign needs the place where it can be seen"
+        yield from moment(e.until, ("events", i, "until"))
+        for j, who in enumerate(e.audience):
+            yield from agent(who, ("events", i, "audience", j))
     for i, t in enumerate(s.truth):
         yield from agent(t.origin, ("truth", i, "origin"))
+        if t.supersedes is not None:
+            yield from prop(t.supersedes, ("truth", i, "supersedes"))
         if t.audience != "all":
             for j, who in enumerate(t.audience):
                 yield from agent(who, ("truth", i, "audience", j))
@@ -114,6 +127,14 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
             yield from place(p, ("decision_points", i, "right", j))
     for i, m in enumerate(s.census or ()):
         yield from moment(m, ("census", i))
+    for i, r in enumerate(s.requests):
+        yield from agent(r.agent, ("requests", i, "agent"))
+        yield from place(r.source, ("requests", i, "source"))
+        yield from place(r.place, ("requests", i, "place"))
+        yield from moment(r.at, ("requests", i, "at"))
+        yield from moment(r.deadline, ("requests", i, "deadline"))
+        if r.deadline <= r.at:
+            yield ("requests", i, "deadline"), "a deadline after the request is made"
     for i, p in enumerate(s.probes):
         yield from agent(p.agent, ("probes", i, "agent"))
         yield from prop(p.proposition, ("probes", i, "proposition"))

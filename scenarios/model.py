@@ -42,10 +42,25 @@ class Road(Frozen):
     minutes: int = Field(gt=0)
 
 
+class Stock(Frozen):
+    """Units of a conserved resource held by a place or an agent at the start."""
+
+    resource: Id
+    holder: Id
+    count: int = Field(ge=0)
+
+
 class World(Frozen):
+    """Places on a road graph, facts only the world knows, and conserved resources.
+
+    Facts named `<place>.open: false` make a shop refuse service; `<place>.passable: false`
+    stops anyone whose way leads through that place.
+    """
+
     places: tuple[Place, ...] = Field(min_length=1)
     roads: tuple[Road, ...] = ()
     facts: dict[str, bool | int | str] = {}
+    stock: tuple[Stock, ...] = ()
 
 
 class RoutineSlot(Frozen):
@@ -67,6 +82,8 @@ class Errand(Frozen):
     action: Id
     target: Id
     alternatives: tuple[Id, ...] = ()
+    via: tuple[Id, ...] = ()  # places the way to the target depends on (a bridge)
+    group: Id | None = None  # a group errand: replans are told to the group
 
 
 class AgentSpec(Frozen):
@@ -76,6 +93,7 @@ class AgentSpec(Frozen):
     errands: tuple[Errand, ...] = ()
     groups: tuple[Id, ...] = ()
     plan_at: Clock = 21 * 60  # when tomorrow's plan is made
+    stances: tuple[Id, ...] = ()  # protected stances: a request that conflicts is declined
 
 
 class WorldEvent(Frozen):
@@ -83,13 +101,32 @@ class WorldEvent(Frozen):
 
     id: Id
     at: Moment
-    kind: Literal["notice", "set_facts"]
+    kind: Literal["notice", "sign", "set_facts"]  # a sign stays at `place` until `until`
     place: Id | None = None
     proposition: Id | None = None
     value: str | None = None
     channel: Literal["seen", "heard", "read"] = "seen"
+    modality: Modality = "certain"  # how sure the notice itself is ("a rumor has it ...")
     seen_by: tuple[Id, ...] = ()  # who perceives it (besides whoever is at `place`)
     sets: dict[str, bool | int | str] = {}
+    until: Moment | None = None  # a sign's end (default: the scenario's end)
+    privacy: Literal["public", "private"] = "public"
+    audience: tuple[Id, ...] = ()  # for a private notice: who may know it
+
+
+class PlayerRequest(Frozen):
+    """The player asks an agent to fetch `item` from `source` and `action` it at `place`."""
+
+    id: Id
+    at: Moment
+    agent: Id
+    action: Id = "deliver"
+    item: Id
+    source: Id
+    place: Id
+    deadline: Moment
+    text: str = ""
+    conflicts: tuple[Id, ...] = ()  # protected stances this request runs against
 
 
 class Truth(Frozen):
@@ -106,6 +143,7 @@ class Truth(Frozen):
     audience: tuple[Id, ...] | Literal["all"] = "all"
     valid_from: Moment | None = None
     valid_to: Moment | None = None
+    supersedes: Id | None = None  # the older tracked proposition this one replaces
 
 
 class DecisionPoint(Frozen):
@@ -151,6 +189,9 @@ class Scenario(Frozen):
     decision_points: tuple[DecisionPoint, ...] = ()
     census: tuple[Moment, ...] | None = None  # default: the end
     probes: tuple[Probe, ...] = ()
+    requests: tuple[PlayerRequest, ...] = ()
+    plan_horizon: Span = 12 * 60  # how far ahead agents plan: exposures this much earlier
+    #                               should have reached the plan (stale_action_rate)
     metrics: tuple[MetricName, ...] = Field(min_length=1)
 
     @property

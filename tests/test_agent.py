@@ -1,70 +1,226 @@
-"""The reference agent: probes are reads, state round-trips through JSON, memories stay apart."""
+"""The agent interface and the reference agent's information core (issue 3)."""
 
 from __future__ import annotations
 
 import json
 
-from harness import Episode, ReferenceAgent
-from harness.memory import Query, retrieve
-from policies import load_policy
+import pytest
+
+from harness import AGENT_KINDS, Agent, Episode
+from harness.memory import Memory, Query, reflect, retrieve, summarise, write
+from harness.rng import Draws
+from policies import Policy, load_policy
 from scenarios import load_scenario
 
 from .conftest import ROOT
 
-
-def run_until(minute: int, seed: int = 0, policy: str = "careful.yaml") -> Episode:
-    """An episode stopped mid-way, agents as they are at that moment (census not yet asked)."""
-    s = load_scenario("public_fact")
-    short = s.model_copy(update={"duration": minute, "census": (), "probes": ()})
-    episode = Episode(short, load_policy(ROOT / "policies" / policy), seed)
-    episode.run()
-    return episode
+CAREFUL = load_policy(ROOT / "policies" / "careful.yaml")
+BASELINE = load_policy(ROOT / "policies" / "baseline.yaml")
 
 
-def test_probe_leaves_the_agent_state_unchanged():
-    episode = run_until(20 * 60)
+def episode(name: str = "public_fact", policy: Policy = CAREFUL, seed: int = 0,
+            kind: str = "reference", until: int | None = None) -> Episode:
+    ep = Episode(load_scenario(name), policy, seed, kind)
+    ep.run(until)
+    return ep
+
+
+@pytest.mark.parametrize("kind", sorted(AGENT_KINDS))
+def test_every_agent_kind_implements_the_interface(kind):
+    ep = episode(kind=kind, until=10 * 60)
+    assert all(isinstance(a, Agent) for a in ep.agents.values())
+
+
+@pytest.mark.parametrize("kind", sorted(AGENT_KINDS))
+def test_a_probe_leaves_the_agent_state_unchanged(kind):
+    ep = episode(kind=kind, until=20 * 60)
     knowers = 0
-    for name, agent in episode.agents.items():
-        before = agent.state_hash()
-        answer = agent.answer("bakery_closed_day2")
-        knowers += answer.value == "true"
-        agent.answer("no_such_proposition")
-        assert agent.state_hash() == before, name
-    assert knowers >= 2  # the probes asked agents who do hold the belief
+    for name, agent in ep.agents.items():
+        before = json.dumps(agent.get_state(), sort_keys=True)
+        knowers += agent.answer("bakery_closed_day2", 20 * 60).value == "true"
+        agent.answer("no_such_proposition", 20 * 60)
+        assert json.dumps(agent.get_state(), sort_keys=True) == before, name
+    assert knowers >= 2  # the probes asked agents that do hold the belief
 
 
-def test_probe_through_the_harness_changes_nothing_but_the_probe_table():
-    episode = run_until(20 * 60)
-    hashes = {n: a.state_hash() for n, a in episode.agents.items()}
-    for name in episode.agents:
-        episode._probe(name, "bakery_closed_day2", "p", "probe", 20 * 60)
-    assert {n: a.state_hash() for n, a in episode.agents.items()} == hashes
+@pytest.mark.parametrize("name, kind", [("public_fact", "reference"), ("secret", "reference"),
+                                        ("picnic_request", "reference"),
+                                        ("public_fact", "simple")])
+def test_a_restored_run_continues_byte_identically(name, kind):
+    whole = Episode(load_scenario(name), CAREFUL, 4, kind).run()
+    first = episode(name, seed=4, kind=kind, until=20 * 60)
+    saved = json.loads(json.dumps(first.get_state()))  # plain JSON, nothing else survives
+    resumed = Episode(load_scenario(name), CAREFUL, 4, kind)
+    resumed.set_state(saved)
+    rest = resumed.run()
+    for table, expected in whole.items():
+        assert rest[table].equals(expected), table
 
 
-def test_agent_state_round_trips_through_plain_json():
-    episode = run_until(30 * 60)
-    for agent in episode.agents.values():
-        data = json.loads(json.dumps(agent.to_json()))
-        restored = ReferenceAgent.from_json(data, agent.policy)
-        assert restored.state_hash() == agent.state_hash()
+def test_retrieval_only_ever_returns_the_owners_memories():
+    ep = episode(until=30 * 60)
+    ops = ep.rec.tables()["memory_ops"].to_pandas()
+    retrieved = ops[(ops.op == "retrieve") & ops.experience_id.notna()]
+    assert len(retrieved) > 0
+    assert (retrieved.experience_owner == retrieved.agent).all()
 
 
-def test_retrieval_returns_only_the_owners_memories_and_may_return_nothing():
-    episode = run_until(30 * 60)
-    for name, agent in episode.agents.items():
-        got = retrieve(agent.memory, Query("bakery", "plan"), 30 * 60, agent.policy, episode.draws)
-        assert all(e.owner == name for e in got)
-        assert len(got) <= int(agent.policy["retrieval.top_k"])
-        nothing = retrieve(agent.memory, Query("bakery", "plan"), 10**7, agent.policy.replace(
-            **{"retrieval.relevance_weight": 0.0, "memory.importance_threshold": 1.0}),
-            episode.draws)
-        assert nothing == []  # long after everything faded, nothing comes to mind
+def test_a_planted_memory_bleed_is_seen_in_the_isolation_record():
+    """A faulty agent implementation that shares one memory between agents is caught."""
+    from harness.agent import ReferenceAgent
+
+    shared: dict[str, Memory] = {}
+
+    def leaky(spec, policy, draws, start, end, tick):
+        agent = ReferenceAgent(spec, policy, draws, start, end, tick)
+        agent.memory = shared.setdefault("one", agent.memory)  # the fault: one namespace
+        return agent
+
+    ep = Episode(load_scenario("public_fact"), CAREFUL, 0, leaky)
+    ops = ep.run()["memory_ops"].to_pandas()
+    retrieved = ops[(ops.op == "retrieve") & ops.experience_id.notna()]
+    assert (retrieved.experience_owner != retrieved.agent).sum() > 0
+    from scorecards import METRICS
+
+    if "isolation_violations" in METRICS:
+        one = {k: v.to_pandas() for k, v in ep.rec.tables().items()}
+        assert METRICS["isolation_violations"].fn(one) > 0
 
 
-def test_keeping_sources_is_what_lets_an_agent_name_its_informant():
-    def sources(policy: str) -> set:
-        ep = run_until(47 * 60, policy=policy)
-        return {a.answer("bakery_closed_day2").source for n, a in ep.agents.items() if n != "ana"}
+def test_capacity_evicts_the_least_important_and_traces_it():
+    small = CAREFUL.with_values({"memory.capacity": 20})
+    ops = episode(policy=small).rec.tables()["memory_ops"].to_pandas()
+    evicted = ops[ops.op == "evict"]
+    assert len(evicted) > 0 and (ops["size"] <= 20).all()
+    assert evicted.importance.mean() < ops[ops.op == "write"].importance.mean()
 
-    assert sources("baseline.yaml") <= {None}
-    assert len(sources("careful.yaml") - {None}) >= 2
+
+def test_strength_grows_only_on_use_by_the_formula():
+    from harness.memory import retention, strengthen
+
+    m = Memory("ana", 10)
+    exp, _ = write(m, 0, 1, channel="seen", subject="bakery", importance=0.5)
+    s0 = m.strength[exp.id]
+    retrieve(m, Query("bakery", "plan"), 600, CAREFUL, Draws("x", 0))
+    assert m.strength[exp.id] == s0  # retrieval alone is a read
+    r = retention(m, exp, 600)
+    strengthen(m, [exp], 600)
+    assert m.strength[exp.id] == pytest.approx(s0 * (1 + 1.2 * (1 - r)))
+    assert exp.minute == 0  # age still counts from the write
+
+
+def test_summaries_keep_or_drop_sources_by_policy_and_are_never_evidence():
+    m = Memory("bo", 50)
+    for i, teller in enumerate(("ana", "cai")):
+        write(m, i, i, channel="told", subject="bakery", importance=0.6, proposition="p",
+              value="true", modality="likely", told_by=teller, origin="ana")
+    kept, _ = summarise(m, 2000, 9, 1000, keep_source=True)
+    assert kept[0].kind == "summary" and kept[0].origin == "ana" and not kept[0].is_evidence
+    m2 = Memory("bo", 50)
+    write(m2, 0, 0, channel="told", subject="bakery", importance=0.6, proposition="p",
+          value="true", told_by="ana", origin="ana")
+    write(m2, 1, 1, channel="told", subject="bakery", importance=0.6, proposition="p",
+          value="true", told_by="cai", origin="ana")
+    dropped, _ = summarise(m2, 2000, 9, 1000, keep_source=False)
+    assert dropped[0].told_by is None and dropped[0].origin is None
+
+
+def test_reflections_carry_evidence_and_counter_evidence_and_never_cite_themselves():
+    m = Memory("cai", 50)
+    for i, value in enumerate(("true", "true", "false")):
+        write(m, i, i, channel="told", subject="bridge", importance=0.5, proposition="b",
+              value=value, told_by=f"x{i}")
+    (first,), _ = reflect(m, 10, 5)
+    assert first.value == "true" and len(first.evidence) == 2 and len(first.counter) == 1
+    assert first.id not in first.evidence + first.counter and not first.is_evidence
+    again, _ = reflect(m, 20, 6)
+    assert again == []  # the same evidence gives no second reflection
+
+
+def test_newer_fact_supersedes_the_older_with_the_link_kept():
+    from harness.agent import ReferenceAgent
+    from harness.contract import Meaning, Observation
+
+    spec = load_scenario("public_fact").agents[0]
+    agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+    old = Meaning("meet_square", "meeting", "held_at", "square")
+    new = Meaning("meet_park", "meeting", "held_at", "park", supersedes="meet_square")
+    agent.observe(Observation("notice", 10, 1, "read", "meeting", meaning=old, value="true"))
+    agent.observe(Observation("notice", 20, 2, "read", "meeting", meaning=new, value="true"))
+    assert agent.beliefs["meet_square"].status == "superseded"
+    assert agent.beliefs["meet_square"].superseded_by == "meet_park"
+    assert agent.beliefs["meet_park"].status == "current"
+
+
+def test_hearing_the_same_source_again_is_not_evidence_and_trust_moves_only_on_outcomes():
+    from harness.agent import ReferenceAgent
+    from harness.contract import Meaning, Observation
+
+    spec = load_scenario("public_fact").agents[1]
+    agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+    m = Meaning("bridge_blocked_day1", "bridge", "blocked_on", "1")
+    told = Observation("claim", 10, 1, "told", "bridge", meaning=m, value="true",
+                       modality="likely", speaker="ana", stated_source="self")
+    agent.observe(told)
+    first = agent.beliefs[m.proposition].confidence
+    agent.observe(told)  # Ana says it again
+    assert agent.beliefs[m.proposition].confidence == first
+    assert agent.relations.trust == {}  # nothing observed yet: trust has not moved
+    agent.observe(Observation("notice", 30, 3, "seen", "bridge", meaning=m, value="false"))
+    assert agent.relations.trust["ana|reports_facts"] < float(CAREFUL["trust.prior"])
+    assert agent.beliefs[m.proposition].value == "false"  # seeing beats hearsay
+
+
+def test_private_claims_never_reach_outsiders_when_privacy_is_respected():
+    ep = episode("secret", seed=1)
+    told = ep.rec.tables()["utterances"].to_pandas()
+    audience = {"ana", "bo", "dara"}
+    assert told[told.privacy == "private"].listener.isin(audience).all()
+    leaky = episode("secret", policy=CAREFUL.with_values({"sharing.respect_privacy": False}),
+                    seed=1).rec.tables()["utterances"].to_pandas()
+    assert (~leaky[leaky.privacy == "private"].listener.isin(audience)).any()
+
+
+def test_rendered_text_hedges_hearsay_and_never_shows_numbers():
+    told = episode("replan_bridge_rumor", seed=2).rec.tables()["utterances"].to_pandas()
+    assert not told.text.str.contains(r"\d\.\d|%").any()
+    hearsay = told[told.stated_source.notna() & (told.stated_source != "self")]
+    assert len(hearsay) > 0 and hearsay.text.str.contains(" says ").all()
+    assert told[told.modality == "rumor"].text.str.contains("might").all()
+
+
+def test_a_request_is_planned_and_fulfilled_and_a_stance_declines_it():
+    tables = episode("picnic_request", seed=0).rec.tables()
+    acts = tables["actions"].to_pandas()
+    blossom = acts[acts.request_id == "pastry_for_picnic"]
+    assert list(blossom.action) == ["pick_up", "deliver"] and blossom.ok.all()
+    deadline = tables["requests"].to_pandas().set_index("request_id").deadline
+    assert blossom.tick.max() <= deadline["pastry_for_picnic"]
+    rowan = acts[acts.request_id == "pastry_from_rowan"]
+    assert list(rowan.action) == ["decline"] and list(rowan.target) == ["no_sweets"]
+
+
+def test_a_user_action_runs_without_touching_the_loop():
+    from harness import actions
+
+    actions.register(actions.Action("wave", lambda w, a, t, i: True, "nobody saw it"))
+    try:
+        scenario = load_scenario("public_fact")
+        agents = tuple(a.model_copy(update={"errands": tuple(
+            e.model_copy(update={"action": "wave"}) for e in a.errands)})
+            for a in scenario.agents)
+        ep = Episode(scenario.model_copy(update={"agents": agents}), CAREFUL, 0)
+        acts = ep.run()["actions"].to_pandas()
+        assert (acts.action == "wave").all() and acts.ok.all()
+    finally:
+        del actions.REGISTRY["wave"]
+
+
+def test_the_simple_agent_is_scored_by_the_same_scorecard():
+    from scorecards import load_definition, score
+
+    tables = {k: v.to_pandas() for k, v in episode(kind="simple").rec.tables().items()}
+    card = score(tables, load_definition(), hashes={"harness": "h", "instrument": "i",
+                                                   "policy": "p"})
+    assert card.metrics["reach"].mean > 0
+    assert "memory_noise" not in card.metrics  # no internals exposed: absent, not zero

@@ -283,8 +283,10 @@ class ReferenceAgent:
                    if r.experience.proposition in self.beliefs]
         trigger = float(self.policy["replan.trigger_confidence"])
         target, reason = errand.target, "routine"
-        if errand.alternatives and blocking(in_mind, (errand.target, *errand.via), day, trigger):
+        blocker = blocking(in_mind, (errand.target, *errand.via), day, trigger)
+        if errand.alternatives and blocker is not None:
             target, reason = errand.alternatives[0], "retrieved"
+            self._tell_group(errand, blocker)
         via = errand.via if target == errand.target else ()
         self._new_plan(Plan(f"{errand.id}@{day}", day, errand.action, target, 0, reason, via),
                        now, 0)
@@ -303,9 +305,13 @@ class ReferenceAgent:
                 continue
             self._new_plan(replace(plan, target=alternative, via=(), reason="replanned"),
                            minute, eid)
-            if self.policy["replan.notify_group"] and errand.group \
-                    and belief.proposition not in self.group_news:
-                self.group_news.append(belief.proposition)
+            self._tell_group(errand, belief)
+
+    def _tell_group(self, errand: Any, reason: Belief) -> None:
+        """By policy, a changed group plan is news for the group at the next meeting."""
+        if self.policy["replan.notify_group"] and errand.group \
+                and reason.proposition not in self.group_news:
+            self.group_news.append(reason.proposition)
 
     def _slot(self, slot: Slot, now: int) -> Intent | None:
         if slot.kind == "plan":

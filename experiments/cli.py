@@ -130,9 +130,13 @@ def _execution(serial: bool, workers: int | None, address: str | None = None,
               help="also write the scorecard JSON here")
 @click.option("--agent", "agent_kind", type=click.Choice(["reference", "simple"]),
               default="reference", show_default=True, help="the agent implementation")
+@click.option("--agents", type=click.IntRange(min=2), default=25, show_default=True,
+              help="agents in the generated 'village' scenario")
+@click.option("--structure-seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="the generated village's structure seed (part of its identity)")
 def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ...],
         out_dir: Path, workers: int | None, serial: bool, json_path: Path | None,
-        agent_kind: str) -> None:
+        agent_kind: str, agents: int, structure_seed: int) -> None:
     """Run scenario × seed episodes, write Parquet traces to OUT and score them."""
     from scorecards import render_table
 
@@ -140,7 +144,7 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
     from .progress import episode_progress
 
     p = load_policy(policy_path)  # bad input stops here, before anything runs
-    instrument = Instrument.load(scenario_names)
+    instrument = Instrument.load(scenario_names, agents=agents, structure_seed=structure_seed)
     total = len(instrument.scenarios) * len(seeds)
     with episode_progress(err, total) as advance:
         evaluation = evaluate(p, instrument, seeds, _execution(serial, workers, None, agent_kind),
@@ -269,6 +273,27 @@ def gate(policy_path: Path, baseline_path: Path | None, json_path: Path | None,
         atomic_write_json(json_path, result.to_json())
     (out if result.code == 0 else err).print(f"gate: {result.message}")
     sys.exit(result.code)
+
+
+@cli.command()
+@click.option("--agents", type=click.IntRange(min=2), default=25, show_default=True)
+@click.option("--profile", is_flag=True, help="also show where the village's time goes")
+def bench(agents: int, profile: bool) -> None:
+    """Throughput: episodes of each scenario, the generated village, scoring."""
+    from .bench import episode_rates, village_rate
+
+    for name, seconds, rate in episode_rates():
+        out.print(f"episode.{name}: {seconds * 1000:.1f} ms, {rate:,.0f} agent-ticks/s")
+    rate, report = village_rate(agents, profile=profile)
+    out.print(f"village.{agents}_agents_one_day: {rate:,.0f} agent-ticks/s")
+    try:
+        from scorecards.bench import bench_score
+    except ImportError:
+        bench_score = None
+    if bench_score is not None:
+        out.print(f"score.1M_rows: {bench_score(1_000_000):.2f} s")
+    if report:
+        out.print(report)
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from harness import (TABLE_NAMES, EpisodeRecord, Job, atomic_write_json, harness
                      instrument_hash, run_ray, run_serial, write_episode)
 from harness.schema import SCHEMA_VERSION, TABLES
 from policies import InputError, Policy
-from scenarios import Scenario, load_scenario, resolve
+from scenarios import Scenario, load_scenario, resolve, village
 from scorecards import Scorecard, ScorecardDefinition, load_definition, score
 
 
@@ -37,12 +37,15 @@ class Instrument:
     definition: ScorecardDefinition
 
     @classmethod
-    def load(cls, names: Sequence[str], definition: Path | None = None) -> Instrument:
+    def load(cls, names: Sequence[str], definition: Path | None = None, *,
+             agents: int = 25, structure_seed: int = 0) -> Instrument:
+        """Scenarios by name or path; `village` is generated with `agents` and its seed."""
         if not names:
             raise InputError("no scenario given; name one with --scenario (see "
                              "'villagelab scenario list')")
-        files = tuple(resolve(n) for n in names)
-        scenarios = tuple(load_scenario(f) for f in files)
+        files = tuple(resolve(n) for n in names if n != "village")
+        scenarios = tuple(village(agents, structure_seed) if n == "village"
+                          else load_scenario(resolve(n)) for n in names)
         seen = [s.name for s in scenarios]
         if len(set(seen)) != len(seen):
             raise InputError(f"a scenario is named twice: {', '.join(seen)}")
@@ -50,7 +53,9 @@ class Instrument:
                    load_definition())
 
     def hashes(self, policy: Policy) -> dict[str, str]:
-        return {"harness": harness_hash(), "instrument": instrument_hash(self.files),
+        generated = [s.model_dump_json().encode() for s in self.scenarios
+                     if s.name.startswith("village_")]
+        return {"harness": harness_hash(), "instrument": instrument_hash(self.files, generated),
                 "policy": policy.hash}
 
 

@@ -15,11 +15,13 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("harness", "policies", "scenarios", "scorecards", "experiments")
 
 
-def _digest(files: Iterable[Path]) -> str:
+def _digest(files: Iterable[Path], extra: Iterable[bytes] = ()) -> str:
     h = hashlib.blake2b(digest_size=12)
     for path in sorted(set(files), key=lambda p: p.as_posix()):
         rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
         h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+    for blob in sorted(extra):
+        h.update(blob + b"\0")
     return h.hexdigest()
 
 
@@ -33,5 +35,6 @@ def instrument_files(scenario_files: Iterable[Path] = ()) -> list[Path]:
     return [*library, *fixed, *(Path(p).resolve() for p in scenario_files)]
 
 
-def instrument_hash(scenario_files: Iterable[Path] = ()) -> str:
-    return _digest(p for p in instrument_files(scenario_files) if p.exists())
+def instrument_hash(scenario_files: Iterable[Path] = (), generated: Iterable[bytes] = ()) -> str:
+    """`generated`: canonical JSON of scenarios made by a generator (their files are code)."""
+    return _digest((p for p in instrument_files(scenario_files) if p.exists()), generated)

@@ -16,13 +16,17 @@ Check = Callable[[World, str, str, "str | None"], bool]  # (world, actor, target
 Effect = Callable[[World, str, str, "str | None"], list[Move]]
 
 
+Report = Callable[[World, str, str, "str | None"], "str | None"]
+
+
 @dataclass(frozen=True)
 class Action:
     name: str
     precondition: Check
     sensed_on_failure: str
     effect: Effect = lambda world, actor, target, item: []
-    minutes: int = 5
+    minutes: int = 5  # how long it takes; the result reaches the agent when it is done
+    report: Report = lambda world, actor, target, item: None  # what the senses notice if ok
 
 
 REGISTRY: dict[str, Action] = {}
@@ -58,3 +62,67 @@ register(Action(
 register(Action("meet", lambda w, actor, target, item: w.is_open(target),
                 "nobody could get in"))
 register(Action("decline", lambda w, actor, target, item: True, ""))
+
+
+# --- the room (DESIGN §3): needs, the painting project and the lamp ------------------------------
+STAGES = ("preparation", "sketch", "body", "finish", "display")
+STAGE_NEEDS = {"sketch": "paper", "body": "paint"}  # what each stage uses up, held in hand
+LAMP_DUST_PER_SESSION = 0.1  # the lamp degrades with use
+
+
+def _next_stage(world: World) -> str | None:
+    done = str(world.facts.get("project.stage", "none"))
+    index = STAGES.index(done) + 1 if done in STAGES else 0
+    return STAGES[index] if index < len(STAGES) else None
+
+
+def _can_paint(world: World, actor: str, target: str, item: str | None) -> bool:
+    stage = _next_stage(world)
+    need = STAGE_NEEDS.get(stage or "")
+    return (stage is not None and item == stage and world.has_light()
+            and (need is None or world.count(actor, need) > 0))
+
+
+def _paint(world: World, actor: str, target: str, item: str | None) -> list[Move]:
+    if not world.is_daylight():
+        world.facts["lamp.dust"] = round(float(world.facts.get("lamp.dust", 0.0))
+                                         + LAMP_DUST_PER_SESSION, 6)
+    world.facts["project.stage"] = item or ""
+    need = STAGE_NEEDS.get(item or "")
+    moves = world.consume(need, actor) if need else []
+    if item == "display":  # the lasting work: paper and paint became a painting on the wall
+        moves += world.create("work", "wall")
+    return moves
+
+
+def _eat(world: World, actor: str, target: str, item: str | None) -> list[Move]:
+    return world.consume("meal", target) + world.create("box", actor)
+
+
+def _set(fact: str, value: object):  # type: ignore[no-untyped-def]
+    def effect(world: World, actor: str, target: str, item: str | None) -> list[Move]:
+        world.facts[fact] = value  # type: ignore[assignment]
+        return []
+    return effect
+
+
+register(Action("sleep", lambda w, a, t, i: True, "could not settle"))
+register(Action("eat", lambda w, a, t, i: w.count(t, "meal") > 0, "the shelf was empty", _eat,
+                minutes=20))
+register(Action("tidy", lambda w, a, t, i: w.count(a, "box") > 0, "nothing to throw away",
+                lambda w, a, t, i: w.transfer("box", a, t), minutes=2))
+register(Action("paint", _can_paint, "could not get on with it", _paint, minutes=60))
+def _lamp_report(world: World, actor: str, target: str, item: str | None) -> str:
+    contact = "loose" if world.facts.get("lamp.contact") == "loose" else "firm"
+    dust = float(world.facts.get("lamp.dust", 0.0))
+    grime = "thick with dust" if dust >= 0.5 else "a little dusty" if dust > 0 else "clean"
+    return f"the lamp's contact is {contact} and the shade is {grime}"
+
+
+register(Action("inspect", lambda w, a, t, i: True, "", minutes=5, report=_lamp_report))
+register(Action("clean", lambda w, a, t, i: True, "", _set("lamp.dust", 0.0), minutes=10))
+register(Action("recontact", lambda w, a, t, i: w.facts.get("lamp.contact") == "loose",
+                "the contact would not hold", _set("lamp.contact", "ok"), minutes=10))
+register(Action("call_for_help", lambda w, a, t, i: True, "", minutes=2,
+                report=lambda w, a, t, i: "no answer"))
+register(Action("look_around", lambda w, a, t, i: True, "", minutes=15))

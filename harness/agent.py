@@ -20,6 +20,7 @@ from .contract import Answer, Claim, Intent, Meaning, Observation, Request
 from .planning import Plan, Slot, blocking, daily_schedule
 from .trust import Relations, judge, met, trust_in
 
+NEVER = 1 << 40  # wake_at when only an observation can give the agent something to do
 SUMMARY_AGE = 24 * 60  # experiences older than a day are summarised at night
 FIRST_HAND = ("seen", "heard", "read")
 
@@ -76,6 +77,17 @@ class ReferenceAgent:
         if self.busy is None:
             intents.extend(self._request_steps(now))
         return intents
+
+    def wake_at(self, now: int) -> int:
+        """The next scheduled slot or request step; never before an action's result is in."""
+        if self.busy is not None:
+            return NEVER
+        if self.fallback is not None:
+            return now
+        upcoming = [self.schedule[self.cursor].minute] if self.cursor < len(self.schedule) else []
+        upcoming += [p.start for g, p in self.plans.items()
+                     if g.startswith("request:") and p.step < 2 and p.start is not None]
+        return max(now, min(upcoming, default=NEVER))
 
     def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
         """Fresh, salient news for this partner, within the sharing and privacy rules."""

@@ -61,8 +61,8 @@ class Observation:
 
     notice — a perceived world event about a proposition; claim — something said to it;
     arrival — it reached a place (with who is there); action_result — how its action went
-    (only what the senses report); request — the player asked something; activity — an
-    everyday experience; chat — it talked with someone.
+    (only what the senses report); request — the player asked something; chat — it talked
+    with someone; sound — something audible happened at a place (a supply arriving).
     """
 
     kind: str
@@ -98,6 +98,7 @@ class Intent:
     goal: str | None = None
     request_id: str | None = None
     item: str | None = None
+    minutes: int | None = None  # how long to keep at it (sleep); default: the action's own
 
 
 @dataclass(frozen=True)
@@ -135,3 +136,7 @@ class Agent(Protocol):
 
     def drain_diagnostics(self) -> list[tuple[str, dict[str, Any]]]:
         """Internal trace rows (table, columns) since the last call; may be empty."""
+
+    def wake_at(self, now: int) -> int:
+        """The next minute `decide` could return something; until then the harness does not
+        ask (an agent asleep, walking or working costs nothing). Observations still arrive."""

@@ -85,10 +85,11 @@ class Episode:
         self.last_chat: dict[str, int] = {}  # "a|b" → minute
         self.signs: list[str] = []  # ids of signs up
         self.now = scenario.start
+        self.results: list[tuple[int, str, dict[str, Any]]] = []  # (due, agent, observation)
+        self.wake: dict[str, int] = {}  # agent → the next minute worth asking it to decide
         self._events = sorted(scenario.events, key=lambda e: (e.at, e.id))
-        self._requests = sorted(scenario.requests, key=lambda r: (r.at, r.id))
-        self._probes = sorted(scenario.probes, key=lambda p: (p.at, p.id))
-        self._census = set(scenario.census_moments)
+        self._before, self._after = self._timeline()
+        self.cursors = [0, 0]  # how far the tick loop is through each timeline
         self._started = False
 
     def new_event(self) -> int:
@@ -109,36 +110,63 @@ class Episode:
             self.now += s.tick_minutes
         return self.rec.tables()
 
-    def step(self, now: int) -> None:
+    def _timeline(self) -> tuple[list[tuple[int, str, Any]], list[tuple[int, str, Any]]]:
+        """What happens when: world events (daily ones repeated) and requests before the
+        agents act; probes, censuses and inventory snapshots after. Derived, never state."""
+        s, day = self.scenario, MINUTES_PER_DAY
+        before: list[tuple[int, str, Any]] = []
         for e in self._events:
-            if self._due(e.at, now):
-                self._world_event(e, now)
-        for r in self._requests:
-            if self._due(r.at, now):
-                self._request(r, now)
+            repeats = range(e.at, s.end + 1, day) if e.daily else (e.at,)
+            before.extend((at, "event", e) for at in repeats)
+        before.extend((r.at, "request", r) for r in s.requests)
+        after: list[tuple[int, str, Any]] = [(p.at, "probe", p) for p in s.probes]
+        after.extend((m, "census", None) for m in s.census_moments)
+        after.extend((m, "snapshot", None) for m in range(s.start + day, s.end, day))
+        after.append((s.end, "snapshot", None))
+        order = {"event": 0, "request": 1, "probe": 0, "census": 1, "snapshot": 2}
+        key = lambda x: (x[0], order[x[1]], getattr(x[2], "id", ""))  # noqa: E731
+        return sorted(before, key=key), sorted(after, key=key)
+
+    def _due_items(self, which: int, now: int) -> list[tuple[int, str, Any]]:
+        timeline = self._before if which == 0 else self._after
+        start = self.cursors[which]
+        end = start
+        while end < len(timeline) and timeline[end][0] <= now:
+            end += 1
+        self.cursors[which] = end
+        return timeline[start:end]
+
+    def step(self, now: int) -> None:
+        self.world.minute = now
+        for _, kind, item in self._due_items(0, now):
+            if kind == "event":
+                self._world_event(item, now)
+            else:
+                self._request(item, now)
+        while self.results and self.results[0][0] <= now:
+            _, name, result = self.results.pop(0)
+            self._deliver(name, Observation(**{**result, "minute": now}))
         for name in self.agents:
             pos = self.positions[name]
             if pos.arrive_at is not None and pos.arrive_at <= now:
                 self._arrive(name, now)
         for name, agent in self.agents.items():
+            if self.wake.get(name, now) > now:
+                continue  # asleep, walking or at work: nothing to decide, nothing to pay
             for intent in agent.decide(now):
                 self._execute(name, intent, now)
             self._drain(name)
+            self.wake[name] = agent.wake_at(now)
         self._encounters(now)
-        for p in self._probes:
-            if self._due(p.at, now):
-                self._probe(p.agent, p.proposition, p.id, "probe", now)
-        if any(self._due(m, now) for m in self._census):
-            for name in self.agents:
-                for prop in sorted(self.meanings):
-                    self._probe(name, prop, f"census@{self.rec.tick(now)}", "census", now)
-        if (now - self.scenario.start) % MINUTES_PER_DAY == 0 and now > self.scenario.start \
-                or now == self.scenario.end:
-            self._snapshot(now, 0)
-
-    def _due(self, moment: int, now: int) -> bool:
-        """A moment happens at the first tick at or after it."""
-        return moment <= now < moment + self.scenario.tick_minutes
+        for _, kind, item in self._due_items(1, now):
+            if kind == "probe":
+                self._probe(item.agent, item.proposition, item.id, "probe", now)
+            elif kind == "census":
+                for name in self.agents:
+                    for prop in sorted(self.meanings):
+                        self._probe(name, prop, f"census@{self.rec.tick(now)}", "census", now)
+            else:
+                self._snapshot(now, 0)
 
     # --- state ----------------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:
@@ -150,7 +178,8 @@ class Episode:
             "rows": {k: list(v) for k, v in self.rec.rows.items()},
             "next_event": self.next_event, "decided": list(self.decided),
             "last_chat": dict(self.last_chat), "signs": list(self.signs), "now": self.now,
-            "started": self._started,
+            "started": self._started, "results": [list(r) for r in self.results],
+            "wake": dict(self.wake), "cursors": list(self.cursors),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -163,6 +192,9 @@ class Episode:
         self.next_event, self.decided = state["next_event"], list(state["decided"])
         self.last_chat, self.signs = dict(state["last_chat"]), list(state["signs"])
         self.now, self._started = state["now"], state["started"]
+        self.results = [(due, name, dict(obs)) for due, name, obs in state["results"]]
+        self.wake = dict(state["wake"])
+        self.cursors = list(state["cursors"])
 
     # --- recording --------------------------------------------------------------------------------
     def _write_truth(self) -> None:
@@ -204,6 +236,7 @@ class Episode:
                          from_agent=obs.speaker)
         self.agents[name].observe(obs)
         self._drain(name)
+        self.wake[name] = min(self.wake.get(name, obs.minute), obs.minute)  # news wakes
 
     # --- world events and requests ----------------------------------------------------------
     def _world_event(self, event: Any, now: int) -> None:
@@ -212,6 +245,14 @@ class Episode:
         self.rec.add("events", now, eid, kind=event.kind, place=event.place, agent=None,
                      detail=json.dumps({"id": event.id, "sets": event.sets}, sort_keys=True))
         if event.kind == "set_facts":
+            return
+        if event.kind == "supply":
+            for resource, n in sorted(event.adds.items()):
+                self._ledger(self.world.create(resource, event.place, n), now, eid, event.place,
+                             None)
+            for name in self.agents:  # the drop is audible
+                self._deliver(name, Observation("sound", now, eid, "heard", event.place,
+                                                detail=event.id))
             return
         if event.kind == "sign":
             self.signs.append(event.id)
@@ -308,10 +349,18 @@ class Episode:
                      // self.scenario.tick_minutes,
                      request_id=intent.request_id)
         self._ledger(moves, now, eid, intent.target, name)
-        sensed = None if ok else ("the way was blocked" if not reachable
-                                  else action.sensed_on_failure)
-        self._deliver(name, Observation("action_result", now, eid, "did", intent.target, ok=ok,
-                                        detail=sensed))
+        if ok:
+            sensed = action.report(self.world, name, intent.target, intent.item)
+        else:
+            sensed = "the way was blocked" if not reachable else action.sensed_on_failure
+        result = {"kind": "action_result", "minute": now, "event_id": eid, "channel": "did",
+                  "subject": intent.target, "ok": ok, "detail": sensed}
+        minutes = intent.minutes if intent.minutes is not None else action.minutes
+        if minutes <= 0 or not ok:
+            self._deliver(name, Observation(**result))
+            return
+        self.results.append((now + minutes, name, result))  # it is done when it is done
+        self.results.sort(key=lambda r: (r[0], r[1]))
 
     def _decision_point(self, agent: str, action: str, now: int) -> Any:
         for dp in self.scenario.decision_points:

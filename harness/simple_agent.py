@@ -58,6 +58,11 @@ class SimpleAgent:
                 intents.append(Intent("move", slot.place or self.spec.home))
         return intents
 
+    def wake_at(self, now: int) -> int:
+        if self.busy or self.cursor >= len(self.schedule):
+            return 1 << 40
+        return max(now, self.schedule[self.cursor].minute)
+
     def _blocked(self, places: tuple[str, ...], day: int) -> bool:
         return any(c.meaning.subject in places and c.meaning.predicate in BLOCKERS
                    and c.meaning.object == str(day) and c.value == "true" for c in self.recent)

@@ -28,6 +28,8 @@ class World:
     roads: dict[str, dict[str, int]]
     facts: dict[str, bool | int | str] = field(default_factory=dict)
     stock: dict[tuple[str, str], int] = field(default_factory=dict)  # (holder, resource) → n
+    daylight: tuple[int, int] | None = None  # minutes of the day with light from outside
+    minute: int = 0  # the world's clock, set by the tick loop
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> World:
@@ -39,7 +41,7 @@ class World:
         for s in scenario.world.stock:
             stock[(s.holder, s.resource)] = stock.get((s.holder, s.resource), 0) + s.count
         return cls(places=tuple(roads), roads=roads, facts=dict(scenario.world.facts),
-                   stock=stock)
+                   stock=stock, daylight=scenario.world.daylight, minute=scenario.start)
 
     def route(self, origin: str, destination: str) -> tuple[list[str], int] | None:
         """The shortest way (places after the origin, in order) and its minutes."""
@@ -70,6 +72,18 @@ class World:
     def is_open(self, place: str) -> bool:
         return bool(self.facts.get(f"{place}.open", True))
 
+    def is_daylight(self) -> bool:
+        if self.daylight is None:
+            return True
+        clock = self.minute % (24 * 60)
+        return self.daylight[0] <= clock < self.daylight[1]
+
+    def has_light(self) -> bool:
+        """Daylight, or a lamp with good contact that dust has not dimmed."""
+        lamp_ok = self.facts.get("lamp.contact", "ok") == "ok" \
+            and float(self.facts.get("lamp.dust", 0.0)) < 0.8
+        return self.is_daylight() or lamp_ok
+
     def count(self, holder: str, resource: str) -> int:
         return self.stock.get((holder, resource), 0)
 
@@ -78,6 +92,16 @@ class World:
         self.stock[(giver, resource)] = self.count(giver, resource) - 1
         self.stock[(taker, resource)] = self.count(taker, resource) + 1
         return [Move(resource, giver, -1, "transfer"), Move(resource, taker, +1, "transfer")]
+
+    def create(self, resource: str, holder: str, n: int = 1) -> list[Move]:
+        """Units appearing through a declared source (a supply, a finished work)."""
+        self.stock[(holder, resource)] = self.count(holder, resource) + n
+        return [Move(resource, holder, n, "source")]
+
+    def consume(self, resource: str, holder: str, n: int = 1) -> list[Move]:
+        """Units used up through a declared sink (a meal eaten, paper painted on)."""
+        self.stock[(holder, resource)] = self.count(holder, resource) - n
+        return [Move(resource, holder, -n, "sink")]
 
     def inventory(self) -> list[tuple[str, str, int]]:
         return sorted((holder, resource, n) for (holder, resource), n in self.stock.items())

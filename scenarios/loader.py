@@ -107,8 +107,10 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
         yield from moment(e.at, ("events", i, "at"))
         if e.kind in ("notice", "sign") and (e.proposition is None or e.value is None):
             yield ("events", i), f"a {e.kind} needs a proposition and the value it shows"
-        if e.kind == "sign" and e.place is None:
-            yield ("events", i), "a sign needs the place where it can be seen"
+        if e.kind in ("sign", "supply") and e.place is None:
+            yield ("events", i), f"a {e.kind} needs its place"
+        if e.kind == "supply" and (not e.adds or min(e.adds.values()) <= 0):
+            yield ("events", i, "adds"), "a supply adds at least one unit of each resource"
         yield from moment(e.until, ("events", i, "until"))
         for j, who in enumerate(e.audience):
             yield from agent(who, ("events", i, "audience", j))

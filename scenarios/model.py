@@ -59,8 +59,9 @@ class World(Frozen):
 
     places: tuple[Place, ...] = Field(min_length=1)
     roads: tuple[Road, ...] = ()
-    facts: dict[str, bool | int | str] = {}
+    facts: dict[str, bool | int | float | str] = {}
     stock: tuple[Stock, ...] = ()
+    daylight: tuple[Clock, Clock] | None = None  # from, to: light without a lamp
 
 
 class RoutineSlot(Frozen):
@@ -94,6 +95,9 @@ class AgentSpec(Frozen):
     groups: tuple[Id, ...] = ()
     plan_at: Clock = 21 * 60  # when tomorrow's plan is made
     stances: tuple[Id, ...] = ()  # protected stances: a request that conflicts is declined
+    # routine: the day follows the routine and errands; needs: the agent chooses what to do
+    # from its needs, projects and practices (the room)
+    autonomy: Literal["routine", "needs"] = "routine"
 
 
 class WorldEvent(Frozen):
@@ -101,7 +105,9 @@ class WorldEvent(Frozen):
 
     id: Id
     at: Moment
-    kind: Literal["notice", "sign", "set_facts"]  # a sign stays at `place` until `until`
+    # a sign stays at `place` until `until`; a supply adds units at `place` (a declared
+    # source), with a sound anyone there hears
+    kind: Literal["notice", "sign", "set_facts", "supply"]
     place: Id | None = None
     proposition: Id | None = None
     value: str | None = None
@@ -112,6 +118,8 @@ class WorldEvent(Frozen):
     until: Moment | None = None  # a sign's end (default: the scenario's end)
     privacy: Literal["public", "private"] = "public"
     audience: tuple[Id, ...] = ()  # for a private notice: who may know it
+    adds: dict[Id, int] = {}  # a supply's units by resource
+    daily: bool = False  # happens again every day at the same time
 
 
 class PlayerRequest(Frozen):

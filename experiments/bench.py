@@ -29,11 +29,15 @@ def episode_rates(seeds: int = 3) -> Iterator[tuple[str, float, float]]:
         seconds = (time.perf_counter() - began) / seeds
         yield name, seconds, len(scenario.agents) * ticks / seconds
 
-def village_rate(agents: int = 25, hours: int = 24, profile: bool = False) -> tuple[float, str]:
-    """Agent-ticks per second on a generated village, and optionally where the time goes."""
+def village_rate(agents: int = 25, hours: int = 24, profile: bool = False,
+                 lazy: bool = True) -> tuple[float, str]:
+    """Agent-ticks per second on a generated village, and optionally where the time goes.
+
+    `lazy=False` asks every agent every tick (time composition off), for comparison.
+    """
     scenario = village(agents, 0, hours=hours)
     ticks = scenario.duration // scenario.tick_minutes + 1
-    episode = Episode(scenario, _policy(), 0)
+    episode = Episode(scenario, _policy(), 0, lazy=lazy)
     profiler = cProfile.Profile() if profile else None
     began = time.perf_counter()
     if profiler:

@@ -285,7 +285,9 @@ def bench(agents: int, profile: bool) -> None:
     for name, seconds, rate in episode_rates():
         out.print(f"episode.{name}: {seconds * 1000:.1f} ms, {rate:,.0f} agent-ticks/s")
     rate, report = village_rate(agents, profile=profile)
-    out.print(f"village.{agents}_agents_one_day: {rate:,.0f} agent-ticks/s")
+    eager, _ = village_rate(agents, lazy=False)
+    out.print(f"village.{agents}_agents_one_day: {rate:,.0f} agent-ticks/s "
+              f"(every agent asked every tick: {eager:,.0f})")
     try:
         from scorecards.bench import bench_score
     except ImportError:

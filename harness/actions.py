@@ -27,6 +27,7 @@ class Action:
     effect: Effect = lambda world, actor, target, item: []
     minutes: int = 5  # how long it takes; the result reaches the agent when it is done
     report: Report = lambda world, actor, target, item: None  # what the senses notice if ok
+    milestone: bool = False  # success marks a project milestone (the item names the stage)
 
 
 REGISTRY: dict[str, Action] = {}
@@ -70,16 +71,18 @@ STAGE_NEEDS = {"sketch": "paper", "body": "paint"}  # what each stage uses up, h
 LAMP_DUST_PER_SESSION = 0.1  # the lamp degrades with use
 
 
-def _next_stage(world: World) -> str | None:
+def _next_stage(world: World) -> str:
+    """The stage after the world's project stage; after display a fresh project begins."""
     done = str(world.facts.get("project.stage", "none"))
-    index = STAGES.index(done) + 1 if done in STAGES else 0
-    return STAGES[index] if index < len(STAGES) else None
+    if done not in STAGES or done == "display":
+        return STAGES[0]
+    return STAGES[STAGES.index(done) + 1]
 
 
 def _can_paint(world: World, actor: str, target: str, item: str | None) -> bool:
     stage = _next_stage(world)
     need = STAGE_NEEDS.get(stage or "")
-    return (stage is not None and item == stage and world.has_light()
+    return (item == stage and world.has_light()
             and (need is None or world.count(actor, need) > 0))
 
 
@@ -111,15 +114,20 @@ register(Action("eat", lambda w, a, t, i: w.count(t, "meal") > 0, "the shelf was
                 minutes=20))
 register(Action("tidy", lambda w, a, t, i: w.count(a, "box") > 0, "nothing to throw away",
                 lambda w, a, t, i: w.transfer("box", a, t), minutes=2))
-register(Action("paint", _can_paint, "could not get on with it", _paint, minutes=60))
-def _lamp_report(world: World, actor: str, target: str, item: str | None) -> str:
-    contact = "loose" if world.facts.get("lamp.contact") == "loose" else "firm"
-    dust = float(world.facts.get("lamp.dust", 0.0))
-    grime = "thick with dust" if dust >= 0.5 else "a little dusty" if dust > 0 else "clean"
-    return f"the lamp's contact is {contact} and the shade is {grime}"
+register(Action("paint", _can_paint, "could not get on with it", _paint, minutes=60,
+                milestone=True))
+register(Action("wash", lambda w, a, t, i: True, "", minutes=10))
+def _inspect_report(world: World, actor: str, target: str, item: str | None) -> str:
+    """What looking closely shows: the lamp at the desk, or what a shelf holds."""
+    if target == "desk":
+        contact = "loose" if world.facts.get("lamp.contact") == "loose" else "firm"
+        dust = float(world.facts.get("lamp.dust", 0.0))
+        grime = "thick with dust" if dust >= 0.5 else "a little dusty" if dust > 0 else "clean"
+        return f"the lamp's contact is {contact} and the shade is {grime}"
+    return ",".join(f"{r}:{n}" for h, r, n in world.inventory() if h == target)
 
 
-register(Action("inspect", lambda w, a, t, i: True, "", minutes=5, report=_lamp_report))
+register(Action("inspect", lambda w, a, t, i: True, "", minutes=5, report=_inspect_report))
 register(Action("clean", lambda w, a, t, i: True, "", _set("lamp.dust", 0.0), minutes=10))
 register(Action("recontact", lambda w, a, t, i: w.facts.get("lamp.contact") == "loose",
                 "the contact would not hold", _set("lamp.contact", "ok"), minutes=10))

@@ -14,6 +14,7 @@ from typing import Any
 
 from scenarios import AgentSpec, day_of
 
+from . import autonomy, life
 from . import memory as mem
 from .beliefs import MODALITY_WEIGHT, Belief, fold
 from .contract import Answer, Claim, Intent, Meaning, Observation, Request
@@ -45,12 +46,21 @@ class ReferenceAgent:
         self.fallback: Intent | None = None
         self.cursor = 0
         self.next_plan_id = 1
+        self.life = life.initial_state(spec.persona, start)
+        self.mind = autonomy.initial_mind({f"{s.holder}|{s.resource}": s.count
+                                           for s in spec.knows_stock}) \
+            if spec.autonomy == "needs" else None
+        self.attended: tuple[int, int] = (start, 0)  # (minute, observations taken in)
         self._diag: list[tuple[str, dict[str, Any]]] = []
 
     # --- the protocol ----------------------------------------------------------------------
     def observe(self, obs: Observation) -> None:
+        self._live_until(obs.minute)
+        if obs.kind in ("arrival", "chat") and not self._attend(obs.minute):
+            return  # high arousal narrows attention: everyday sights pass unnoticed
         if obs.kind in ("notice", "claim"):
             self._take_in(obs)
+            self._appraise(obs)
         elif obs.kind == "arrival":
             self.location = obs.subject
             self._remember(obs, channel="seen", subject=obs.subject, importance=0.1)
@@ -58,11 +68,20 @@ class ReferenceAgent:
             met(self.relations, obs.subject)
             self._remember(obs, channel="heard", subject=obs.subject, importance=0.1)
         elif obs.kind == "action_result":
-            self._action_result(obs)
+            self._appraise(obs)
+            if self.mind is not None:
+                self._autonomous_result(obs)
+            else:
+                self._action_result(obs)
+        elif obs.kind == "sound" and self.mind is not None:
+            self.mind = autonomy.on_sound(self.mind, obs.subject, obs.minute)
         elif obs.kind == "request" and obs.request is not None:
             self._request(obs)
 
     def decide(self, now: int) -> list[Intent]:
+        self._live_until(now)
+        if self.mind is not None:
+            return self._autonomous(now)
         intents: list[Intent] = []
         if self.fallback is not None and self.busy is None:
             intents.append(self.fallback)
@@ -82,6 +101,8 @@ class ReferenceAgent:
         """The next scheduled slot or request step; never before an action's result is in."""
         if self.busy is not None:
             return NEVER
+        if self.mind is not None:  # on its own: ask again when it wakes, or right away
+            return max(now, self.mind.asleep_until or now)
         if self.fallback is not None:
             return now
         upcoming = [self.schedule[self.cursor].minute] if self.cursor < len(self.schedule) else []
@@ -142,6 +163,9 @@ class ReferenceAgent:
             "location": self.location, "busy": self.busy,
             "fallback": None if self.fallback is None else asdict(self.fallback),
             "cursor": self.cursor, "next_plan_id": self.next_plan_id,
+            "life": self.life.to_json(),
+            "mind": None if self.mind is None else self.mind.to_json(),
+            "attended": list(self.attended),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -150,13 +174,15 @@ class ReferenceAgent:
         self.meanings = {k: Meaning(**v) for k, v in state["meanings"].items()}
         self.relations = Relations.from_json(state["relations"])
         self.plans = {k: Plan(**{**v, "via": tuple(v["via"])}) for k, v in state["plans"].items()}
-        self.requests = {k: Request(**{**v, "conflicts": tuple(v["conflicts"])})
-                         for k, v in state["requests"].items()}
+        self.requests = {k: Request(**v) for k, v in state["requests"].items()}
         self.told = {k: list(v) for k, v in state["told"].items()}
         self.spoken, self.group_news = dict(state["spoken"]), list(state["group_news"])
         self.location, self.busy = state["location"], state["busy"]
         self.fallback = None if state["fallback"] is None else Intent(**state["fallback"])
         self.cursor, self.next_plan_id = state["cursor"], state["next_plan_id"]
+        self.life = life.LifeState.from_json(state["life"])
+        self.mind = None if state["mind"] is None else autonomy.Mind.from_json(state["mind"])
+        self.attended = (state["attended"][0], state["attended"][1])
 
     def state_hash(self) -> str:
         text = json.dumps(self.get_state(), sort_keys=True, separators=(",", ":"))
@@ -284,7 +310,8 @@ class ReferenceAgent:
         """Tomorrow's plan sees only what retrieval returns for the plan's context."""
         related = errand.via if self.policy["retrieval.plan_context"] == "route" else ()
         query = mem.Query(errand.target, "plan", related)
-        recalled = mem.retrieve(self.memory, query, now, self.policy, self.draws)
+        recalled = mem.retrieve(self.memory, query, now, self.policy, self.draws,
+                                life.mood(self.life))
         if not recalled:
             self._op(now, 0, "retrieve", None, purpose="plan", rank=None, relevant=None)
         for rank, r in enumerate(recalled):
@@ -381,6 +408,102 @@ class ReferenceAgent:
         else:
             self.beliefs[b.proposition] = changed
 
+    # --- life: dynamic state and autonomy ----------------------------------------------------------
+    def _asleep(self) -> bool:
+        return self.mind is not None and self.mind.asleep_until is not None
+
+    def _live_until(self, minute: int) -> None:
+        """Time composes: the state is brought forward in closed form only when needed, and
+        a snapshot is traced at the first event of each hour (event-driven, not per tick)."""
+        if minute > self.life.last_minute:
+            hour = self.life.last_minute // 60
+            self.life = life.advance(self.life, self.spec.persona, minute, self._asleep())
+            if minute // 60 > hour:
+                self._snapshot(minute)
+
+    def _snapshot(self, minute: int) -> None:
+        s = self.life
+        values = {"energy_deficit": s.energy_deficit, "hunger_deficit": s.hunger_deficit,
+                  "valence": s.valence, "arousal": s.arousal, "stress": life.stress(s),
+                  **{e: life.emotion_level(s, e) for e in life.EMOTIONS}}
+        for variable, value in values.items():
+            self._diag.append(("state", {"minute": minute, "event_id": 0, "agent": self.name,
+                                         "variable": variable, "value": round(value, 6)}))
+
+    def _attend(self, minute: int) -> bool:
+        seen_at, count = self.attended
+        count = count + 1 if seen_at == minute else 1
+        self.attended = (minute, count)
+        return count <= life.attention_span(self.life)
+
+    def _appraise(self, obs: Observation) -> None:
+        """Each event once: what it means for the agent's goals moves mood and arousal."""
+        if obs.kind == "action_result":
+            appraisal = life.appraise("outcome", goal_related=True, caused_by="self",
+                                      expected=bool(obs.ok))
+        else:
+            planned = {p.target for p in self.plans.values()} | {
+                v for p in self.plans.values() for v in p.via}
+            subject = obs.meaning.subject if obs.meaning else obs.subject
+            appraisal = life.appraise("news", goal_related=subject in planned or subject == "lamp",
+                                      caused_by="other" if obs.speaker else "object",
+                                      expected=False)
+        self.life = life.apply_event(self.life, self.spec.persona, appraisal, obs.event_id,
+                                     obs.minute)
+        if obs.meaning is not None and obs.meaning.subject == "lamp" and self.mind is not None \
+                and obs.value == "true":
+            self.mind = replace(self.mind, lamp="flickering")
+
+    def _autonomous(self, now: int) -> list[Intent]:
+        """On its own: choose from needs, the project and practices; stances veto first."""
+        assert self.mind is not None
+        mind = self.mind
+        if mind.asleep_until is not None:
+            if now < mind.asleep_until:
+                return []
+            mind = replace(mind, asleep_until=None)
+        if self.busy is not None:
+            self.mind = mind
+            return []
+        options, mind = autonomy.candidates(mind, self.life, self.spec.persona, now)
+        choice, vetoed = autonomy.arbitrate(options, self.spec.persona, mind, now, self.draws,
+                                            self.name)
+        for option, stance in vetoed:
+            self._diag.append(("plans", {"minute": now, "event_id": 0, "agent": self.name,
+                                         "plan_id": None, "goal": option.reason, "day": day_of(now),
+                                         "action": option.action, "target": option.target,
+                                         "reason": f"rule conflict: {stance}"}))
+        if choice is None:
+            self.mind = mind
+            return []
+        mind = autonomy.commit(mind, choice, self.spec.persona, now)
+        if choice.action == "sleep":  # nights differ: the seed moves waking by up to ±40 min
+            jitter = int(self.draws.uniform("sleep", self.name, now) * 9) * 10 - 40
+            choice = replace(choice, minutes=max(20, (choice.minutes or 60) + jitter))
+            mind = replace(mind, asleep_until=now + choice.minutes)
+        practice = next((p.id for p in self.spec.persona.practices
+                         if choice.reason == f"practice {p.id}"), None)
+        if practice is not None:
+            mind = replace(mind, practiced={**mind.practiced, practice: day_of(now)})
+        self.mind = mind
+        plan = self._new_plan(Plan(f"auto:{choice.reason}", day_of(now), choice.action,
+                                   choice.target, 0, "needs", item=choice.item), now, 0)
+        self.busy = plan.goal
+        return [Intent("act", choice.target, choice.action, plan.plan_id, plan.goal,
+                       item=choice.item, minutes=choice.minutes)]
+
+    def _autonomous_result(self, obs: Observation) -> None:
+        assert self.mind is not None
+        goal, self.busy = self.busy, None
+        plan = self.plans.get(goal or "")
+        if plan is None:
+            return
+        self._remember(obs, channel="did", subject=obs.subject,
+                       importance=0.3 if obs.ok else 0.5)
+        self.mind, self.life = autonomy.on_result(
+            self.mind, self.life, self.spec.persona, plan.action, plan.target, plan.item,
+            bool(obs.ok), obs.detail, obs.minute, obs.event_id)
+
     # --- results and requests -------------------------------------------------------------------
     def _action_result(self, obs: Observation) -> None:
         goal, self.busy = self.busy, None
@@ -407,9 +530,9 @@ class ReferenceAgent:
         self.requests[request.request_id] = request
         self._remember(obs, channel="heard", subject=request.place, importance=0.8)
         goal = f"request:{request.request_id}"
-        conflict = next((s for s in self.spec.stances if s in request.conflicts), None)
-        if conflict is not None:  # a protected stance vetoes before any weighing
-            plan = Plan(goal, day_of(obs.minute), "decline", conflict, 0, "declined",
+        vetoes = self.spec.persona.vetoes(request.action, request.item)
+        if vetoes:  # a protected stance vetoes before any weighing: a rule conflict
+            plan = Plan(goal, day_of(obs.minute), "decline", vetoes[0].id, 0, "rule conflict",
                         start=obs.minute)
         else:
             leave = max(obs.minute, request.deadline - 120)

@@ -43,7 +43,7 @@ class Claim:
 @dataclass(frozen=True)
 class Request:
     """The player's in-world ask: fetch `item` from `source`, `action` it at `place` by
-    `deadline`. `conflicts` names the protected stances it runs against."""
+    `deadline`."""
 
     request_id: str
     action: str
@@ -52,7 +52,6 @@ class Request:
     place: str
     deadline: int  # minute
     text: str
-    conflicts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

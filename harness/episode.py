@@ -65,8 +65,9 @@ class Position:
 
 class Episode:
     def __init__(self, scenario: Scenario, policy: Any, seed: int,
-                 agent_kind: str | AgentFactory = "reference") -> None:
+                 agent_kind: str | AgentFactory = "reference", *, lazy: bool = True) -> None:
         self.scenario, self.policy, self.seed = scenario, policy, seed
+        self.lazy = lazy  # ask agents only when they could act (False: every tick, to compare)
         factory = AGENT_KINDS[agent_kind] if isinstance(agent_kind, str) else agent_kind
         self.draws = Draws(scenario.name, seed)
         self.world = World.from_scenario(scenario)
@@ -151,7 +152,7 @@ class Episode:
             if pos.arrive_at is not None and pos.arrive_at <= now:
                 self._arrive(name, now)
         for name, agent in self.agents.items():
-            if self.wake.get(name, now) > now:
+            if self.lazy and self.wake.get(name, now) > now:
                 continue  # asleep, walking or at work: nothing to decide, nothing to pay
             for intent in agent.decide(now):
                 self._execute(name, intent, now)
@@ -276,7 +277,7 @@ class Episode:
     def _request(self, spec: Any, now: int) -> None:
         eid = self.new_event()
         request = Request(spec.id, spec.action, spec.item, spec.source, spec.place,
-                          spec.deadline, spec.text, spec.conflicts)
+                          spec.deadline, spec.text)
         self.rec.add("requests", now, eid, request_id=spec.id, agent=spec.agent,
                      action=spec.action, item=spec.item, place=spec.place,
                      deadline=self.rec.tick(spec.deadline))
@@ -349,6 +350,9 @@ class Episode:
                      // self.scenario.tick_minutes,
                      request_id=intent.request_id)
         self._ledger(moves, now, eid, intent.target, name)
+        if ok and action.milestone:
+            self.rec.add("events", now, eid, kind="milestone", place=intent.target, agent=name,
+                         detail=intent.item)
         if ok:
             sensed = action.report(self.world, name, intent.target, intent.item)
         else:

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from .clock import parse_clock, parse_moment, parse_span
+from .persona import Persona
 
 
 def _converter(parse):  # type: ignore[no-untyped-def]
@@ -94,7 +95,8 @@ class AgentSpec(Frozen):
     errands: tuple[Errand, ...] = ()
     groups: tuple[Id, ...] = ()
     plan_at: Clock = 21 * 60  # when tomorrow's plan is made
-    stances: tuple[Id, ...] = ()  # protected stances: a request that conflicts is declined
+    persona: Persona = Persona()  # who the agent stably is: traits, stances, practices, ...
+    knows_stock: tuple[Stock, ...] = ()  # initial beliefs about where things are
     # routine: the day follows the routine and errands; needs: the agent chooses what to do
     # from its needs, projects and practices (the room)
     autonomy: Literal["routine", "needs"] = "routine"
@@ -134,7 +136,6 @@ class PlayerRequest(Frozen):
     place: Id
     deadline: Moment
     text: str = ""
-    conflicts: tuple[Id, ...] = ()  # protected stances this request runs against
 
 
 class Truth(Frozen):

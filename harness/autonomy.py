@@ -1,0 +1,263 @@
+"""Autonomy: what an agent on its own chooses to do next, from needs, projects and practices.
+
+Candidates are generated from the agent's view (what it holds, believes about the lamp and the
+project, its life state), protected stances veto before scoring ("rule conflict"), the rest is
+scored and the best chosen. Pure functions; the reference agent calls them when it is idle.
+Every state earns its place here: hunger and energy make candidates, mood and joy tilt the
+project, stress pushes towards rest, skill confidence picks where to paint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from scenarios import MINUTES_PER_DAY, day_of
+from scenarios.persona import Persona
+
+from . import life
+from .actions import STAGE_NEEDS, STAGES
+
+NIGHT = (22 * 60 + 30, 6 * 60)  # bedtime and the earliest natural waking
+MORNING = 6 * 60 + 30
+DAYLIGHT = (7 * 60, 18 * 60 + 30)  # what the window shows; the world decides the real light
+STAGE_MINUTES = {"preparation": 20, "sketch": 60, "body": 60, "finish": 45, "display": 10}
+MEAL_TIMES = (8 * 60, 13 * 60, 19 * 60)
+LIGHT_METHODS = ("recontact", "clean")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    action: str
+    target: str
+    score: float
+    item: str | None = None
+    minutes: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Mind:
+    """What an autonomous agent knows about its room and what it is doing."""
+
+    holding: dict[str, int] = field(default_factory=dict)
+    stock: dict[str, int] = field(default_factory=dict)  # "place|resource" → believed count
+    stage: str = "none"  # the last project stage it finished
+    lamp: str = "ok"  # ok / flickering / loose / dusty
+    asleep_until: int | None = None
+    doing: str | None = None  # the action under way
+    committed_until: int | None = None  # a commitment may not be preempted before this
+    practiced: dict[str, int] = field(default_factory=dict)  # practice id → day done
+    light: life.NeedTracker = field(default_factory=lambda: life.NeedTracker("light",
+                                                                            LIGHT_METHODS))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"holding": dict(self.holding), "stock": dict(self.stock), "stage": self.stage,
+                "lamp": self.lamp, "asleep_until": self.asleep_until, "doing": self.doing,
+                "committed_until": self.committed_until, "practiced": dict(self.practiced),
+                "light": self.light.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Mind:
+        return cls(dict(data["holding"]), dict(data["stock"]), data["stage"], data["lamp"],
+                   data["asleep_until"], data["doing"], data["committed_until"],
+                   dict(data["practiced"]), life.NeedTracker.from_json(data["light"]))
+
+
+def initial_mind(stock: dict[str, int]) -> Mind:
+    return Mind(stock=dict(stock))
+
+
+def next_stage(stage: str) -> str:
+    """The stage after `stage`; a displayed work is followed by a fresh project."""
+    if stage not in STAGES or stage == "display":
+        return STAGES[0]
+    return STAGES[STAGES.index(stage) + 1]
+
+
+def clock(minute: int) -> int:
+    return minute % MINUTES_PER_DAY
+
+
+def is_night(minute: int) -> bool:
+    c = clock(minute)
+    return c >= NIGHT[0] or c < NIGHT[1]
+
+
+def looks_light(mind: Mind, minute: int) -> bool:
+    """Light as the agent judges it: the window by day, the lamp if it trusts the lamp."""
+    return DAYLIGHT[0] <= clock(minute) < DAYLIGHT[1] or mind.lamp == "ok"
+
+
+def where(mind: Mind, resource: str, places: tuple[str, ...]) -> str | None:
+    return next((p for p in places if mind.stock.get(f"{p}|{resource}", 0) > 0), None)
+
+
+def candidates(mind: Mind, state: life.LifeState, persona: Persona,
+               now: int) -> tuple[list[Candidate], Mind]:
+    """Everything worth doing now, scored; and the mind after weighing the unmet needs."""
+    traits = persona.traits
+    out: list[Candidate] = []
+    c = clock(now)
+    if is_night(now):
+        wake = now + ((MORNING - c) % MINUTES_PER_DAY)
+        out.append(Candidate("sleep", "bed", 1.5 + state.energy_deficit, minutes=wake - now,
+                             reason="night"))
+    elif life.wants_rest(state) or life.stress(state) > 0.8:
+        nap = max(30, int((state.energy_deficit - 0.3) / 0.004))
+        out.append(Candidate("sleep", "bed", 1.0 + state.energy_deficit, minutes=nap,
+                             reason="tired"))
+    mealtime = any(abs(c - t) <= 60 for t in MEAL_TIMES)
+    if life.wants_food(state) or (mealtime and state.hunger_deficit > 0.35):
+        place = where(mind, "meal", ("food_cabinet", "supply_port"))
+        if place is not None:
+            out.append(Candidate("eat", place, 1.2 + state.hunger_deficit, reason="hungry"))
+    if mind.holding.get("box", 0) > 0:
+        out.append(Candidate("tidy", "trash", 0.4 + 0.4 * traits.orderliness,
+                             reason="an empty box"))
+    project, mind = _project(mind, state, persona, now)
+    out.extend(project)
+    out.extend(look(mind, persona))
+    for practice in persona.practices:
+        if practice.cue == "morning" and mind.practiced.get(practice.id) != day_of(now) \
+                and MORNING <= c < MORNING + practice.window_minutes:
+            out.append(Candidate(practice.action, "sink", 0.9 + 0.2 * traits.orderliness,
+                                 minutes=10, reason=f"practice {practice.id}"))
+    out.append(Candidate("look_around", "floor", 0.25 + 0.1 * traits.curiosity, minutes=15,
+                         reason="nothing pressing"))
+    return out, mind
+
+
+def _project(mind: Mind, state: life.LifeState, persona: Persona,
+             now: int) -> tuple[list[Candidate], Mind]:
+    """The painting: the next stage if there is light and material, else what unblocks it."""
+    stage = next_stage(mind.stage)
+    joy = life.emotion_level(state, "joy")
+    appetite = 0.7 + 0.3 * persona.traits.curiosity + 0.2 * joy - 0.3 * life.stress(state)
+    need = STAGE_NEEDS.get(stage)
+    if need is not None and mind.holding.get(need, 0) == 0:
+        place = where(mind, need, ("art_cabinet", "supply_port"))
+        found = [] if place is None else [Candidate("pick_up", place, appetite - 0.05, item=need,
+                                                    reason=f"{need} for the {stage}")]
+        return found, mind
+    if looks_light(mind, now):
+        spot = life.choose_by_skill(state, [("easel", "painting", "easel"),
+                                            ("desk", "painting", "desk")])
+        return [Candidate("paint", spot, appetite, item=stage, minutes=STAGE_MINUTES[stage],
+                          reason=f"the {stage}")], mind
+    return _light(mind, appetite, now)
+
+
+def _light(mind: Mind, appetite: float, now: int) -> tuple[list[Candidate], Mind]:
+    """In the dark with an untrusted lamp: find out why, fix what was found, substitute,
+    ask for help once, or let the project wait for daylight (a downgrade)."""
+    if mind.lamp == "flickering":
+        return [Candidate("inspect", "desk", appetite, minutes=5,
+                          reason="why the lamp flickers")], mind
+    tracker, decision = life.decide(mind.light, now)
+    mind = replace(mind, light=tracker)
+    fix = {"loose": "recontact", "dusty": "clean"}.get(mind.lamp)
+    if decision.kind in ("try", "substitute") and decision.method is not None:
+        method = fix if fix is not None and not life.unreachable(tracker, fix, now) \
+            else decision.method
+        return [Candidate(method, "desk", appetite, minutes=10, reason="fix the lamp")], mind
+    if decision.kind == "ask_for_help":
+        return [Candidate("call_for_help", "floor", appetite - 0.1, reason="the lamp")], mind
+    return [], mind  # downgraded or waiting: the project waits for daylight
+
+
+ARBITRATION_NOISE = 0.15  # the seed's say in close calls (common random numbers)
+
+
+def arbitrate(options: list[Candidate], persona: Persona, mind: Mind, now: int, draws: Any,
+              agent: str) -> tuple[Candidate | None, list[tuple[Candidate, str]]]:
+    """The best candidate no protected stance forbids; and what was vetoed, with the stance.
+
+    Close calls are settled by keyed noise. A commitment under way is not preempted before
+    its minimum duration, except by a pressing need (hunger or exhaustion).
+    """
+    vetoed = [(c, persona.vetoes(c.action, *(x for x in (c.item,) if x))[0].id)
+              for c in options if persona.vetoes(c.action, *(x for x in (c.item,) if x))]
+    allowed = [c for c in options if not any(c is v for v, _ in vetoed)]
+    if mind.committed_until is not None and now < mind.committed_until:
+        allowed = [c for c in allowed if c.score >= 1.5 or c.action == mind.doing]
+    def noisy(c: Candidate) -> float:
+        return c.score + ARBITRATION_NOISE * (draws.uniform("arbitration", agent, now,
+                                                            c.action, c.target) - 0.5)
+
+    allowed.sort(key=lambda c: (-noisy(c), c.action, c.target))
+    return (allowed[0] if allowed else None), vetoed
+
+
+def commit(mind: Mind, choice: Candidate, persona: Persona, now: int) -> Mind:
+    floor = next((c.min_minutes for c in persona.commitments if c.action == choice.action), 0)
+    return replace(mind, doing=choice.action,
+                   committed_until=now + floor if floor else None)
+
+
+def on_result(mind: Mind, state: life.LifeState, persona: Persona, action: str, target: str,
+              item: str | None, ok: bool, detail: str | None, minute: int,
+              event_id: int) -> tuple[Mind, life.LifeState]:
+    """What an action's result teaches: holdings, stock, the project, the lamp, skill."""
+    holding, stock = dict(mind.holding), dict(mind.stock)
+    mind = replace(mind, doing=None, committed_until=None)
+    if action == "sleep":
+        return replace(mind, asleep_until=None), state
+    if action == "eat" and ok:
+        state = life.eat(state, event_id)
+        holding["box"] = holding.get("box", 0) + 1
+        stock[f"{target}|meal"] = max(0, stock.get(f"{target}|meal", 0) - 1)
+    elif action == "eat":
+        stock[f"{target}|meal"] = 0
+    elif action == "pick_up" and item:
+        if ok:
+            holding[item] = holding.get(item, 0) + 1
+        stock[f"{target}|{item}"] = max(0, stock.get(f"{target}|{item}", 0) - 1) if ok else 0
+    elif action == "tidy" and ok:
+        holding["box"] = max(0, holding.get("box", 0) - 1)
+    elif action == "paint":
+        state = life.record_outcome(state, "painting", target, ok, event_id)
+        if ok and item:
+            need = STAGE_NEEDS.get(item)
+            if need:
+                holding[need] = max(0, holding.get(need, 0) - 1)
+            appraisal = life.appraise("milestone", goal_related=True, caused_by="self",
+                                      expected=True)
+            state = life.apply_event(state, persona, appraisal, event_id, minute)
+            mind = replace(mind, stage=item)
+        elif not DAYLIGHT[0] <= clock(minute) < DAYLIGHT[1]:
+            mind = replace(mind, lamp="flickering")  # it was the light: the lamp is suspect
+    elif action == "inspect" and detail:
+        if target == "desk":
+            lamp = "loose" if "loose" in detail else "dusty" if "dust" in detail \
+                and "thick" in detail else "ok"
+            mind = replace(mind, lamp=lamp, light=life.new_evidence(mind.light, minute))
+        else:
+            stock.pop(f"{target}|?", None)
+            for part in detail.split(","):
+                resource, _, count = part.partition(":")
+                if count.strip().isdigit():
+                    stock[f"{target}|{resource.strip()}"] = int(count)
+    elif action in LIGHT_METHODS:
+        if ok:
+            mind = replace(mind, lamp="ok", light=life.succeeded(mind.light, action, 1.0))
+        else:
+            mind = replace(mind, light=life.failed(mind.light, action, minute))
+    return replace(mind, holding=holding, stock=stock), state
+
+
+def on_sound(mind: Mind, place: str, minute: int) -> Mind:
+    """Something arrived at `place`: worth a look; it may wake a light sleeper near morning."""
+    stock = {k: v for k, v in mind.stock.items() if not k.startswith(f"{place}|")}
+    stock[f"{place}|?"] = 1  # unknown: go and see
+    asleep = mind.asleep_until
+    if asleep is not None and asleep - minute <= 60:
+        asleep = minute
+    return replace(mind, stock=stock, asleep_until=asleep)
+
+
+def look(mind: Mind, persona: Persona) -> list[Candidate]:
+    """Places with unknown contents are worth inspecting."""
+    return [Candidate("inspect", key.split("|")[0], 0.6 + 0.3 * persona.traits.curiosity,
+                      minutes=3, reason="see what arrived")
+            for key in sorted(mind.stock) if key.endswith("|?")]

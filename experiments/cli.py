@@ -275,6 +275,20 @@ def gate(policy_path: Path, baseline_path: Path | None, json_path: Path | None,
     sys.exit(result.code)
 
 
+@cli.command("inspect")
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option("--scenario", "scenario_name", required=True)
+@click.option("--seed", type=int, required=True)
+@click.option("--agent", required=True)
+@click.option("--tick", type=int, help="default: the end of the episode")
+def inspect_agent(directory: Path, scenario_name: str, seed: int, agent: str,
+                  tick: int | None) -> None:
+    """One agent at one tick, from the traces: state, events, beliefs, retrievals."""
+    from .inspect import inspect
+
+    out.print(inspect(directory, scenario_name, seed, agent, tick))
+
+
 @cli.command()
 @click.option("--agents", type=click.IntRange(min=2), default=25, show_default=True)
 @click.option("--profile", is_flag=True, help="also show where the village's time goes")

@@ -212,13 +212,13 @@ class ReferenceAgent:
                 self._set_belief(replace(b, status="forgotten"), minute, eid)
 
     def _op(self, minute: int, eid: int, op: str, exp: mem.Experience | None, **extra: Any) -> None:
-        self._diag.append(("memory_ops", {
-            "minute": minute, "event_id": eid, "agent": self.name, "op": op,
-            "experience_id": None if exp is None else exp.id,
-            "experience_owner": None if exp is None else exp.owner,
-            "subject": None if exp is None else exp.subject,
-            "importance": None if exp is None else exp.importance,
-            "size": len(self.memory.experiences), "capacity": self.memory.capacity, **extra}))
+        row = {"minute": minute, "event_id": eid, "agent": self.name, "op": op,
+               "experience_id": None if exp is None else exp.id,
+               "experience_owner": None if exp is None else exp.owner,
+               "subject": None if exp is None else exp.subject,
+               "importance": None if exp is None else exp.importance,
+               "size": len(self.memory.experiences), "capacity": self.memory.capacity}
+        self._diag.append(("memory_ops", {**row, **extra}))
 
     def _set_belief(self, b: Belief, minute: int, eid: int) -> None:
         self.beliefs[b.proposition] = b
@@ -313,7 +313,8 @@ class ReferenceAgent:
         recalled = mem.retrieve(self.memory, query, now, self.policy, self.draws,
                                 life.mood(self.life))
         if not recalled:
-            self._op(now, 0, "retrieve", None, purpose="plan", rank=None, relevant=None)
+            self._op(now, 0, "retrieve", None, purpose="plan", rank=None, relevant=None,
+                     subject=query.subject)
         for rank, r in enumerate(recalled):
             self._op(now, 0, "retrieve", r.experience, purpose="plan", rank=rank,
                      relevant=r.relevant)
@@ -423,9 +424,11 @@ class ReferenceAgent:
 
     def _snapshot(self, minute: int) -> None:
         s = self.life
-        values = {"energy_deficit": s.energy_deficit, "hunger_deficit": s.hunger_deficit,
-                  "valence": s.valence, "arousal": s.arousal, "stress": life.stress(s),
+        values = {"valence": s.valence, "arousal": s.arousal, "stress": life.stress(s),
                   **{e: life.emotion_level(s, e) for e in life.EMOTIONS}}
+        if self.mind is not None:  # needs drive choices only for agents on their own
+            values = {"energy_deficit": s.energy_deficit, "hunger_deficit": s.hunger_deficit,
+                      **values}
         for variable, value in values.items():
             self._diag.append(("state", {"minute": minute, "event_id": 0, "agent": self.name,
                                          "variable": variable, "value": round(value, 6)}))

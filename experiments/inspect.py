@@ -1,0 +1,85 @@
+"""`villagelab inspect`: one agent at one tick, reconstructed from the traces alone.
+
+Its state, the recent events that touched it, its beliefs with provenance, its last
+retrievals, plans and trust — what a person debugging a drifting agent wants side by side.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+from rich.console import Group
+from rich.table import Table
+
+from harness.schema import TABLES
+from harness.store import episode_path
+from policies import InputError
+
+
+def _episode_table(root: Path, table: str, scenario: str, seed: int) -> pd.DataFrame:
+    path = episode_path(root, table, scenario, seed)
+    if not path.exists():
+        return TABLES[table].empty_table().to_pandas()
+    return pq.read_table(path, schema=TABLES[table]).to_pandas()
+
+
+def _table(title: str, frame: pd.DataFrame, columns: list[str]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for col in columns:
+        table.add_column(col)
+    for row in frame[columns].itertuples(index=False):
+        table.add_row(*(_cell(column, v) for column, v in zip(columns, row)))
+    return table
+
+
+def _cell(column: str, v: object) -> str:
+    if v is None or (isinstance(v, float) and pd.isna(v)):
+        return ""
+    if isinstance(v, float):  # ids and ranks come back as floats when a column has nulls
+        return f"{v:.3f}" if column in ("value", "confidence") else str(int(v))
+    return str(v)
+
+
+def inspect(root: Path, scenario: str, seed: int, agent: str, tick: int | None,
+            recent: int = 12) -> Group:
+    probe = episode_path(root, "actions", scenario, seed)
+    if not probe.exists():
+        raise InputError(f"{root}: no traces for scenario {scenario!r} seed {seed}; expected "
+                         f"{probe}")
+    t = {name: _episode_table(root, name, scenario, seed) for name in TABLES}
+    known = set(t["observations"].agent) | set(t["actions"].agent) | set(t["probes"].agent)
+    if agent not in known:
+        raise InputError(f"no agent {agent!r} in {scenario}/{seed}; agents: "
+                         f"{', '.join(sorted(known))}")
+    end = int(max((int(f.tick.max()) for f in t.values() if len(f)), default=0))
+    at = end if tick is None else tick
+
+    def mine(name: str, column: str = "agent") -> pd.DataFrame:
+        frame = t[name]
+        return frame[(frame[column] == agent) & (frame.tick <= at)]
+
+    state = mine("state").sort_values("tick").groupby("variable").tail(1)
+    beliefs = mine("beliefs").sort_values(["tick", "event_id"]).groupby("proposition").tail(1)
+    retrievals = mine("memory_ops")
+    retrievals = retrievals[retrievals.op == "retrieve"].tail(recent)
+    events = pd.concat([mine("observations").assign(what=lambda f: f.kind + " " + f.subject),
+                        mine("actions").assign(what=lambda f: f.action + " @ " + f.target
+                                               + f.ok.map({True: "", False: " (failed)"}))])
+    events = events.sort_values(["tick", "event_id"]).tail(recent)
+    trust = mine("trust").sort_values("tick").groupby(["other", "domain"]).tail(1)
+    plans = mine("plans").sort_values("tick").tail(6)
+    return Group(
+        f"[bold]{agent}[/bold] in {scenario} seed {seed} at tick {at} (episode ends at {end})",
+        _table("state (latest snapshot)", state, ["variable", "value", "tick"]),
+        _table("recent events that reached or came from it", events,
+               ["tick", "event_id", "what", "from_agent", "detail"]),
+        _table("beliefs with provenance", beliefs,
+               ["proposition", "value", "confidence", "modality", "origin", "told_by", "status",
+                "tick"]),
+        _table("last retrievals", retrievals,
+               ["tick", "purpose", "subject", "experience_id", "rank", "relevant"]),
+        _table("plans", plans, ["tick", "goal", "action", "target", "reason"]),
+        _table("trust", trust, ["other", "domain", "value", "tick"]),
+    )

@@ -443,7 +443,7 @@ class ReferenceAgent:
         """Each event once: what it means for the agent's goals moves mood and arousal."""
         if obs.kind == "action_result":
             appraisal = life.appraise("outcome", goal_related=True, caused_by="self",
-                                      expected=bool(obs.ok))
+                                      expected=bool(obs.ok), helps=bool(obs.ok))
         else:
             planned = {p.target for p in self.plans.values()} | {
                 v for p in self.plans.values() for v in p.via}

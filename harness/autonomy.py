@@ -133,7 +133,7 @@ def _project(mind: Mind, state: life.LifeState, persona: Persona,
     """The painting: the next stage if there is light and material, else what unblocks it."""
     stage = next_stage(mind.stage)
     joy = life.emotion_level(state, "joy")
-    appetite = 0.7 + 0.3 * persona.traits.curiosity + 0.2 * joy - 0.3 * life.stress(state)
+    appetite = 0.7 + 0.3 * persona.traits.curiosity + 0.5 * joy - 0.3 * life.stress(state)
     need = STAGE_NEEDS.get(stage)
     if need is not None and mind.holding.get(need, 0) == 0:
         place = where(mind, need, ("art_cabinet", "supply_port"))
@@ -222,7 +222,7 @@ def on_result(mind: Mind, state: life.LifeState, persona: Persona, action: str, 
             if need:
                 holding[need] = max(0, holding.get(need, 0) - 1)
             appraisal = life.appraise("milestone", goal_related=True, caused_by="self",
-                                      expected=True)
+                                      expected=True, helps=True)
             state = life.apply_event(state, persona, appraisal, event_id, minute)
             mind = replace(mind, stage=item)
         elif not DAYLIGHT[0] <= clock(minute) < DAYLIGHT[1]:

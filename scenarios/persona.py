@@ -66,6 +66,10 @@ class Commitment(_Frozen):
     action: Name
     min_minutes: int = Field(0, ge=0)
 
+    def may_preempt(self, started: int, now: int) -> bool:
+        """Whether something else may take over at `now` when this began at `started`."""
+        return now - started >= self.min_minutes
+
 
 class Rule(_Frozen):
     """In a situation (any of role / object / place / occasion), prefer or forbid something."""

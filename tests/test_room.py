@@ -1,0 +1,181 @@
+"""The two-day room (DESIGN §3) and the life core's effects on what the agent does."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pandas as pd
+import pytest
+
+from harness import Episode
+from harness import autonomy, life
+from policies import load_policy
+from scenarios import load_scenario
+from scenarios.persona import Persona, Stance
+
+from .conftest import ROOT
+
+CAREFUL = load_policy(ROOT / "policies" / "careful.yaml")
+SEEDS = range(5)
+
+
+@cache
+def room(seed: int, scenario=None) -> dict[str, pd.DataFrame]:
+    s = scenario or load_scenario("room_two_days")
+    return {k: v.to_pandas() for k, v in Episode(s, CAREFUL, seed).run().items()}
+
+
+def recount(t: dict[str, pd.DataFrame]) -> int:
+    """An independent recount: start inventory + every ledger move = every later snapshot."""
+    inv = t["state"][t["state"].variable.str.startswith("inventory:")]
+    first = inv.tick.min()
+    moves = t["events"][t["events"].resource.notna()]
+    errors = 0
+    for tick, snap in inv[inv.tick > first].groupby("tick"):
+        for row in snap.itertuples():
+            resource = row.variable.split(":", 1)[1]
+            start = inv[(inv.tick == first) & (inv.agent == row.agent)
+                        & (inv.variable == row.variable)].value.sum()
+            moved = moves[(moves.resource == resource) & (moves.holder == row.agent)
+                          & (moves.tick <= tick)].delta.sum()
+            errors += abs(int(start + moved) - int(row.value))
+    transfers = moves[moves.kind == "transfer"].groupby("event_id").delta.sum()
+    return errors + int(transfers.abs().sum())
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_two_days_alone_hold_together(seed):
+    t = room(seed)
+    acts, events = t["actions"], t["events"]
+    assert recount(t) == 0  # no resource created or lost
+    stages = set(events[events.kind == "milestone"].detail)
+    assert stages & {"sketch", "body", "finish", "display"}  # past preparation
+    calls = acts[acts.action == "call_for_help"]
+    assert len(calls) <= 1  # no loop of calls for help without new evidence
+    assert {"eat", "sleep", "paint"} <= set(acts.action)  # not eat-sleep-look-around
+    assert (acts.action == "look_around").mean() < 0.2
+    flicker = events[(events.detail.fillna("").str.contains("lamp_flickers"))].tick.min()
+    handled = acts[(acts.tick > flicker) & acts.action.isin(["inspect", "recontact", "clean"])
+                   & (acts.target == "desk")]
+    night_paint = acts[(acts.tick > flicker) & (acts.action == "paint") & acts.ok]
+    assert len(handled) > 0 or len(night_paint) > 0  # the flicker was dealt with
+    message = t["probes"][t["probes"].proposition == "message_arrived"]
+    assert (message.answer_value == "true").all()  # the unsigned message was noticed
+    ok_meals = acts[(acts.action == "eat") & acts.ok]
+    assert 4 <= len(ok_meals) <= 12
+
+
+def test_a_planted_leak_breaks_the_recount():
+    t = room(0)
+    leaked = dict(t)
+    extra = t["events"].iloc[[0]].assign(kind="transfer", resource="meal", holder="mara",
+                                         delta=1, event_id=999_999)
+    leaked["events"] = pd.concat([t["events"], extra])
+    assert recount(leaked) > 0
+
+
+def test_a_protected_stance_vetoes_and_the_trace_says_so():
+    s = load_scenario("room_two_days")
+    mara = s.agents[0]
+    stubborn = mara.persona.model_copy(update={"stances": (
+        Stance(id="no_painting_today", forbids=("paint",), reason="a vow"),)})
+    vowed = s.model_copy(update={"agents": (mara.model_copy(update={"persona": stubborn}),)})
+    t = {k: v.to_pandas() for k, v in Episode(vowed, CAREFUL, 0).run().items()}
+    assert not (t["actions"].action == "paint").any()
+    conflicts = t["plans"][t["plans"].reason.str.startswith("rule conflict")]
+    assert len(conflicts) > 0 and (conflicts.reason == "rule conflict: no_painting_today").all()
+
+
+def test_a_request_against_a_stance_is_declined_as_a_rule_conflict():
+    t = {k: v.to_pandas() for k, v in Episode(load_scenario("picnic_request"), CAREFUL, 0)
+         .run().items()}
+    rowan = t["plans"][(t["plans"].agent == "rowan") & (t["plans"].goal.str.startswith("request"))]
+    assert list(rowan.reason) == ["rule conflict"]
+
+
+# --- every dynamic state changes a candidate or an expression ------------------------------------
+PERSONA = Persona()
+MIND = autonomy.Mind(stock={"food_cabinet|meal": 2, "art_cabinet|paper": 2,
+                            "art_cabinet|paint": 2})
+NOON = 12 * 60 + 30
+
+
+def actions_for(state: life.LifeState, minute: int = NOON) -> dict[str, float]:
+    options, _ = autonomy.candidates(MIND, state, PERSONA, minute)
+    return {c.action: c.score for c in options}
+
+
+def test_hunger_makes_eating_a_candidate():
+    fed = life.initial_state(PERSONA, NOON - 600)
+    starving = life.advance(fed, PERSONA, NOON + 600, asleep=False)  # deficit past 0.65
+    assert "eat" not in actions_for(life.initial_state(PERSONA, NOON))
+    assert "eat" in actions_for(starving, NOON + 600)
+
+
+def test_energy_deficit_makes_rest_a_candidate():
+    rested = life.initial_state(PERSONA, 9 * 60)
+    tired = life.advance(rested, PERSONA, 9 * 60 + 400, asleep=False)
+    assert "sleep" not in actions_for(life.initial_state(PERSONA, 9 * 60), 9 * 60)
+    assert "sleep" in actions_for(tired, 9 * 60 + 400)
+
+
+def test_joy_raises_the_appetite_for_the_project():
+    calm = life.initial_state(PERSONA, NOON)
+    glad = life.apply_event(calm, PERSONA, life.appraise("milestone", goal_related=True,
+                                                         caused_by="self", expected=True,
+                                                         helps=True),
+                            1, NOON)
+    assert actions_for(glad)["paint"] > actions_for(calm)["paint"]
+
+
+def test_skill_confidence_changes_where_to_paint():
+    state = life.initial_state(PERSONA, NOON)
+    for i in range(4):
+        state = life.record_outcome(state, "painting", "desk", True, i)
+    options, _ = autonomy.candidates(MIND, state, PERSONA, NOON)
+    assert next(c for c in options if c.action == "paint").target == "desk"
+    for i in range(4, 12):
+        state = life.record_outcome(state, "painting", "easel", True, i)
+        state = life.record_outcome(state, "painting", "desk", False, 100 + i)
+    options, _ = autonomy.candidates(MIND, state, PERSONA, NOON)
+    assert next(c for c in options if c.action == "paint").target == "easel"
+
+
+def test_arousal_narrows_what_gets_noticed():
+    from harness.agent import ReferenceAgent
+    from harness.contract import Observation
+    from harness.rng import Draws
+
+    spec = load_scenario("public_fact").agents[0]
+
+    def noticed(arousal: float) -> int:
+        agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+        agent.life = life.LifeState(last_minute=600, arousal=arousal)
+        before = len(agent.memory.experiences)
+        for i in range(10):
+            agent.observe(Observation("chat", 600, i, "heard", f"p{i}"))
+        return len(agent.memory.experiences) - before
+
+    assert noticed(1.0) < noticed(0.0)
+
+
+def test_mood_changes_what_a_plan_recalls_first():
+    from harness.memory import Memory, Query, retrieve, write
+    from harness.rng import Draws
+
+    m = Memory("ana", 10)
+    write(m, 0, 0, channel="seen", subject="bakery", importance=0.5, valence=0.8)
+    write(m, 0, 1, channel="seen", subject="bakery", importance=0.5, valence=-0.8)
+    top = CAREFUL.with_values({"retrieval.top_k": 1})
+    up = retrieve(m, Query("bakery", "plan"), 5, top, Draws("x", 0), mood=0.9)
+    down = retrieve(m, Query("bakery", "plan"), 5, top, Draws("x", 0), mood=-0.9)
+    assert up[0].experience.valence > 0 > down[0].experience.valence
+
+
+def test_time_composes_for_an_idle_agent():
+    state = life.initial_state(PERSONA, 0)
+    straight = life.advance(state, PERSONA, 2000, asleep=False)
+    stepped = life.advance(life.advance(state, PERSONA, 777, asleep=False), PERSONA, 2000,
+                           asleep=False)
+    assert stepped.energy_deficit == straight.energy_deficit
+    assert stepped.valence == pytest.approx(straight.valence, abs=1e-9)

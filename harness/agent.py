@@ -39,7 +39,6 @@ class ReferenceAgent:
         self.plans: dict[str, Plan] = {}
         self.requests: dict[str, Request] = {}
         self.told: dict[str, list[str]] = {}  # partner → propositions told
-        self.spoken: dict[str, int] = {}  # day → claims spoken (the talk budget)
         self.group_news: list[str] = []
         self.location: str = spec.home
         self.busy: str | None = None  # the goal whose action is under way
@@ -47,6 +46,7 @@ class ReferenceAgent:
         self.cursor = 0
         self.next_plan_id = 1
         self.life = life.initial_state(spec.persona, start)
+        self.motivation = life.Motivation(int(policy["motivation.talk_budget"]), day_of(start))
         self.mind = autonomy.initial_mind({f"{s.holder}|{s.resource}": s.count
                                            for s in spec.knows_stock}) \
             if spec.autonomy == "needs" else None
@@ -111,16 +111,35 @@ class ReferenceAgent:
         return max(now, min(upcoming, default=NEVER))
 
     def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
-        """Fresh, salient news for this partner, within the sharing and privacy rules."""
-        day = str(day_of(now))
-        budget = int(self.policy["motivation.talk_budget"]) - self.spoken.get(day, 0)
+        """Fresh, salient news for this partner, within the sharing and privacy rules.
+
+        Wanting to speak is not speaking: news held back (by chance or by the day's talk
+        budget) leaves a hold that fades over ~20 minutes and makes the next chance likelier;
+        the agent listens instead meanwhile. Holds replace each other, never add up.
+        """
         group_mate = bool(set(self.spec.groups) & set(partner_groups))
         urgent = set(self.group_news) if group_mate else set()
-        if budget <= 0 or (not urgent and self.draws.uniform("share", self.name, partner, now)
-                           >= float(self.policy["sharing.proactive"])):
+        candidates = self._news_for(partner, urgent)
+        if not candidates:
             return []
+        urge = float(self.policy["sharing.proactive"]) + life.hold_strength(self.motivation, now)
+        if not urgent and self.draws.uniform("share", self.name, partner, now) >= urge:
+            self.motivation = life.hold(self.motivation, "listen", now)
+            return []
+        claims = []
+        for b, privacy, audience in candidates[: int(self.policy["sharing.claims_per_chat"])]:
+            self.motivation, allowed = life.spend(self.motivation, now)
+            if not allowed:  # the day's budget is spent: hold the rest back
+                self.motivation = life.hold(self.motivation, "listen", now)
+                break
+            claims.append(self._claim(b, privacy, audience))
+            self.told.setdefault(partner, []).append(b.proposition)
+        return claims
+
+    def _news_for(self, partner: str, urgent: set[str]) -> list[tuple[Belief, str, tuple[str, ...]]]:
+        """What this partner has not heard from us, most salient first, privacy respected."""
         already = set(self.told.get(partner, []))
-        candidates = []
+        ranked = []
         for prop, b in sorted(self.beliefs.items()):
             if b.status not in ("current", "superseded") or prop in already \
                     or b.told_by == partner or b.confidence < 0.3:
@@ -132,16 +151,10 @@ class ReferenceAgent:
                     and partner not in audience:
                 continue
             salience = b.confidence * (exp.importance if exp is not None else 0.5)
-            candidates.append((prop not in urgent, b.status != "current", -salience, prop,
-                               b, privacy, audience))
-        candidates.sort(key=lambda c: c[:4])
-        limit = min(int(self.policy["sharing.claims_per_chat"]), budget)
-        claims = [self._claim(b, privacy, audience) for *_, b, privacy, audience
-                  in candidates[:limit]]
-        for claim in claims:
-            self.told.setdefault(partner, []).append(claim.proposition)
-        self.spoken[day] = self.spoken.get(day, 0) + len(claims)
-        return claims
+            ranked.append((prop not in urgent, b.status != "current", -salience, prop,
+                           (b, privacy, audience)))
+        ranked.sort(key=lambda c: c[:4])
+        return [entry for *_, entry in ranked]
 
     def answer(self, proposition: str, now: int) -> Answer:
         b = self.beliefs.get(proposition)
@@ -159,7 +172,7 @@ class ReferenceAgent:
             "plans": {k: asdict(p) for k, p in self.plans.items()},
             "requests": {k: asdict(r) for k, r in self.requests.items()},
             "told": {k: list(v) for k, v in self.told.items()},
-            "spoken": dict(self.spoken), "group_news": list(self.group_news),
+            "motivation": self.motivation.to_json(), "group_news": list(self.group_news),
             "location": self.location, "busy": self.busy,
             "fallback": None if self.fallback is None else asdict(self.fallback),
             "cursor": self.cursor, "next_plan_id": self.next_plan_id,
@@ -176,7 +189,8 @@ class ReferenceAgent:
         self.plans = {k: Plan(**{**v, "via": tuple(v["via"])}) for k, v in state["plans"].items()}
         self.requests = {k: Request(**v) for k, v in state["requests"].items()}
         self.told = {k: list(v) for k, v in state["told"].items()}
-        self.spoken, self.group_news = dict(state["spoken"]), list(state["group_news"])
+        self.motivation = life.Motivation.from_json(state["motivation"])
+        self.group_news = list(state["group_news"])
         self.location, self.busy = state["location"], state["busy"]
         self.fallback = None if state["fallback"] is None else Intent(**state["fallback"])
         self.cursor, self.next_plan_id = state["cursor"], state["next_plan_id"]
@@ -468,7 +482,8 @@ class ReferenceAgent:
         if self.busy is not None:
             self.mind = mind
             return []
-        options, mind = autonomy.candidates(mind, self.life, self.spec.persona, now)
+        slip = self.draws.uniform("practice", self.name, day_of(now))
+        options, mind = autonomy.candidates(mind, self.life, self.spec.persona, now, slip)
         choice, vetoed = autonomy.arbitrate(options, self.spec.persona, mind, now, self.draws,
                                             self.name)
         for option, stance in vetoed:
@@ -485,7 +500,7 @@ class ReferenceAgent:
             choice = replace(choice, minutes=max(20, (choice.minutes or 60) + jitter))
             mind = replace(mind, asleep_until=now + choice.minutes)
         practice = next((p.id for p in self.spec.persona.practices
-                         if choice.reason == f"practice {p.id}"), None)
+                         if choice.reason.startswith(f"practice {p.id}")), None)
         if practice is not None:
             mind = replace(mind, practiced={**mind.practiced, practice: day_of(now)})
         self.mind = mind

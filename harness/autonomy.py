@@ -93,9 +93,11 @@ def where(mind: Mind, resource: str, places: tuple[str, ...]) -> str | None:
     return next((p for p in places if mind.stock.get(f"{p}|{resource}", 0) > 0), None)
 
 
-def candidates(mind: Mind, state: life.LifeState, persona: Persona,
-               now: int) -> tuple[list[Candidate], Mind]:
-    """Everything worth doing now, scored; and the mind after weighing the unmet needs."""
+def candidates(mind: Mind, state: life.LifeState, persona: Persona, now: int,
+               slip: float = 1.0) -> tuple[list[Candidate], Mind]:
+    """Everything worth doing now, scored; and the mind after weighing the unmet needs.
+
+    `slip` is the seed's draw for today's practices (below SLIP_CHANCE a practice slips)."""
     traits = persona.traits
     out: list[Candidate] = []
     c = clock(now)
@@ -118,14 +120,36 @@ def candidates(mind: Mind, state: life.LifeState, persona: Persona,
     project, mind = _project(mind, state, persona, now)
     out.extend(project)
     out.extend(look(mind, persona))
-    for practice in persona.practices:
-        if practice.cue == "morning" and mind.practiced.get(practice.id) != day_of(now) \
-                and MORNING <= c < MORNING + practice.window_minutes:
-            out.append(Candidate(practice.action, "sink", 0.9 + 0.2 * traits.orderliness,
-                                 minutes=10, reason=f"practice {practice.id}"))
+    out.extend(_practices(mind, persona, now, slip))
     out.append(Candidate("look_around", "floor", 0.25 + 0.1 * traits.curiosity, minutes=15,
                          reason="nothing pressing"))
     return out, mind
+
+
+SLIP_CHANCE = 0.1
+PRACTICE_PLACE = {"wash": "sink", "tidy": "trash"}
+
+
+def _practices(mind: Mind, persona: Persona, now: int, slip: float) -> list[Candidate]:
+    """Cue-triggered routines: due in their window after the cue, postponed by anything more
+    pressing, sometimes slipped; a slipped or missed one is repaired the next day, and late
+    in the window only its lesser variant fits."""
+    out = []
+    c, today = clock(now), day_of(now)
+    for p in persona.practices:
+        if p.cue != "morning" or mind.practiced.get(p.id) == today \
+                or not MORNING <= c < MORNING + p.window_minutes:
+            continue
+        missed = mind.practiced.get(p.id, today - 1) < today - 1
+        if slip < SLIP_CHANCE and not (missed and p.repair_next_day):
+            continue  # a slip: forgotten today
+        late = c >= MORNING + 2 * p.window_minutes // 3 and p.variants
+        score = 0.9 + 0.2 * persona.traits.orderliness + (0.3 if missed else 0.0)
+        reason = f"practice {p.id}" + (f" ({p.variants[0]})" if late else "") \
+            + (" repaired" if missed else "")
+        out.append(Candidate(p.action, PRACTICE_PLACE.get(p.action, "floor"), score,
+                             minutes=3 if late else 10, reason=reason))
+    return out
 
 
 def _project(mind: Mind, state: life.LifeState, persona: Persona,

@@ -179,3 +179,34 @@ def test_time_composes_for_an_idle_agent():
                            asleep=False)
     assert stepped.energy_deficit == straight.energy_deficit
     assert stepped.valence == pytest.approx(straight.valence, abs=1e-9)
+
+
+def test_practices_slip_postpone_vary_and_repair():
+    from scenarios.persona import Practice
+
+    washer = Persona(practices=(Practice(id="wash_up", cue="morning", action="wash",
+                                         variants=("quick_rinse",), window_minutes=90,
+                                         repair_next_day=True),))
+    state = life.initial_state(washer, 0)
+    day2 = 24 * 60
+    early, late = day2 + autonomy.MORNING + 5, day2 + autonomy.MORNING + 80
+
+    def practice(mind, minute, slip=0.5):
+        options, _ = autonomy.candidates(mind, state, washer, minute, slip)
+        return next((c for c in options if c.action == "wash"), None)
+
+    done_yesterday = replace_mind(practiced={"wash_up": 1})
+    assert practice(done_yesterday, early).minutes == 10
+    assert "quick_rinse" in practice(done_yesterday, late).reason  # late: the lesser variant
+    assert practice(done_yesterday, early, slip=0.01) is None  # a slip
+    missed = replace_mind(practiced={"wash_up": 0})  # not done on day 1
+    repaired = practice(missed, early, slip=0.01)
+    assert repaired is not None and "repaired" in repaired.reason  # made up, never slipped
+    assert repaired.score > practice(done_yesterday, early).score
+    assert practice(replace_mind(practiced={"wash_up": 2}), early) is None  # done today
+
+
+def replace_mind(**changes):
+    from dataclasses import replace
+
+    return replace(MIND, **changes)

@@ -176,7 +176,9 @@ def score(directory: Path, json_path: Path | None) -> None:
                          "'villagelab run --out DIR'")
     meta = json.loads(manifest.read_text())
     hashes = {k: meta[k] for k in ("harness", "instrument", "policy")}
-    card = score_traces(read_traces(directory), load_definition(), hashes=hashes)
+    applicable = meta.get("metrics")  # each scenario's declared metrics, as run
+    card = score_traces(read_traces(directory), load_definition(), hashes=hashes,
+                        applicable=applicable)
     out.print(render_table(card))
     if json_path:
         card.write_json(json_path)

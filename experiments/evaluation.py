@@ -52,6 +52,11 @@ class Instrument:
         return cls(scenarios, files, load_definition(definition) if definition else
                    load_definition())
 
+    @property
+    def applicable(self) -> dict[str, tuple[str, ...]]:
+        """Each scenario's declared metrics: only those are scored for it."""
+        return {s.name: tuple(s.metrics) for s in self.scenarios}
+
     def hashes(self, policy: Policy) -> dict[str, str]:
         generated = [s.model_dump_json().encode() for s in self.scenarios
                      if s.name.startswith("village_")]
@@ -104,7 +109,8 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
                                on_done=done, agent_kind=execution.agent))
     hashes = instrument.hashes(policy)
     traces = collect(records)
-    card = score(traces, instrument.definition, hashes=hashes)
+    card = score(traces, instrument.definition, hashes=hashes,
+                 applicable=instrument.applicable)
     evaluation = Evaluation(policy, tuple(seeds), records, card, hashes, traces, execution.agent)
     if out is not None:
         write_manifest(out, evaluation, instrument)
@@ -120,6 +126,7 @@ def write_manifest(out: Path, evaluation: Evaluation, instrument: Instrument) ->
         "agent": evaluation.agent,
         "scenarios": [s.name for s in instrument.scenarios],
         "scenario_files": [str(f) for f in instrument.files],
+        "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
         "seeds": list(evaluation.seeds),
         "episodes": [r.summary() for r in evaluation.records],
     })

@@ -255,6 +255,12 @@ class Episode:
                 self._deliver(name, Observation("sound", now, eid, "heard", event.place,
                                                 detail=event.id))
             return
+        if event.kind == "tell":
+            claim = Claim(self.meanings[event.proposition], event.value, event.modality,
+                          event.stated_source, event.privacy, event.audience)
+            for listener in sorted(event.seen_by):
+                self._say(event.speaker, listener, claim, now, eid)
+            return
         if event.kind == "sign":
             self.signs.append(event.id)
         present = [n for n, p in self.positions.items()

@@ -12,7 +12,8 @@ from scenarios import MINUTES_PER_DAY, AgentSpec, day_of
 
 JITTER_STEPS = 7  # routine slots start up to 6 ticks late, by the seed
 ACTIVITY_MINUTES = 15
-BLOCKERS = ("closed_on", "blocked_on")  # predicates that make a place unusable on a day
+# predicates that make a place unusable on a day (a gathering moved away counts)
+BLOCKERS = ("closed_on", "blocked_on", "moved_on")
 KIND_ORDER = {"plan": 0, "errand": 1, "move": 2, "activity": 3}
 
 

@@ -105,7 +105,12 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
         if e.proposition is not None:
             yield from prop(e.proposition, ("events", i, "proposition"))
         yield from moment(e.at, ("events", i, "at"))
-        if e.kind in ("notice", "sign") and (e.proposition is None or e.value is None):
+        if e.kind == "tell":
+            if e.speaker is None or not e.seen_by:
+                yield ("events", i), "a tell needs a speaker and listeners (seen_by)"
+            else:
+                yield from agent(e.speaker, ("events", i, "speaker"))
+        if e.kind in ("notice", "sign", "tell") and (e.proposition is None or e.value is None):
             yield ("events", i), f"a {e.kind} needs a proposition and the value it shows"
         if e.kind in ("sign", "supply") and e.place is None:
             yield ("events", i), f"a {e.kind} needs its place"

@@ -109,7 +109,9 @@ class WorldEvent(Frozen):
     at: Moment
     # a sign stays at `place` until `until`; a supply adds units at `place` (a declared
     # source), with a sound anyone there hears
-    kind: Literal["notice", "sign", "set_facts", "supply"]
+    # a tell is a scripted claim from `speaker` to each of `seen_by` (a chain of hearsay the
+    # scenario needs to happen for sure)
+    kind: Literal["notice", "sign", "set_facts", "supply", "tell"]
     place: Id | None = None
     proposition: Id | None = None
     value: str | None = None
@@ -121,6 +123,8 @@ class WorldEvent(Frozen):
     privacy: Literal["public", "private"] = "public"
     audience: tuple[Id, ...] = ()  # for a private notice: who may know it
     adds: dict[Id, int] = {}  # a supply's units by resource
+    speaker: Id | None = None  # a tell's speaker
+    stated_source: str | None = "self"  # what a tell names as its source
     daily: bool = False  # happens again every day at the same time
 
 

@@ -1,6 +1,8 @@
-"""Scorecards: metrics over traces, the balanced scorecard, guardrails, seed statistics.
+"""Scorecards: metrics over traces, the balanced scorecard, guardrails, seed statistics,
+reports.
 
-Works on pandas DataFrames of the trace tables (DESIGN §4-§5); independent of the harness.
+Works on pandas DataFrames of the trace tables (DESIGN §4-§5; harness/schema.py is the
+contract). Reports live in `scorecards.report` (matplotlib is imported only when drawing).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from .definition import (
 from .metrics import METRICS, Metric
 from .scorecard import MetricSummary, Scorecard, score
 from .stats import Interval, mean_ci, paired_diff
+from .report import diffusion_curves, log_reports_to_mlflow, write_reports
 from .table import render_table
 
 __all__ = [
@@ -33,9 +36,12 @@ __all__ = [
     "ScorecardDefinition",
     "ScorecardDefinitionError",
     "compare",
+    "diffusion_curves",
     "load_definition",
+    "log_reports_to_mlflow",
     "mean_ci",
     "paired_diff",
     "render_table",
     "score",
+    "write_reports",
 ]

@@ -98,6 +98,8 @@ def cross_problems(d: ScorecardDefinition) -> Iterator[tuple[Location, str]]:
     for name, w in d.weights.items():
         if w > 0 and name in METRICS and not METRICS[name].bounded:
             yield ("weights", name), f"{name!r} has an unbounded range; expected weight 0"
+        elif w > 0 and name in METRICS and METRICS[name].internal:
+            yield ("weights", name), f"{name!r} is an internal diagnostic; expected weight 0"
     keys: list[str] = []
     for i, g in enumerate(d.guardrails):
         if g.metric not in d.metrics:

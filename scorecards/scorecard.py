@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -142,18 +142,25 @@ def score(
     definition: ScorecardDefinition,
     *,
     hashes: Mapping[str, str],
+    applicable: Mapping[str, Collection[str]] | None = None,
 ) -> Scorecard:
-    """Score every (scenario, seed) episode in `traces` (table name → DataFrame)."""
+    """Score every (scenario, seed) episode in `traces` (table name → DataFrame).
+
+    `applicable` maps each scenario to the metrics it declares (its `metrics:` list); given,
+    a metric a scenario does not declare is absent for it, and every scenario in the traces
+    must be in the mapping. Not given, every metric of the definition is scored everywhere.
+    """
     missing = [k for k in HASH_KEYS if k not in hashes]
     if missing:
         raise ValueError(f"score: hashes lacks {missing}; expected {list(HASH_KEYS)}")
     episodes = split_episodes(traces)
     if not episodes:
         raise ValueError("score: the traces hold no episode")
+    metrics = _metrics_by_scenario(definition, {sc for sc, _ in episodes}, applicable)
     values: dict[str, dict[str, dict[int, float]]] = {}
     for (scenario, seed), episode in episodes.items():
         per_metric = values.setdefault(scenario, {})
-        for name in definition.metrics:
+        for name in metrics[scenario]:
             value = METRICS[name].evaluate(episode)
             if value is not None:
                 per_metric.setdefault(name, {})[seed] = value
@@ -187,6 +194,22 @@ def score(
         guardrails=check_guardrails(means, definition),
         **{key: hashes[key] for key in HASH_KEYS},
     )
+
+
+def _metrics_by_scenario(
+    definition: ScorecardDefinition,
+    scenarios: Collection[str],
+    applicable: Mapping[str, Collection[str]] | None,
+) -> dict[str, tuple[str, ...]]:
+    """The definition's metrics each scenario is scored on, in the definition's order."""
+    if applicable is None:
+        return dict.fromkeys(scenarios, definition.metrics)
+    unknown = sorted(set(scenarios) - set(applicable))
+    if unknown:
+        raise ValueError(f"score: applicable lacks the scenarios {unknown} found in the traces")
+    return {
+        sc: tuple(m for m in definition.metrics if m in set(applicable[sc])) for sc in scenarios
+    }
 
 
 def _require_finite(value: Any, where: str) -> None:

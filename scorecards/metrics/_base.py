@@ -6,12 +6,37 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 import pandas as pd
 
 Episode = Mapping[str, pd.DataFrame]
 """The trace tables of one (scenario, seed) episode, by table name."""
+
+T = TypeVar("T")
+
+
+class EpisodeTables(dict[str, pd.DataFrame]):
+    """An episode's tables that also remember frames derived from them (knowers, first
+    exposures, ...), so metrics sharing a derivation compute it once per episode.
+
+    Derived frames are shared: a metric must not modify what `derived` returns.
+    """
+
+    def __init__(self, tables: Mapping[str, pd.DataFrame]) -> None:
+        super().__init__(tables)
+        self.memo: dict[str, Any] = {}
+
+
+def derived(episode: Episode, name: str, build: Callable[[Episode], T]) -> T:
+    """`build(episode)`, computed once per `EpisodeTables` (every time for a plain mapping)."""
+    memo = getattr(episode, "memo", None)
+    if memo is None:
+        return build(episode)
+    if name not in memo:
+        memo[name] = build(episode)
+    return memo[name]
+
 
 Direction = Literal["max", "min"]
 

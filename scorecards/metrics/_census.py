@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ._base import Episode
+from ._base import Episode, derived
 from ._tables import PROBES, TRUTH, flag, table
 
 
 def tracked(episode: Episode) -> pd.DataFrame:
-    """The tracked propositions: proposition, value, origin, audience (one row each)."""
+    """The tracked propositions (one row each): proposition, value, modality (at origin),
+    origin, private, audience."""
+    return derived(episode, "tracked", _tracked)
+
+
+def _tracked(episode: Episode) -> pd.DataFrame:
     truth = table(episode, "truth", TRUTH)[list(TRUTH)]
     if truth["proposition"].duplicated().any():
         raise ValueError("the truth table holds a proposition twice; expected one row each")
@@ -30,26 +35,43 @@ def audience(truth: pd.DataFrame) -> pd.DataFrame:
 
 
 def last_census(episode: Episode) -> pd.DataFrame:
-    """Each agent's last census answer per proposition: agent, proposition, tick, answer, source.
+    """Each agent's last census answer per proposition.
 
+    Columns: agent, proposition, tick, answer_value, answer_source, answer_modality.
     Ties at one (tick, event_id) are broken on the answer's own columns, so the choice never
     depends on row order.
     """
+    return derived(episode, "last_census", _last_census)
+
+
+def _last_census(episode: Episode) -> pd.DataFrame:
     probes = table(episode, "probes", PROBES)
-    census = probes[probes["kind"].eq("census")]
-    order = ["agent", "proposition", "tick", "event_id", "answer_value", "answer_source"]
-    census = census.sort_values(order, na_position="first", kind="mergesort")
-    census = census.drop_duplicates(["agent", "proposition"], keep="last")
-    return census[["agent", "proposition", "tick", "answer_value", "answer_source"]]
+    census = probes[flag(probes["kind"].eq("census"))]
+    keys = ["agent", "proposition"]
+    columns = ["answer_value", "answer_source", "answer_modality"]
+    census = census[census["tick"].eq(census.groupby(keys, sort=False)["tick"].transform("max"))]
+    if census.duplicated(keys).any():  # several answers at the last tick: a fixed choice
+        order = [*keys, "tick", "event_id", *columns]
+        census = census.sort_values(order, na_position="first", kind="mergesort")
+        census = census.drop_duplicates(keys, keep="last")
+    return census[[*keys, "tick", *columns]]
 
 
 def knowers(truth: pd.DataFrame, census: pd.DataFrame) -> pd.DataFrame:
     """Agents other than the origin whose last census answer is the true value.
 
-    Columns: agent, proposition, tick (of the answer), answer_source, origin.
+    Columns: agent, proposition, tick (of the answer), answer_source, answer_modality, origin,
+    modality (the truth's).
     """
-    joined = census.merge(truth[["proposition", "value", "origin"]], on="proposition")
+    truth = truth[["proposition", "value", "origin", "modality"]]
+    joined = census.merge(truth, on="proposition")
     known = flag(joined["answer_value"].eq(joined["value"]))
     known &= ~flag(joined["agent"].eq(joined["origin"]))
-    columns = ["agent", "proposition", "tick", "answer_source", "origin"]
+    columns = ["agent", "proposition", "tick", "answer_source", "answer_modality", "origin",
+               "modality"]
     return joined.loc[known, columns].reset_index(drop=True)
+
+
+def census_knowers(episode: Episode) -> pd.DataFrame:
+    """`knowers` of every tracked proposition at the last census (see `knowers`)."""
+    return derived(episode, "knowers", lambda e: knowers(tracked(e), last_census(e)))

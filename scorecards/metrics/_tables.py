@@ -1,4 +1,8 @@
-"""Access to an episode's trace tables, tolerant of a table the trace does not hold."""
+"""Access to an episode's trace tables, tolerant of a table the trace does not hold.
+
+Column tuples name what each metric reads (harness/schema.py is the contract); a metric asks
+only for the columns it needs, so a table is checked for exactly those.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,13 @@ import pandas as pd
 
 from ._base import Episode
 
-TRUTH = ("proposition", "value", "origin", "audience")
-PROBES = ("agent", "kind", "proposition", "answer_value", "answer_source")
-EXPOSURES = ("agent", "proposition", "channel", "from_agent")
+TRUTH = ("proposition", "value", "modality", "origin", "private", "audience")
+PROBES = ("agent", "kind", "proposition", "answer_value", "answer_modality", "answer_source")
+EXPOSURES = ("agent", "proposition", "value", "modality", "channel", "from_agent")
 ACTIONS = ("agent", "decision_point", "proposition", "in_line")
+UTTERANCES = ("speaker", "listener", "proposition", "value", "modality")
 FIRST_HAND = ("seen", "heard", "read")  # exposure channels that make `self` a fair source
+CERTAIN = "certain"
 
 
 def table(episode: Episode, name: str, columns: tuple[str, ...]) -> pd.DataFrame:
@@ -32,4 +38,32 @@ def table(episode: Episode, name: str, columns: tuple[str, ...]) -> pd.DataFrame
 
 def flag(series: pd.Series) -> pd.Series:
     """A nullable boolean column as plain bools, null counting as False."""
+    if series.dtype == bool:
+        return series
     return series.astype("boolean").fillna(False).astype(bool)
+
+
+def ticks(series: pd.Series) -> pd.Series:
+    """A tick column as plain int64 (traces never hold a null tick)."""
+    return series.astype("int64")
+
+
+def uncertain(modality: pd.Series) -> pd.Series:
+    """Whether a stated modality is a hedge (`likely`, `rumor`); null states nothing."""
+    return flag(modality.notna() & modality.ne(CERTAIN))
+
+
+def certain(modality: pd.Series) -> pd.Series:
+    """Whether a stated modality is `certain`; null states nothing."""
+    return flag(modality.eq(CERTAIN))
+
+
+def episode_end(episode: Episode) -> int:
+    """The episode's last tick: the last census, else the last tick recorded in any table."""
+    probes = episode.get("probes")
+    if probes is not None and "kind" in probes.columns:
+        census = probes.loc[flag(probes["kind"].eq("census")), "tick"]
+        if not census.empty:
+            return int(census.max())
+    last = [int(f["tick"].max()) for f in episode.values() if "tick" in f.columns and len(f)]
+    return max(last, default=0)

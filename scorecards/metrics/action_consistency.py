@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._tables import ACTIONS, EXPOSURES, flag, table
+from ._exposures import first_exposure
+from ._tables import ACTIONS, flag, table
 
 
 def action_consistency(episode: Episode) -> float | None:
@@ -18,8 +19,7 @@ def action_consistency(episode: Episode) -> float | None:
     decided = actions[actions["decision_point"].notna()]
     if decided.empty:
         return None
-    exposures = table(episode, "exposures", EXPOSURES)
-    first = exposures.groupby(["agent", "proposition"], as_index=False)["tick"].min()
+    first = first_exposure(episode)
     informed = decided.merge(first, on=["agent", "proposition"], suffixes=("", "_exposed"))
     informed = informed[informed["tick_exposed"] < informed["tick"]]
     if informed.empty:
@@ -33,7 +33,7 @@ METRIC = register(
         direction="max",
         range=(0.0, 1.0),
         definition="share of decision-point actions in line with the deciding proposition, "
-        "among those the agent took after an exposure to it",
+        "among those the agent took after an exposure to it; absent with none",
         internal=False,
         fn=action_consistency,
     )

@@ -2,28 +2,9 @@
 
 from __future__ import annotations
 
-import pandas as pd
-
 from ._base import Episode, Metric, register
-from ._census import knowers, last_census, tracked
-from ._tables import EXPOSURES, FIRST_HAND, flag, table
-
-
-def _vouchers(episode: Episode) -> pd.DataFrame:
-    """Sources an agent may fairly name per proposition, from the earliest tick it could.
-
-    Columns: agent, proposition, answer_source, since. An informant who told the agent
-    (channel `told`) vouches by name; a first-hand exposure (seen, heard, read) makes `self`
-    fair.
-    """
-    exposures = table(episode, "exposures", EXPOSURES)
-    told = flag(exposures["channel"].eq("told"))
-    first_hand = exposures["channel"].isin(FIRST_HAND)
-    source = exposures["from_agent"].where(told, "self").where(told | first_hand)
-    vouched = exposures.assign(answer_source=source, since=exposures["tick"])
-    vouched = vouched[vouched["answer_source"].notna()]
-    keys = ["agent", "proposition", "answer_source"]
-    return vouched.groupby(keys, as_index=False)["since"].min()
+from ._census import census_knowers, tracked
+from ._sources import acceptable
 
 
 def provenance(episode: Episode) -> float | None:
@@ -38,15 +19,10 @@ def provenance(episode: Episode) -> float | None:
     truth = tracked(episode)
     if truth.empty:
         return None
-    known = knowers(truth, last_census(episode))
+    known = census_knowers(episode)
     if known.empty:
         return 0.0
-    known = known.reset_index(names="knower")
-    vouched = known.merge(_vouchers(episode), on=["agent", "proposition", "answer_source"])
-    in_time = vouched.loc[vouched["since"] <= vouched["tick"], "knower"]
-    acceptable = flag(known["answer_source"].eq(known["origin"]))
-    acceptable |= known["knower"].isin(in_time)
-    return float(acceptable.sum()) / len(known)
+    return float(acceptable(known, episode).sum()) / len(known)
 
 
 METRIC = register(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census import audience, knowers, last_census, tracked
+from ._census import audience, census_knowers, tracked
 
 
 def reach(episode: Episode) -> float | None:
@@ -17,7 +17,7 @@ def reach(episode: Episode) -> float | None:
     audience_pairs = audience(truth)
     if audience_pairs.empty:
         return None
-    known = knowers(truth, last_census(episode))[["proposition", "agent"]]
+    known = census_knowers(episode)[["proposition", "agent"]]
     reached = audience_pairs.merge(known, on=["proposition", "agent"])
     return len(reached) / len(audience_pairs)
 

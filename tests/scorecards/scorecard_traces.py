@@ -1,4 +1,4 @@
-"""Hand-built trace tables for scorecard tests: the DESIGN §4 columns, nulls by default."""
+"""Hand-built trace tables for scorecard tests: the schema's columns, nulls by default."""
 
 from __future__ import annotations
 
@@ -6,38 +6,11 @@ from typing import Any
 
 import pandas as pd
 
-COLUMNS = {
-    "truth": [
-        "proposition",
-        "value",
-        "modality",
-        "origin",
-        "private",
-        "audience",
-        "valid_from",
-        "valid_to",
-    ],
-    "exposures": ["agent", "proposition", "value", "modality", "channel", "from_agent"],
-    "actions": [
-        "agent",
-        "action",
-        "target",
-        "plan_id",
-        "ok",
-        "decision_point",
-        "proposition",
-        "in_line",
-    ],
-    "probes": [
-        "agent",
-        "probe_id",
-        "kind",
-        "proposition",
-        "answer_value",
-        "answer_modality",
-        "answer_source",
-    ],
-}
+from harness.schema import TABLES
+from scorecards import ScorecardDefinition
+
+COLUMNS = {name: [f.name for f in schema][4:] for name, schema in TABLES.items()}
+"""Each table's columns after the key, as harness/schema.py (the contract) declares them."""
 KEY = ["scenario", "seed", "tick", "event_id"]
 AGENTS = ["ana", "bo", "cy", "di", "ed"]  # ana is the origin in the builders below
 
@@ -161,3 +134,12 @@ def episode(
 def concat(*episodes: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     """Trace tables of many episodes, as read from a trace folder."""
     return {name: pd.concat([e[name] for e in episodes], ignore_index=True) for name in episodes[0]}
+
+
+def three_metrics() -> ScorecardDefinition:
+    """The first scorecard (reach, provenance, action_consistency, equal weights): the
+    definition the older score tests compute their expected objectives with."""
+    names = ("reach", "provenance", "action_consistency")
+    return ScorecardDefinition(
+        metrics=names, weights=dict.fromkeys(names, 1.0), tolerances=dict.fromkeys(names, 0.05)
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import get_args
 
 import pytest
 
@@ -22,9 +23,40 @@ def _metric(fn, **over) -> Metric:  # type: ignore[no-untyped-def]
     return Metric(**{**fields, **over})
 
 
-def test_exactly_the_three_metrics_are_registered() -> None:
-    assert sorted(METRICS) == ["action_consistency", "provenance", "reach"]
-    assert all(METRICS[n].name == n for n in METRICS)
+ALL = {
+    # name: (direction, range, internal)
+    "reach": ("max", (0.0, 1.0), False),
+    "provenance": ("max", (0.0, 1.0), False),
+    "uncertainty_preservation": ("max", (0.0, 1.0), False),
+    "false_certainty_rate": ("min", (0.0, 1.0), False),
+    "action_consistency": ("max", (0.0, 1.0), False),
+    "stale_action_rate": ("min", (0.0, 1.0), False),
+    "time_to_replan": ("min", (0.0, math.inf), False),
+    "time_to_replan_group": ("min", (0.0, math.inf), False),
+    "containment": ("max", (0.0, 1.0), False),
+    "probe_recall": ("max", (0.0, 1.0), False),
+    "probe_hallucination": ("min", (0.0, 1.0), False),
+    "request_fulfilment": ("max", (0.0, 1.0), False),
+    "memory_noise": ("min", (0.0, 1.0), True),
+    "memory_load": ("min", (0.0, 1.0), True),
+    "conservation_violations": ("min", (0.0, math.inf), False),
+    "isolation_violations": ("min", (0.0, math.inf), False),
+    "milestones": ("max", (0.0, 4.0), False),
+    "help_loops": ("min", (0.0, math.inf), False),
+}
+
+
+def test_every_metric_of_the_design_is_registered_with_its_direction_and_range() -> None:
+    assert set(METRICS) == set(ALL)
+    for name, (direction, bounds, internal) in ALL.items():
+        m = METRICS[name]
+        assert (m.name, m.direction, m.range, m.internal) == (name, direction, bounds, internal)
+        assert m.bounded == math.isfinite(bounds[1])
+
+
+def test_the_scenario_schema_lists_exactly_the_registered_metrics() -> None:
+    model = pytest.importorskip("scenarios.model")
+    assert set(get_args(model.MetricName)) == set(METRICS)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,13 @@ import pytest
 from pydantic import ValidationError
 
 from policies import InputError
-from scorecards import Guardrail, ScorecardDefinition, ScorecardDefinitionError, load_definition
+from scorecards import (
+    METRICS,
+    Guardrail,
+    ScorecardDefinition,
+    ScorecardDefinitionError,
+    load_definition,
+)
 
 GOOD = """\
 metrics: [reach, provenance]
@@ -33,10 +39,31 @@ def _error(tmp_path: Path, text: str) -> str:
 
 def test_default_definition() -> None:
     d = load_definition()
-    assert d.metrics == ("reach", "provenance", "action_consistency")
-    assert d.weights == {"reach": 1.0, "provenance": 1.0, "action_consistency": 1.0}
-    assert d.tolerances == {"reach": 0.05, "provenance": 0.05, "action_consistency": 0.05}
-    assert d.guardrails == ()
+    assert set(d.metrics) == set(METRICS) and d.metrics[:3] == ("reach", "provenance",
+                                                                 "uncertainty_preservation")
+    for name in d.metrics:
+        m = METRICS[name]
+        weighed = m.bounded and not m.internal
+        assert (d.weight(name) > 0) == weighed, name
+        assert d.tolerance(name) >= 0
+    assert d.tolerances["reach"] == 0.05 and d.tolerances["time_to_replan"] == 12
+    assert {(g.metric, g.op, g.limit) for g in d.guardrails} == {
+        ("containment", ">=", 0.95),
+        ("conservation_violations", "<=", 0.0),
+        ("isolation_violations", "<=", 0.0),
+        ("help_loops", "<=", 0.0),
+    }
+
+
+def test_unbounded_and_internal_metrics_may_not_weigh(tmp_path: Path) -> None:
+    text = """\
+metrics: [reach, time_to_replan, memory_noise]
+weights: {reach: 1, time_to_replan: 1, memory_noise: 0.5}
+tolerances: {reach: 0, time_to_replan: 0, memory_noise: 0}
+"""
+    message = _error(tmp_path, text)
+    assert ":2: at weights.time_to_replan: 'time_to_replan' has an unbounded range" in message
+    assert ":2: at weights.memory_noise: 'memory_noise' is an internal diagnostic" in message
 
 
 def test_a_good_file_loads_frozen(tmp_path: Path) -> None:
@@ -51,7 +78,7 @@ def test_a_good_file_loads_frozen(tmp_path: Path) -> None:
 def test_unknown_metric_names_file_line_key_and_choices(tmp_path: Path) -> None:
     message = _error(tmp_path, GOOD.replace("[reach, provenance]", "[reach, fame]"))
     assert f"{tmp_path / 'card.yaml'}:1: at metrics[1]: unknown metric 'fame'" in message
-    assert "expected one of action_consistency, provenance, reach" in message
+    assert f"expected one of {', '.join(sorted(METRICS))}" in message
 
 
 def test_wrong_type_names_the_key(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats as sps
-from scorecard_traces import concat, episode
+from scorecard_traces import concat, episode, three_metrics
 
 from scorecards import (
     METRICS,
@@ -28,7 +28,10 @@ HASHES = {"harness": "h" * 64, "instrument": "i" * 64, "policy": "p" * 64}
 
 
 def _traces() -> dict[str, pd.DataFrame]:
-    """Two scenarios; (reach, provenance, action_consistency) per episode in comments."""
+    """Two scenarios; (reach, provenance, action_consistency) per episode in comments.
+
+    Scored with `three_metrics()`: the expected objectives below weigh those three only.
+    """
     return concat(
         episode("alpha", 0, knowers=2, named=1, decided=1, in_line=1),  # .5, .5, 1
         episode("alpha", 1, knowers=4, named=3),  # 1, .75, absent
@@ -46,7 +49,7 @@ def _t_ci(values: list[float]) -> tuple[float, float]:
 
 
 def test_per_scenario_values_and_means() -> None:
-    card = score(_traces(), load_definition(), hashes=HASHES)
+    card = score(_traces(), three_metrics(), hashes=HASHES)
     alpha, beta = card.scenarios["alpha"], card.scenarios["beta"]
     assert alpha["reach"].per_seed == {0: 0.5, 1: 1.0, 2: 0.0}
     assert alpha["provenance"].per_seed == {0: 0.5, 1: 0.75, 2: 0.0}
@@ -59,7 +62,7 @@ def test_per_scenario_values_and_means() -> None:
 
 
 def test_overall_metrics_average_scenarios_per_seed() -> None:
-    card = score(_traces(), load_definition(), hashes=HASHES)
+    card = score(_traces(), three_metrics(), hashes=HASHES)
     assert card.metrics["reach"].per_seed == {0: 0.375, 1: 0.75, 2: 0.0}
     assert card.metrics["reach"].mean == pytest.approx(0.375)
     assert card.metrics["action_consistency"].per_seed == {0: 0.75, 2: 0.0}
@@ -67,7 +70,7 @@ def test_overall_metrics_average_scenarios_per_seed() -> None:
 
 
 def test_objective_weights_present_metrics_then_averages_scenarios_and_seeds() -> None:
-    card = score(_traces(), load_definition(), hashes=HASHES)
+    card = score(_traces(), three_metrics(), hashes=HASHES)
     # alpha: (.5+.5+1)/3, (1+.75)/2, 0 ; beta: (.25+1+.5)/3, (.5+.5)/2
     alpha = [2 / 3, 0.875, 0.0]
     beta = [1.75 / 3, 0.5]
@@ -151,9 +154,9 @@ def test_a_scenario_without_tracked_propositions_is_listed_but_not_scored() -> N
         ],
         ignore_index=True,
     )
-    card = score(traces, load_definition(), hashes=HASHES)
+    card = score(traces, three_metrics(), hashes=HASHES)
     assert card.scenarios["room"] == {}
-    assert card.objective == score(_traces(), load_definition(), hashes=HASHES).objective
+    assert card.objective == score(_traces(), three_metrics(), hashes=HASHES).objective
 
 
 def test_row_and_seed_order_do_not_change_anything() -> None:
@@ -175,7 +178,7 @@ def test_row_and_seed_order_do_not_change_anything() -> None:
 
 
 def test_json_has_the_contract_shape_and_no_nan() -> None:
-    card = score(_traces(), load_definition(), hashes=HASHES)
+    card = score(_traces(), three_metrics(), hashes=HASHES)
     data = card.to_json()
     text = json.dumps(data, allow_nan=False)  # raises on NaN or infinity
     assert set(data) == {
@@ -197,13 +200,13 @@ def test_json_has_the_contract_shape_and_no_nan() -> None:
 
 
 def test_a_nan_never_reaches_json() -> None:
-    card = score(_traces(), load_definition(), hashes=HASHES)
+    card = score(_traces(), three_metrics(), hashes=HASHES)
     with pytest.raises(ValueError, match=r"objective_per_seed\.0"):
         replace(card, objective_per_seed={0: math.nan}).to_json()
 
 
 def test_write_json_is_atomic(tmp_path: Path) -> None:
-    card = score(_traces(), load_definition(), hashes=HASHES)
+    card = score(_traces(), three_metrics(), hashes=HASHES)
     path = tmp_path / "scorecard.json"
     card.write_json(path)
     assert Scorecard.from_json(json.loads(path.read_text())) == card
@@ -227,7 +230,7 @@ def test_a_failed_rename_leaves_the_old_file_and_no_temp(
 
     monkeypatch.setattr("harness.store.os.replace", failing_replace)
     with pytest.raises(OSError, match="disk gone"):
-        score(_traces(), load_definition(), hashes=HASHES).write_json(path)
+        score(_traces(), three_metrics(), hashes=HASHES).write_json(path)
     assert path.read_text() == "old"
     assert seen and seen[0].startswith(".scorecard.json.")  # hidden temp in the same folder
     assert os.listdir(tmp_path) == ["scorecard.json"]
@@ -235,7 +238,7 @@ def test_a_failed_rename_leaves_the_old_file_and_no_temp(
 
 def test_hashes_are_required_and_empty_traces_refused() -> None:
     with pytest.raises(ValueError, match="policy"):
-        score(_traces(), load_definition(), hashes={"harness": "h", "instrument": "i"})
+        score(_traces(), three_metrics(), hashes={"harness": "h", "instrument": "i"})
     empty = {name: t.iloc[0:0] for name, t in _traces().items()}
     with pytest.raises(ValueError, match="no episode"):
-        score(empty, load_definition(), hashes=HASHES)
+        score(empty, three_metrics(), hashes=HASHES)

@@ -1,0 +1,36 @@
+"""`memory_noise` (internal): how much of what an agent retrieves is beside the point."""
+
+from __future__ import annotations
+
+from ._base import Episode, Metric, register
+from ._memory import memory_ops, retrievals
+from ._tables import flag
+
+
+def memory_noise(episode: Episode) -> float | None:
+    """Retrieved experiences not marked relevant ÷ retrieved experiences.
+
+    A null `relevant` counts as not relevant (relevance unknown is not relevance, as a null
+    `in_line` is not in line). 0.0 when there are memory operations but no retrieval; absent
+    (None) when the episode has no memory_ops rows (the agent exposes no internals).
+    """
+    ops = memory_ops(episode)
+    if ops is None:
+        return None
+    found = retrievals(ops)
+    if found.empty:
+        return 0.0
+    return float((~flag(found["relevant"])).sum()) / len(found)
+
+
+METRIC = register(
+    Metric(
+        name="memory_noise",
+        direction="min",
+        range=(0.0, 1.0),
+        definition="internal: share of retrieved experiences not marked relevant; 0 with no "
+        "retrievals, absent without memory_ops",
+        internal=True,
+        fn=memory_noise,
+    )
+)

@@ -1,0 +1,74 @@
+"""`uncertainty_preservation` and `false_certainty_rate`: does "might" survive the hops?"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from scorecard_traces import answer, fact, frame
+
+from scorecards.metrics.false_certainty_rate import false_certainty_rate
+from scorecards.metrics.uncertainty_preservation import uncertainty_preservation
+
+RUMOR = fact("bo_leaves", "yes", modality="rumor")
+
+
+def _hedged(agent: str, value: str | None, modality: str | None) -> dict[str, Any]:
+    return {**answer(agent, value, "ana", proposition="bo_leaves"), "answer_modality": modality}
+
+
+def _said(speaker: str, value: str | None, modality: str | None,
+          proposition: str = "bo_leaves") -> dict[str, Any]:
+    return {"speaker": speaker, "listener": "zed", "proposition": proposition, "value": value,
+            "modality": modality}
+
+
+def test_knowers_of_a_rumor_who_keep_the_hedge() -> None:
+    answers = [
+        _hedged("bo", "yes", "rumor"),  # knower, hedged
+        _hedged("cy", "yes", "likely"),  # knower, hedged
+        _hedged("di", "yes", "certain"),  # knower, hardened
+        _hedged("ed", "yes", None),  # knower, states no modality: not preserved
+        _hedged("fay", "no", "rumor"),  # wrong value: not a knower
+        _hedged("ana", "yes", "certain"),  # the origin: never counted
+    ]
+    episode = {"truth": frame("truth", [RUMOR]), "probes": frame("probes", answers)}
+    assert uncertainty_preservation(episode) == pytest.approx(2 / 4)
+
+
+def test_only_uncertain_propositions_count() -> None:
+    truth = [RUMOR, fact()]  # bakery_closed is certain
+    answers = [_hedged("bo", "yes", "rumor"), answer("bo", "yes", "ana")]
+    episode = {"truth": frame("truth", truth), "probes": frame("probes", answers)}
+    assert uncertainty_preservation(episode) == 1.0
+
+
+def test_no_knowers_is_zero_and_no_uncertain_truth_is_absent() -> None:
+    silent = {"truth": frame("truth", [RUMOR]), "probes": frame("probes", [_hedged("bo", None,
+                                                                                   None)])}
+    assert uncertainty_preservation(silent) == 0.0
+    assert uncertainty_preservation({"truth": frame("truth", [RUMOR])}) == 0.0
+    assert uncertainty_preservation({"truth": frame("truth", [fact()])}) is None
+    assert uncertainty_preservation({}) is None
+
+
+def test_certain_utterances_of_a_rumor_or_a_falsehood_are_false_certainty() -> None:
+    truth = [RUMOR, fact()]
+    said = [
+        _said("bo", "yes", "certain"),  # a rumor stated certain: hardened
+        _said("cy", "yes", "rumor"),  # kept the hedge
+        _said("di", "yes", None),  # no modality stated: not certain
+        _said("bo", "no", "certain", "bakery_closed"),  # false value stated certain
+        _said("cy", "yes", "certain", "bakery_closed"),  # true and certain: fine
+        _said("di", "no", "likely", "bakery_closed"),  # false but hedged: not certainty
+        _said("ed", "yes", "certain", "weather"),  # untracked: not counted at all
+    ]
+    episode = {"truth": frame("truth", truth), "utterances": frame("utterances", said)}
+    assert false_certainty_rate(episode) == pytest.approx(2 / 6)
+
+
+def test_silence_hardens_nothing_and_no_truth_is_absent() -> None:
+    assert false_certainty_rate({"truth": frame("truth", [RUMOR])}) == 0.0
+    off_topic = frame("utterances", [_said("bo", "yes", "certain", "weather")])
+    assert false_certainty_rate({"truth": frame("truth", [RUMOR]), "utterances": off_topic}) == 0
+    assert false_certainty_rate({"utterances": off_topic}) is None

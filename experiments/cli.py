@@ -151,7 +151,7 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
                               out=out_dir, on_done=advance)
     out.print(render_table(evaluation.scorecard))
     if json_path:
-        evaluation.scorecard.write_json(json_path)
+        _write_card(evaluation.scorecard, evaluation.traces, json_path)
     bad = evaluation.problems
     for r in bad:
         err.print(f"[red]episode {r.scenario}/{r.seed}: {r.status}: {r.error}")
@@ -181,8 +181,16 @@ def score(directory: Path, json_path: Path | None) -> None:
                         applicable=applicable)
     out.print(render_table(card))
     if json_path:
-        card.write_json(json_path)
-        out.print(f"scorecard: {json_path}")
+        _write_card(card, read_traces(directory), json_path)
+
+
+def _write_card(card, traces, json_path: Path, comparison=None) -> None:  # type: ignore[no-untyped-def]
+    """The scorecard JSON and, beside it, the markdown and HTML reports."""
+    from scorecards.report import write_reports
+
+    card.write_json(json_path)
+    md, html = write_reports(card, traces, json_path.parent, comparison=comparison)
+    out.print(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")
 
 
 # --- search --------------------------------------------------------------------------------------
@@ -252,29 +260,48 @@ def ui(runs_dir: Path, port: int) -> None:
 
 # --- gate ----------------------------------------------------------------------------------------
 @cli.command()
-@click.option("--policy", "policy_path", required=True, type=click.Path(path_type=Path))
+@click.option("--policy", "policy_spec", required=True,
+              help="a policy file, or 'champion' for the registry's champion")
 @click.option("--baseline", "baseline_path", type=click.Path(path_type=Path),
               help="baseline scorecard (default scorecards/baseline.json)")
 @click.option("--json", "json_path", type=click.Path(path_type=Path))
+@click.option("--junit", "junit_path", type=click.Path(path_type=Path),
+              help="JUnit XML: one case per (scenario, metric) and per guardrail")
+@click.option("--summary", "summary_path", type=click.Path(path_type=Path),
+              help="markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)")
 @click.option("--update-baseline", is_flag=True, help="write the baseline from this policy")
 @click.option("--workers", type=click.IntRange(min=1))
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
-def gate(policy_path: Path, baseline_path: Path | None, json_path: Path | None,
-         update_baseline: bool, workers: int | None, serial: bool) -> None:
+@click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
+              show_default=True, help="where the champion registry is (--policy champion)")
+def gate(policy_spec: str, baseline_path: Path | None, json_path: Path | None,
+         junit_path: Path | None, summary_path: Path | None, update_baseline: bool,
+         workers: int | None, serial: bool, runs_dir: Path) -> None:
     """Fail (exit 1) when the policy regresses against the committed baseline."""
-    from harness import atomic_write_json
     from scorecards import render_table
 
-    from .gate import DEFAULT_BASELINE, run_gate
+    from .gate import DEFAULT_BASELINE, run_gate, write_outputs
 
-    p = load_policy(policy_path)
+    p = _policy_or_champion(policy_spec, runs_dir)
     result = run_gate(p, baseline_path or DEFAULT_BASELINE, _execution(serial, workers),
                       update_baseline=update_baseline)
     out.print(render_table(result.evaluation.scorecard, result.comparison))
+    write_outputs(result, json_path=json_path, junit_path=junit_path, summary_path=summary_path)
     if json_path:
-        atomic_write_json(json_path, result.to_json())
+        from scorecards.report import write_reports
+
+        write_reports(result.evaluation.scorecard, result.evaluation.traces, json_path.parent,
+                      comparison=result.comparison, title="villagelab gate")
     (out if result.code == 0 else err).print(f"gate: {result.message}")
     sys.exit(result.code)
+
+
+def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-def]
+    if spec != "champion":
+        return load_policy(Path(spec))
+    from .champion import champion_policy
+
+    return champion_policy(runs_dir)
 
 
 @cli.command("inspect")

@@ -1,18 +1,24 @@
 """The CI gate: run the suite on the gate seeds and compare, paired, with a committed baseline.
 
 Bound to the instrument only: a baseline made with other scenarios, scorecard definition or
-seed sets is incompatible (exit 3); a different harness is exactly what the gate compares.
+seed sets is incompatible (exit 3) and the message says which; a different harness is exactly
+what the gate compares, and is reported, not refused.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from harness.hashing import instrument_parts
+from harness.store import atomic_write_bytes
 from policies import InputError, Policy
 from scenarios import load_suite
-from scorecards import Comparison, Scorecard, compare
+from scorecards import Scorecard
+from scorecards.gate import Verdict, junit_xml, markdown_summary, verdict
 
 from .evaluation import Evaluation, Execution, Instrument, evaluate
 
@@ -27,61 +33,102 @@ class GateResult:
     message: str
     evaluation: Evaluation
     baseline: Scorecard | None = None
-    comparison: Comparison | None = None
+    verdict: Verdict | None = None
 
-    def to_json(self) -> dict:
+    @property
+    def comparison(self) -> Any:
+        return None if self.verdict is None else self.verdict.comparison
+
+    def to_json(self) -> dict[str, Any]:
+        checks = [] if self.verdict is None else [
+            {"scenario": c.diff.scenario, "metric": c.diff.metric, "mean": c.diff.diff.mean,
+             "ci_low": c.diff.diff.ci_low, "ci_high": c.diff.diff.ci_high,
+             "tolerance": c.diff.tolerance, "p_value": c.p_value, "failed": c.failed}
+            for c in self.verdict.checks]
         return {
             "verdict": {PASS: "pass", REGRESSION: "fail", INCOMPATIBLE: "incompatible"}.get(
                 self.code, "error"),
-            "exit_code": self.code,
-            "message": self.message,
+            "exit_code": self.code, "message": self.message,
             "candidate": self.evaluation.scorecard.to_json(),
             "baseline_harness": None if self.baseline is None else self.baseline.harness,
-            "comparison": None if self.comparison is None else self.comparison.to_json(),
+            "alpha": None if self.verdict is None else self.verdict.alpha,
+            "checks": checks,
+            "guardrails": None if self.verdict is None else {
+                k: {"value": g.value, "limit": g.limit, "ok": g.ok}
+                for k, g in self.verdict.comparison.guardrails.items()},
         }
 
 
-def load_baseline(path: Path) -> Scorecard | None:
+def load_baseline(path: Path) -> tuple[Scorecard, dict[str, str]] | None:
     if not path.exists():
         return None
     try:
-        return Scorecard.from_json(json.loads(path.read_text()))
+        data = json.loads(path.read_text())
+        return Scorecard.from_json(data), dict(data.get("instrument_parts", {}))
     except (ValueError, json.JSONDecodeError) as exc:
         raise InputError(f"{path}: not a baseline scorecard ({exc})") from None
 
 
+def write_baseline(path: Path, evaluation: Evaluation) -> None:
+    """The baseline: the scorecard plus what is needed to explain a future mismatch."""
+    data = {**evaluation.scorecard.to_json(), "instrument_parts": instrument_parts(),
+            "policy_values": dict(evaluation.policy)}
+    atomic_write_bytes(path, (json.dumps(data, indent=2, allow_nan=False) + "\n").encode())
+
+
 def run_gate(policy: Policy, baseline_path: Path, execution: Execution, *,
-             update_baseline: bool = False) -> GateResult:
+             update_baseline: bool = False, seeds: tuple[int, ...] | None = None) -> GateResult:
     suite = load_suite()
     instrument = Instrument.load(suite.scenarios)
-    evaluation = evaluate(policy, instrument, suite.seeds.gate, execution)
+    evaluation = evaluate(policy, instrument, seeds or suite.seeds.gate, execution)
     card = evaluation.scorecard
     if evaluation.problems:
         failed = ", ".join(f"{r.scenario}/{r.seed}: {r.status}" for r in evaluation.problems)
         return GateResult(ERROR, f"episodes did not finish: {failed}", evaluation)
     if update_baseline:
-        card.write_json(baseline_path)
+        write_baseline(baseline_path, evaluation)
         return GateResult(PASS, f"baseline written to {baseline_path}", evaluation)
-    baseline = load_baseline(baseline_path)
-    if baseline is None:
+    loaded = load_baseline(baseline_path)
+    if loaded is None:
         return GateResult(INCOMPATIBLE, f"no baseline at {baseline_path}; make one with "
                           "'villagelab gate --policy P --update-baseline'", evaluation)
+    baseline, parts = loaded
     if baseline.instrument != card.instrument:
+        now = instrument_parts()
+        differ = [k for k in now if parts.get(k) != now[k]] or ["the instrument"]
         return GateResult(
             INCOMPATIBLE,
-            f"the baseline {baseline_path} was made with instrument {baseline.instrument}, "
-            f"this checkout's is {card.instrument}: the scenarios, the scorecard definition or "
-            "the seed sets differ. Regenerate the baseline with --update-baseline on the "
+            f"the baseline {baseline_path} was made with another instrument "
+            f"({baseline.instrument}, this checkout {card.instrument}): "
+            f"{', '.join(differ)} differ. Regenerate it with --update-baseline on the "
             "reference policy.", evaluation, baseline)
-    comparison = compare(card, baseline, instrument.definition)
-    problems = [f"guardrail {name} broken" for name in comparison.guardrail_breaks]
-    problems += [f"{d.scenario}/{d.metric} regressed by {d.diff.mean:+.3f} "
-                 f"[{d.diff.ci_low:+.3f}, {d.diff.ci_high:+.3f}] beyond tolerance "
-                 f"{d.tolerance:g}" for d in comparison.regressions]
-    harness_note = ("same harness" if baseline.harness == card.harness else
-                    f"harness {baseline.harness} → {card.harness}")
+    result = verdict(card, baseline, instrument.definition)
+    note = ("same harness" if baseline.harness == card.harness else
+            f"harness {baseline.harness} → {card.harness}")
+    problems = [f"guardrail {name} broken" for name in result.guardrail_breaks]
+    problems += [f"{c.name} regressed by {c.diff.diff.mean:+.3f} [{c.diff.diff.ci_low:+.3f}, "
+                 f"{c.diff.diff.ci_high:+.3f}] beyond tolerance {c.diff.tolerance:g}"
+                 for c in result.regressions]
     if problems:
-        return GateResult(REGRESSION, f"fail ({harness_note}): " + "; ".join(problems),
-                          evaluation, baseline, comparison)
-    return GateResult(PASS, f"pass ({harness_note}): no guardrail broken, no metric beyond "
-                      "tolerance", evaluation, baseline, comparison)
+        return GateResult(REGRESSION, f"fail ({note}): " + "; ".join(problems), evaluation,
+                          baseline, result)
+    return GateResult(PASS, f"pass ({note}): {len(result.checks)} paired checks, no guardrail "
+                      "broken, no metric beyond tolerance", evaluation, baseline, result)
+
+
+def write_outputs(result: GateResult, *, json_path: Path | None, junit_path: Path | None,
+                  summary_path: Path | None) -> None:
+    if json_path is not None:
+        atomic_write_bytes(json_path, (json.dumps(result.to_json(), indent=2) + "\n").encode())
+    if result.verdict is None:
+        return
+    note = result.message.split(":", 1)[0]
+    if junit_path is not None:
+        atomic_write_bytes(junit_path, junit_xml(result.verdict).encode())
+    summary = markdown_summary(result.verdict, note)
+    if summary_path is not None:
+        atomic_write_bytes(summary_path, summary.encode())
+    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if step_summary:
+        with open(step_summary, "a", encoding="utf-8") as fh:  # appended, as GitHub expects
+            fh.write(summary)

@@ -23,6 +23,7 @@ from harness import atomic_write_json
 from harness.store import atomic_write_bytes
 from policies import WHITELIST, InputError, Policy, baseline_path, load_policy
 from scorecards import Comparison, Scorecard, compare
+from scorecards.report import write_reports
 
 from .config import SearchConfig
 from .evaluation import Evaluation, Execution, Instrument, evaluate
@@ -166,11 +167,16 @@ def run_search(study_name: str, *, trials: int, config: SearchConfig, runs: Runs
                 study.tell(trial, state=optuna.trial.TrialState.FAIL)
             else:
                 study.tell(trial, outcome.objective)
+            reports: tuple[Path, ...] = ()
             if outcome.decision == "promoted":
                 champion = Champion(policy, outcome.evaluation.scorecard, trial.number)
                 _save_champion(folder, champion)
+                reports = write_reports(outcome.evaluation.scorecard, outcome.evaluation.traces,
+                                        folder / "reports" / f"trial-{trial.number:05d}",
+                                        comparison=outcome.comparison,
+                                        title=f"{study_name}: trial {trial.number} promoted")
             tracker.log_trial(parent, trial.number, policy, outcome.evaluation, outcome.decision,
-                              hashes, champion.scorecard.objective)
+                              hashes, champion.scorecard.objective, reports)
             record = TrialOutcome(trial.number, policy, outcome.objective, outcome.decision,
                                   outcome.comparison, champion.scorecard.objective or 0.0,
                                   time.perf_counter() - began)

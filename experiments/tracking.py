@@ -52,7 +52,8 @@ class Tracker:
         return run.info.run_id
 
     def log_trial(self, parent: str, number: int, policy: Policy, evaluation: Evaluation,
-                  decision: str, hashes: dict[str, str], champion_objective: float | None) -> str:
+                  decision: str, hashes: dict[str, str], champion_objective: float | None,
+                  reports: tuple[Path, ...] = ()) -> str:
         from mlflow.entities import Metric, Param, RunTag
 
         tags = {"mlflow.parentRunId": parent, "villagelab.study": self.study,
@@ -72,6 +73,8 @@ class Tracker:
                               params=[Param(k, str(v)) for k, v in policy.items()])
         self.client.log_dict(run.info.run_id, card.to_json(), "scorecard.json")
         self.client.log_text(run.info.run_id, policy.to_yaml(), "policy.yaml")
+        for path in reports:
+            self.client.log_artifact(run.info.run_id, str(path), "reports")
         self.client.set_terminated(run.info.run_id, "FINISHED")
         if champion_objective is not None:
             self.client.log_batch(parent, metrics=[

@@ -31,16 +31,25 @@ def test_policy_passes_against_its_own_baseline(cli, own_baseline, tmp_path):
     result = gate(cli, CAREFUL, own_baseline, "--json", str(tmp_path / "g.json"))
     assert result.returncode == 0, result.stdout + result.stderr
     verdict = json.loads((tmp_path / "g.json").read_text())
-    assert verdict["verdict"] == "pass" and verdict["comparison"]["regressions"] == []
+    assert verdict["verdict"] == "pass" and verdict["checks"]
+    assert not any(c["failed"] for c in verdict["checks"])
 
 
-def test_planted_regression_fails_with_exit_1_naming_the_metric(cli, own_baseline, tmp_path):
-    forgetful = tmp_path / "forgetful.yaml"
-    forgetful.write_text((ROOT / "policies" / "careful.yaml").read_text()
-                         .replace("keep_source: true", "keep_source: false"))
-    result = gate(cli, str(forgetful), own_baseline)
-    assert result.returncode == 1
-    assert "provenance regressed" in result.stderr
+@pytest.mark.parametrize("change, named", [
+    (("keep_source: true", "keep_source: false"), "provenance regressed"),
+    (("mark_second_hand: true", "mark_second_hand: false"), "action_consistency regressed"),
+    (("respect_privacy: true", "respect_privacy: false"), "guardrail containment broken"),
+    (("trigger_confidence: 0.4", "trigger_confidence: 1.0"), "action_consistency regressed"),
+], ids=["sources dropped", "hedging off", "privacy labels off", "replanning off"])
+def test_planted_regression_fails_with_exit_1_naming_the_metric(cli, own_baseline, tmp_path,
+                                                                 change, named):
+    text = (ROOT / "policies" / "careful.yaml").read_text()
+    assert change[0] in text
+    planted = tmp_path / "planted.yaml"
+    planted.write_text(text.replace(*change))
+    result = gate(cli, str(planted), own_baseline)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert named in result.stderr
 
 
 def test_missing_baseline_gives_exit_3(cli, tmp_path):
@@ -55,6 +64,7 @@ def test_baseline_of_another_instrument_gives_exit_3(cli, own_baseline, tmp_path
     path.write_text(json.dumps(other))
     result = gate(cli, CAREFUL, path)
     assert result.returncode == 3 and "instrument" in result.stderr
+    assert "differ" in result.stderr
 
 
 def test_baseline_of_another_harness_is_compared_not_refused(cli, own_baseline, tmp_path):
@@ -72,3 +82,40 @@ def test_committed_baseline_matches_this_instrument():
 
     committed = json.loads((ROOT / "scorecards" / "baseline.json").read_text())
     assert committed["instrument"] == instrument_hash()
+
+
+def test_an_edited_scenario_is_named_as_what_differs(own_baseline, tmp_path):
+    from experiments.gate import load_baseline
+    from harness.hashing import instrument_parts
+
+    _, parts = load_baseline(own_baseline)
+    assert parts == instrument_parts()  # the baseline knows its parts, to explain a mismatch
+
+
+def test_junit_and_summary_count_every_check_and_guardrail(cli, own_baseline, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    step = tmp_path / "step.md"
+    step.write_text("earlier step\n")
+    result = cli("gate", "--policy", CAREFUL, "--baseline", str(own_baseline), "--serial",
+                 "--junit", str(tmp_path / "g.xml"), "--summary", str(tmp_path / "g.md"),
+                 "--json", str(tmp_path / "g.json"), env={"GITHUB_STEP_SUMMARY": str(step)})
+    assert result.returncode == 0
+    suite = ET.parse(tmp_path / "g.xml").getroot()
+    verdict = json.loads((tmp_path / "g.json").read_text())
+    cases = suite.findall("testcase")
+    assert int(suite.get("tests")) == len(cases) == len(verdict["checks"]) + len(
+        verdict["guardrails"])
+    assert {c.get("classname") for c in cases} >= {"public_fact", "secret", "guardrails"}
+    assert int(suite.get("failures")) == 0
+    summary = (tmp_path / "g.md").read_text()
+    assert "villagelab gate: pass" in summary
+    assert step.read_text() == "earlier step\n" + summary  # appended, not replaced
+
+
+def test_holm_controls_the_family():
+    from scorecards.gate import holm
+
+    assert holm([0.001, 0.04, 0.03], 0.05) == [True, False, False]
+    assert holm([0.001, 0.02, 0.04], 0.05) == [True, True, True]
+    assert holm([0.2, 0.001], 0.05) == [False, True]

@@ -19,6 +19,7 @@ import yaml
 from policies import InputError, Policy
 
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
+os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
 
 MODEL = "villagelab-policy"
 ALIAS = "champion"

@@ -193,48 +193,145 @@ def _write_card(card, traces, json_path: Path, comparison=None) -> None:  # type
     out.print(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")
 
 
-# --- search --------------------------------------------------------------------------------------
+# --- search ---------------------------------------------------------------------------------------
 @cli.command()
-@click.option("--study", required=True, help="the study's name (resumes if it exists)")
-@click.option("--trials", type=click.IntRange(min=1), default=10, show_default=True)
-@click.option("--mode", type=click.Choice(["global"]), default="global", show_default=True)
+@click.option("--study", required=True, help="the study's name (the same command resumes it)")
+@click.option("--trials", type=click.IntRange(min=1), default=10, show_default=True,
+              help="the study's budget of trials (counted across resumptions)")
+@click.option("--hours", type=click.FloatRange(min=0, min_open=True),
+              help="stop this invocation after so many hours")
+@click.option("--mode", type=click.Choice(["global", "local", "pareto"]), default="global",
+              show_default=True)
 @click.option("--config", "config_path", type=click.Path(path_type=Path),
-              help="search config YAML (scenarios, seeds, margin, start_policy)")
+              help="search config YAML (scenarios, seeds, margin, start_policy, ...)")
 @click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
               show_default=True)
-@click.option("--storage", help="Optuna storage URL (default: a journal file in the runs folder)")
+@click.option("--storage", help="Optuna storage URL, e.g. postgresql://... for several "
+                                "drivers (default: a journal file in the runs folder)")
 @click.option("--tracking-uri", help="MLflow tracking URI (default: SQLite in the runs folder)")
 @click.option("--ray-address", help="attach to this Ray cluster")
 @click.option("--workers", type=click.IntRange(min=1), help="local Ray workers")
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
-def search(study: str, trials: int, mode: str, config_path: Path | None, runs_dir: Path,
-           storage: str | None, tracking_uri: str | None, ray_address: str | None,
-           workers: int | None, serial: bool) -> None:
+def search(study: str, trials: int, hours: float | None, mode: str, config_path: Path | None,
+           runs_dir: Path, storage: str | None, tracking_uri: str | None,
+           ray_address: str | None, workers: int | None, serial: bool) -> None:
     """Search the policy surface; promote only what beats the champion, roll back the rest."""
     from .config import load_config
     from .progress import trial_progress
-    from .search import RunsDir, run_search
+    from .search import RunsDir, Search
 
     config = load_config(config_path)
     runs = RunsDir(runs_dir)
-    err.print(f"study {study}: {trials} trials on {', '.join(config.scenarios)} × seeds "
-              f"{','.join(map(str, config.seeds))}")
-    with trial_progress(err, trials) as report:
-        result = run_search(study, trials=trials, config=config, runs=runs,
-                            execution=_execution(serial, workers, ray_address), storage=storage,
-                            tracking_uri=tracking_uri, on_trial=report)
+    driver = Search(study, trials=trials, hours=hours, mode=mode, config=config, runs=runs,
+                    execution=_execution(serial, workers, ray_address), storage=storage,
+                    tracking_uri=tracking_uri)
+    err.print(f"study {study} ({mode}): budget {trials} trials on "
+              f"{len(config.scenarios)} scenarios × seeds {','.join(map(str, config.seeds))}"
+              + (f", at most {hours:g} h" if hours else ""))
+    with trial_progress(err, trials, hours) as report:
+        result = driver.run(on_trial=report)
     counts = {d: sum(o.decision == d for o in result.outcomes)
-              for d in ("promoted", "rolled_back", "failed")}
-    folder = runs.study_dir(study)
-    out.print(f"study: {study}\ntrials: {len(result.outcomes)}\n"
+              for d in ("promoted", "rolled_back", "pruned", "failed")}
+    out.print(f"study: {study}\nmode: {mode}\ntrials_this_run: {len(result.outcomes)}\n"
               + "".join(f"{k}: {v}\n" for k, v in counts.items())
-              + f"start_objective: {result.start_objective:.4f}\n"
-              f"champion_objective: {result.champion.scorecard.objective:.4f}\n"
-              f"champion_trial: {result.champion.trial if result.champion.trial is not None else 'start policy'}\n"
-              f"champion_policy: {folder / 'champion.yaml'}\n"
+              + f"stopped_by: {result.stopped}\n"
+              f"start_objective: {result.start_objective:.4f}\n"
+              f"champion_objective: {result.champion_objective:.4f}\n"
+              f"champion_version: {result.champion_version}\n"
+              f"champion_policy: {result.champion_policy}\n"
               f"results: {runs.root.resolve()}\n"
               f"mlflow: {result.tracking_uri}\n"
+              f"morning_report: villagelab report --study {study} --runs-dir {runs.root}\n"
               f"open the MLflow UI: villagelab ui --runs-dir {runs.root}")
+
+
+# --- champion and report ----------------------------------------------------------------------
+@cli.group()
+def champion() -> None:
+    """The champion in the MLflow registry: show, history, rollback, export."""
+
+
+def _registry(runs_dir: Path, tracking_uri: str | None):  # type: ignore[no-untyped-def]
+    from .champion import Registry, tracking_uri_for
+
+    if tracking_uri is None and not (runs_dir / "mlflow.db").exists():
+        raise InputError(f"{runs_dir}: no run store (mlflow.db); run 'villagelab search' "
+                         "first or give --runs-dir")
+    return Registry(tracking_uri_for(runs_dir, tracking_uri))
+
+
+_runs_option = click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
+                            show_default=True)
+_uri_option = click.option("--tracking-uri", help="MLflow tracking URI (default: the runs "
+                                                  "folder's SQLite store)")
+
+
+@champion.command("show")
+@_runs_option
+@_uri_option
+def champion_show(runs_dir: Path, tracking_uri: str | None) -> None:
+    """The current champion: version, study, trial, objective and its policy."""
+    registry = _registry(runs_dir, tracking_uri)
+    number, policy = registry.policy()
+    v = next(v for v in registry.history() if v.version == number)
+    out.print(f"champion: version {v.version}\nstudy: {v.study}\ntrial: {v.trial}\n"
+              f"objective: {v.objective}\npolicy: {v.policy_hash}\n"
+              f"replaced: {v.previous}\nsource: {v.source}")
+    out.print(policy.to_yaml())
+
+
+@champion.command("history")
+@_runs_option
+@_uri_option
+def champion_history(runs_dir: Path, tracking_uri: str | None) -> None:
+    """Every registered version, the champion marked."""
+    table = Table()
+    for col in ("version", "champion", "study", "trial", "objective", "policy", "replaced"):
+        table.add_column(col)
+    for v in _registry(runs_dir, tracking_uri).history():
+        table.add_row(str(v.version), "←" if v.current else "", v.study, v.trial,
+                      "" if v.objective is None else f"{v.objective:.4f}", v.policy_hash,
+                      "" if v.previous is None else str(v.previous))
+    out.print(table)
+
+
+@champion.command("rollback")
+@click.option("--to", "to_version", type=int, help="the version to make champion again "
+                                                   "(default: the one the champion replaced)")
+@_runs_option
+@_uri_option
+def champion_rollback(to_version: int | None, runs_dir: Path, tracking_uri: str | None) -> None:
+    """Move the alias back."""
+    old, new = _registry(runs_dir, tracking_uri).rollback(to_version)
+    out.print(f"champion: version {old} → version {new}")
+
+
+@champion.command("export")
+@click.argument("path", type=click.Path(path_type=Path))
+@_runs_option
+@_uri_option
+def champion_export(path: Path, runs_dir: Path, tracking_uri: str | None) -> None:
+    """Write the champion's policy as a YAML file."""
+    from harness.store import atomic_write_bytes
+
+    number, policy = _registry(runs_dir, tracking_uri).policy()
+    atomic_write_bytes(path, policy.to_yaml().encode())
+    out.print(f"champion version {number} (policy {policy.hash}) → {path}")
+
+
+@cli.command()
+@click.option("--study", required=True)
+@_runs_option
+@click.option("--storage", help="the study's Optuna storage URL, if not the journal file")
+@_uri_option
+def report(study: str, runs_dir: Path, storage: str | None, tracking_uri: str | None) -> None:
+    """The morning summary of a study: promotions, the champion against careful and
+    baseline, parameter importances, the Pareto front."""
+    from .morning import morning_report
+
+    path, text = morning_report(study, runs_dir, storage, tracking_uri)
+    out.print(text)
+    out.print(f"report: {path}")
 
 
 @cli.command()
@@ -321,9 +418,19 @@ def inspect_agent(directory: Path, scenario_name: str, seed: int, agent: str,
 @cli.command()
 @click.option("--agents", type=click.IntRange(min=2), default=25, show_default=True)
 @click.option("--profile", is_flag=True, help="also show where the village's time goes")
-def bench(agents: int, profile: bool) -> None:
+@click.option("--gate-aa", type=click.IntRange(min=0), default=0,
+              help="also run the gate's A/A check this many times (false-alarm rate)")
+def bench(agents: int, profile: bool, gate_aa: int) -> None:
     """Throughput: episodes of each scenario, the generated village, scoring."""
     from .bench import episode_rates, village_rate
+
+    if gate_aa:
+        from .gate import aa_check
+
+        careful = load_policy(Path(__file__).resolve().parent.parent / "policies" /
+                              "careful.yaml")
+        alarms, repeats = aa_check(careful, gate_aa, _execution(True, None))
+        out.print(f"gate.aa_false_alarms: {alarms} of {repeats} ({alarms / repeats:.1%})")
 
     for name, seconds, rate in episode_rates():
         out.print(f"episode.{name}: {seconds * 1000:.1f} ms, {rate:,.0f} agent-ticks/s")

@@ -20,6 +20,10 @@ class SearchConfig(BaseModel):
     seeds: tuple[int, ...] = Field(min_length=1)
     margin: float = Field(0.0, ge=0.0)  # objective gain a promotion needs over the champion
     start_policy: str | None = None  # the first champion; default policies/baseline.yaml
+    confirmation_seeds: int = Field(5, ge=2, le=100)  # fresh seeds to confirm a promotion
+    local_step: float = Field(0.15, gt=0.0, le=1.0)  # local mode: ± this share of each range
+    local_flips: int = Field(2, ge=0, le=20)  # local mode: bools/categories changed at most
+    first: tuple[str, ...] = ()  # policy files tried first, in order (global mode)
 
     @field_validator("seeds", mode="before")
     @classmethod

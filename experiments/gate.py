@@ -132,3 +132,36 @@ def write_outputs(result: GateResult, *, json_path: Path | None, junit_path: Pat
     if step_summary:
         with open(step_summary, "a", encoding="utf-8") as fh:  # appended, as GitHub expects
             fh.write(summary)
+
+
+def relabel(card: Scorecard, seeds: dict[int, int]) -> Scorecard:
+    """The same scorecard with its seeds renamed: what a randomness-reshuffling refactor
+    looks like to a gate that pairs by seed number."""
+    def rename(per_seed: dict[str, Any]) -> dict[str, Any]:
+        return {str(seeds[int(s)]): v for s, v in per_seed.items()}
+
+    data = card.to_json()
+    for block in [data["metrics"], *data["scenarios"].values()]:
+        for summary in block.values():
+            summary["per_seed"] = rename(summary["per_seed"])
+    data["objective_per_seed"] = rename(data["objective_per_seed"])
+    return Scorecard.from_json(data)
+
+
+def aa_check(policy: Policy, repeats: int, execution: Execution) -> tuple[int, int]:
+    """(false alarms, repeats): the policy's gate-seed scorecard against itself on disjoint
+    seed sets, relabelled to the gate seeds. Nothing changed but randomness."""
+    suite = load_suite()
+    instrument = Instrument.load(suite.scenarios)
+    gate_seeds = suite.seeds.gate
+    reference = evaluate(policy, instrument, gate_seeds, execution).scorecard
+    taken = set(suite.seeds.selection) | set(gate_seeds) | set(suite.seeds.test)
+    fresh = (s for s in range(1000, suite.seeds.confirmation_start) if s not in taken)
+    alarms = 0
+    for _ in range(repeats):
+        seeds = tuple(next(fresh) for _ in gate_seeds)
+        card = evaluate(policy, instrument, seeds, execution).scorecard
+        result = verdict(relabel(card, dict(zip(seeds, gate_seeds))), reference,
+                         instrument.definition)
+        alarms += not result.passed
+    return alarms, repeats

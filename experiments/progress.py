@@ -28,15 +28,27 @@ def episode_progress(console: Console, total: int) -> Iterator[Callable[[Any], N
 
 
 @contextmanager
-def trial_progress(console: Console, total: int) -> Iterator[Callable[[Any], None]]:
+def trial_progress(console: Console, total: int,
+                   hours: float | None = None) -> Iterator[Callable[[Any], None]]:
+    """Trials done, pruned and promoted, the champion's objective, and time left."""
+    import time
+
+    began = time.monotonic()
+    counts = {"promoted": 0, "pruned": 0}
     with _bar(console) as bar:
         task = bar.add_task("trials", total=total, note="")
 
         def report(outcome: Any) -> None:
-            bar.update(task, advance=1, note=f"trial {outcome.number} {outcome.decision}, "
-                       f"champion {outcome.champion_objective:.3f}")
-            console.print(f"trial {outcome.number}: objective {outcome.objective:.4f} → "
-                          f"{outcome.decision} (champion {outcome.champion_objective:.4f}, "
-                          f"{outcome.seconds:.1f} s)")
+            counts[outcome.decision] = counts.get(outcome.decision, 0) + 1
+            left = ""
+            if hours is not None:
+                left = f", {max(0.0, hours * 3600 - (time.monotonic() - began)) / 60:.0f} min left"
+            bar.update(task, advance=1, note=f"{counts['promoted']} promoted, "
+                       f"{counts['pruned']} pruned, champion "
+                       f"{outcome.champion_objective:.3f}{left}")
+            console.print(f"trial {outcome.number}: {outcome.decision} "
+                          f"(objective {outcome.objective:.4f}, champion "
+                          f"{outcome.champion_objective:.4f}, {outcome.seconds:.1f} s) "
+                          f"{outcome.reason}", highlight=False)
 
         yield report

@@ -1,32 +1,42 @@
-"""The outer loop: Optuna ask/tell over the whitelist, champion and rollback, MLflow record.
+"""The outer loop (DESIGN §7): Optuna ask/tell over the whitelist, champion and rollback.
 
-One process — this one — alone writes to Optuna and MLflow; episodes run as Ray tasks (or
-serially). A trial is promoted only if its objective beats the champion's on the same seeds by
-the margin, no guardrail breaks and no metric regresses beyond its tolerance; otherwise it is
-recorded as rolled back (DESIGN §7).
+One process — the driver — alone writes to Optuna and MLflow; episodes run as Ray tasks (or
+serially). A trial's instances are scored as they come back in a fixed order and reported as
+intermediate values, so a pruner can stop a bad trial and cancel its remaining episodes. A
+trial is promoted only through `promotion` (paired win on the selection seeds, guardrails,
+no regression, then confirmation on fresh seeds) and under a lock; the champion itself lives
+in the MLflow registry. The same command resumes the same study.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
+import signal
+import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import optuna
-from optuna.storages import JournalStorage
-from optuna.storages.journal import JournalFileBackend
+from optuna.trial import TrialState
 
-from harness import atomic_write_json
-from harness.store import atomic_write_bytes
-from policies import WHITELIST, InputError, Policy, baseline_path, load_policy
-from scorecards import Comparison, Scorecard, compare
+from harness import Job, run_serial, write_episode
+from harness.runner import RayBatch
+from policies import InputError, Policy, baseline_path, load_policy
+from scorecards import (Scorecard, Values, assemble, instance_objective, measure,
+                        merge_values)
 from scorecards.report import write_reports
 
+from . import promotion
+from .champion import Registry
 from .config import SearchConfig
-from .evaluation import Evaluation, Execution, Instrument, evaluate
+from .evaluation import Execution, Instrument, collect
+from .study import (Objectives, counted, local_name, open_study, recover, sample,
+                    storage_for)
 from .tracking import Tracker
 
 
@@ -53,30 +63,15 @@ class RunsDir:
 
 
 @dataclass
-class Champion:
-    policy: Policy
-    scorecard: Scorecard
-    trial: int | None  # None: the starting policy
-
-    def to_json(self) -> dict[str, Any]:
-        return {"policy_values": dict(self.policy), "trial": self.trial,
-                "scorecard": self.scorecard.to_json()}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Champion:
-        return cls(Policy(data["policy_values"]), Scorecard.from_json(data["scorecard"]),
-                   data["trial"])
-
-
-@dataclass
 class TrialOutcome:
     number: int
     policy: Policy
     objective: float
-    decision: str  # promoted / rolled_back / failed
-    comparison: Comparison | None
+    decision: str  # promoted / rolled_back / pruned / failed
+    reason: str
     champion_objective: float
-    seconds: float  # wall time of the whole trial: episodes, scoring, Optuna and MLflow
+    seconds: float  # wall time of the whole trial
+    simulation: float = 0.0  # of which waiting for episodes
 
 
 @dataclass
@@ -85,133 +80,339 @@ class SearchResult:
     runs: RunsDir
     tracking_uri: str
     start_objective: float
-    champion: Champion
+    champion_objective: float
+    champion_version: int | None
+    champion_policy: Path
     outcomes: list[TrialOutcome] = field(default_factory=list)
+    stopped: str = "budget"  # budget / hours / interrupted
 
 
-def sample_policy(trial: optuna.trial.BaseTrial) -> Policy:
-    """Draw every whitelisted parameter from its declared range."""
-    values: dict[str, Any] = {}
-    for p in WHITELIST:
-        if p.kind == "bool":
-            values[p.name] = trial.suggest_categorical(p.name, [False, True])
-        elif p.kind == "int":
-            values[p.name] = trial.suggest_int(p.name, int(p.low), int(p.high))  # type: ignore[arg-type]
-        elif p.kind == "float":
-            values[p.name] = trial.suggest_float(p.name, float(p.low), float(p.high))  # type: ignore[arg-type]
-        else:
-            values[p.name] = trial.suggest_categorical(p.name, list(p.choices))
-    return Policy(values)
+class Pruned(Exception):
+    pass
 
 
-def open_study(name: str, storage: str | None, runs: RunsDir, hashes: dict[str, str]) -> optuna.Study:
-    """Create or resume the study; a resumed study refuses to go on if the harness moved."""
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    if storage is None:
-        runs.root.mkdir(parents=True, exist_ok=True)
-        backend: Any = JournalStorage(JournalFileBackend(str(runs.journal)))
-    else:
-        backend = storage
-    study = optuna.create_study(study_name=name, storage=backend, direction="maximize",
-                                sampler=optuna.samplers.TPESampler(seed=0), load_if_exists=True)
-    recorded = {k: study.user_attrs.get(k) for k in ("harness", "instrument")}
-    if recorded["harness"] is None:
-        for key in ("harness", "instrument"):
-            study.set_user_attr(key, hashes[key])
-        return study
-    moved = [k for k in ("harness", "instrument") if recorded[k] != hashes[k]]
-    if moved:
-        raise InputError(
-            f"study {name!r} was started with another {' and '.join(moved)} "
-            f"({', '.join(f'{k} {recorded[k]} → now {hashes[k]}' for k in moved)}); a study "
-            "is bound to a frozen harness and instrument. Start a new study with another "
-            "--study name, or restore the code and files the study began with."
-        )
-    return study
+class EpisodeFailure(Exception):
+    pass
 
 
-def run_search(study_name: str, *, trials: int, config: SearchConfig, runs: RunsDir,
-               execution: Execution, storage: str | None = None,
-               tracking_uri: str | None = None,
-               on_trial: Callable[[TrialOutcome], None] | None = None) -> SearchResult:
-    instrument = Instrument.load(config.scenarios)
-    start = load_policy(config.start_policy) if config.start_policy else load_policy(
-        baseline_path())
-    hashes = instrument.hashes(start)
-    study = open_study(study_name, storage, runs, hashes)
-    folder = runs.study_dir(study_name)
-    tracker = Tracker(tracking_uri or runs.tracking_uri, study_name, runs.artifacts / study_name)
-    parent = tracker.start_parent(hashes, {"trials": trials, "seeds": list(config.seeds),
-                                           "scenarios": list(config.scenarios)})
+def driver_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
 
-    def run(policy: Policy, trial: int | None) -> Evaluation:
-        out = folder / "traces" / ("start" if trial is None else f"trial-{trial:05d}")
-        return evaluate(policy, instrument, config.seeds, execution, out=out)
 
-    champion_file = folder / "champion.json"
-    if champion_file.exists():
-        champion = Champion.from_json(json.loads(champion_file.read_text()))
-    else:
-        champion = Champion(start, run(start, None).scorecard, None)
-        _save_champion(folder, champion)
-    result = SearchResult(study_name, runs, tracker.uri, champion.scorecard.objective or 0.0,
-                          champion)
+def alive(driver: str | None) -> bool:
+    """Whether the driver that owns a trial or run may still be working on it."""
+    if not driver or ":" not in driver:
+        return False
+    host, pid = driver.rsplit(":", 1)
+    if host != socket.gethostname():
+        return True  # another machine's driver: not ours to judge
     try:
-        for _ in range(trials):
-            began = time.perf_counter()
-            trial = study.ask()
-            policy = sample_policy(trial)
-            outcome = _trial(policy, run(policy, trial.number), champion, instrument,
-                             config.margin)
-            if outcome.decision == "failed":
-                study.tell(trial, state=optuna.trial.TrialState.FAIL)
+        os.kill(int(pid), 0)
+    except (ProcessLookupError, ValueError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Search:
+    def __init__(self, study: str, *, trials: int, hours: float | None, mode: str,
+                 config: SearchConfig, runs: RunsDir, execution: Execution,
+                 storage: str | None = None, tracking_uri: str | None = None) -> None:
+        if mode not in ("global", "local", "pareto"):
+            raise InputError(f"unknown mode {mode!r}; expected global, local or pareto")
+        self.name, self.trials, self.hours, self.mode = study, trials, hours, mode
+        self.config, self.runs, self.execution, self.storage_url = config, runs, execution, storage
+        self.instrument = Instrument.load(config.scenarios)
+        self.start_policy = (load_policy(config.start_policy) if config.start_policy
+                             else load_policy(baseline_path()))
+        self.hashes = self.instrument.hashes(self.start_policy)
+        self.storage = storage_for(storage, runs.journal)
+        self.pareto = Objectives()
+        self.folder = runs.study_dir(study)
+        self.tracker = Tracker(tracking_uri or runs.tracking_uri, study, runs.artifacts / study)
+        self.registry = Registry(self.tracker.uri)
+        self.stop: str | None = None
+        self.driver = driver_id()
+        self.startup = len(self.instrument.scenarios)  # one round of every scenario
+
+    # --- the loop -------------------------------------------------------------------------------
+    def run(self, on_trial: Callable[[TrialOutcome], None] | None = None) -> SearchResult:
+        main = open_study(self.name, self.storage, self.mode, self.hashes, self.pareto,
+                          self.startup)
+        recovered = self._recover(main)
+        self._enqueue_first(main)
+        self.tracker.close_stale(alive)
+        parent = self.tracker.start_parent(self.hashes, self.driver, {
+            "trials": self.trials, "hours": self.hours, "mode": self.mode,
+            "seeds": list(self.config.seeds), "scenarios": list(self.config.scenarios),
+            "margin": self.config.margin, "recovered_trials": recovered})
+        version, champion, card = self._champion(parent)
+        start_objective = card.objective or 0.0
+        began = time.monotonic()
+        outcomes: list[TrialOutcome] = []
+        previous = signal.signal(signal.SIGINT, self._interrupt)
+        status = "FINISHED"
+        try:
+            while True:
+                study = main if self.mode != "local" else open_study(
+                    local_name(self.name, version), self.storage, self.mode, self.hashes,
+                    startup_steps=self.startup)
+                if self.mode == "local":
+                    self._recover(study)
+                if self._spent(main) >= self.trials:
+                    break
+                if self.hours is not None and time.monotonic() - began >= self.hours * 3600:
+                    self.stop = "hours"
+                    break
+                if self.stop:
+                    break
+                outcome, new = self._trial(study, parent, champion, card, version)
+                if new is not None:
+                    version, champion, card = new
+                outcomes.append(outcome)
+                self.tracker.champion_step(parent, card.objective, len(outcomes))
+                if on_trial:
+                    on_trial(outcome)
+        except BaseException:
+            status = "KILLED"
+            raise
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            self.tracker.finish(parent, status)
+        export = self.folder / "champion.yaml"
+        promotion_write_export(export, champion)
+        return SearchResult(self.name, self.runs, self.tracker.uri, start_objective,
+                            card.objective or 0.0, version, export, outcomes,
+                            self.stop or "budget")
+
+    def _enqueue_first(self, study: optuna.Study) -> None:
+        """The config's `first` policies become the study's first trials (once)."""
+        if not self.config.first or study.user_attrs.get("first_enqueued"):
+            return
+        if self.mode == "local":
+            raise InputError("'first' policies seed a global or pareto search, not local mode")
+        for path in self.config.first:
+            study.enqueue_trial(dict(load_policy(path)), user_attrs={"first": str(path)})
+        study.set_user_attr("first_enqueued", True)
+
+    def _interrupt(self, signum: int, frame: Any) -> None:
+        if self.stop == "interrupted":
+            raise KeyboardInterrupt
+        self.stop = "interrupted"  # finish and record the trial in flight, then stop
+
+    def _spent(self, main: optuna.Study) -> int:
+        if self.mode != "local":
+            return counted(main)
+        names = optuna.study.get_all_study_names(storage=self.storage)
+        return sum(counted(optuna.load_study(study_name=n, storage=self.storage))
+                   for n in names if n.startswith(f"{self.name}@"))
+
+    def _recover(self, study: optuna.Study) -> list[int]:
+        """Trials a dead driver left RUNNING are failed and re-queued once."""
+        dead = [t for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+                if not alive(t.user_attrs.get("driver"))]
+        if not dead:
+            return []
+        return recover(study, {t.number for t in dead})
+
+    # --- the champion -------------------------------------------------------------------------
+    def _champion(self, parent: str) -> tuple[int | None, Policy, Scorecard]:
+        """The registry's champion (registering the start policy if there is none yet) and
+        its scorecard on the selection seeds."""
+        version = self.registry.current_version()
+        if version is None:
+            card, records = self._evaluate_whole(self.start_policy, self.config.seeds)
+            version = self._register(parent, "start", self.start_policy, card, records, None)
+            return version, self.start_policy, card
+        version, policy = self.registry.policy(version)
+        return version, policy, self._champion_card(policy, self.config.seeds)
+
+    def _champion_card(self, policy: Policy, seeds: tuple[int, ...]) -> Scorecard:
+        cache = self.folder / "cache" / f"{policy.hash}-{_seed_key(seeds)}.json"
+        if cache.exists():
+            card = Scorecard.from_json(json.loads(cache.read_text()))
+            if (card.harness, card.instrument) == (self.hashes["harness"],
+                                                   self.hashes["instrument"]):
+                return card
+        card, _ = self._evaluate_whole(policy, seeds)
+        card.write_json(cache)
+        return card
+
+    def _register(self, run_id: str, trial: str, policy: Policy, card: Scorecard,
+                  records: list[Any], comparison: Any) -> int:
+        """Its traces and report under the runs folder, its artifacts in MLflow, a registry
+        version, and the alias moved."""
+        folder = self.folder / "champions" / f"{trial}-{policy.hash}"
+        for r in records:
+            write_episode(self.runs.root / "traces" / self.name / f"trial-{trial}", r.scenario,
+                          r.seed, r.tables)
+        reports = write_reports(card, collect(records), folder, comparison=comparison,
+                                title=f"{self.name}: champion from trial {trial}")
+        source = self.tracker.log_champion(run_id, policy, card, reports)
+        return self.registry.promote(run_id, source, policy, card.objective, self.name, trial)
+
+    # --- one trial --------------------------------------------------------------------------------
+    def _trial(self, study: optuna.Study, parent: str, champion: Policy, champion_card: Scorecard,
+               version: int | None) -> tuple[TrialOutcome, tuple[int | None, Policy,
+                                                                  Scorecard] | None]:
+        began = time.monotonic()
+        trial = study.ask()
+        trial.set_user_attr("driver", self.driver)
+        requeued = trial.user_attrs.get("requeued_from")
+        policy = sample(trial, self.mode, champion, self.config.local_step,
+                        self.config.local_flips)
+        run_id = self.tracker.start_trial(parent, trial.number, policy, self.hashes,
+                                          self.driver, requeued)
+        waited = 0.0
+        new = None
+        try:
+            values, records, waited = self._evaluate(policy, self.config.seeds, trial)
+            card = assemble(values, self.instrument.definition, hashes=self.instrument.hashes(
+                policy))
+            self._constrain(trial, card)
+            judged = promotion.on_selection(card, champion_card, self.instrument.definition,
+                                            self.config.margin)
+            decision, reason = "rolled_back", judged.reason
+            if judged.promote:
+                decision, reason, new = self._promote(trial.number, run_id, policy, card,
+                                                      records, judged, champion, version)
+            objective = card.objective if card.objective is not None else 0.0
+            if self.mode == "pareto":
+                study.tell(trial, self._pareto_values(card))
             else:
-                study.tell(trial, outcome.objective)
-            reports: tuple[Path, ...] = ()
-            if outcome.decision == "promoted":
-                champion = Champion(policy, outcome.evaluation.scorecard, trial.number)
-                _save_champion(folder, champion)
-                reports = write_reports(outcome.evaluation.scorecard, outcome.evaluation.traces,
-                                        folder / "reports" / f"trial-{trial.number:05d}",
-                                        comparison=outcome.comparison,
-                                        title=f"{study_name}: trial {trial.number} promoted")
-            tracker.log_trial(parent, trial.number, policy, outcome.evaluation, outcome.decision,
-                              hashes, champion.scorecard.objective, reports)
-            record = TrialOutcome(trial.number, policy, outcome.objective, outcome.decision,
-                                  outcome.comparison, champion.scorecard.objective or 0.0,
-                                  time.perf_counter() - began)
-            result.outcomes.append(record)
-            if on_trial:
-                on_trial(record)
-    except BaseException:
-        tracker.finish(parent, "KILLED")
-        raise
-    tracker.finish(parent, "FINISHED", champion=champion)
-    result.champion = champion
-    return result
+                study.tell(trial, objective)
+            self.tracker.finish_trial(run_id, card, decision, reason, values, policy)
+        except Pruned:
+            study.tell(trial, state=TrialState.PRUNED)
+            objective, decision, reason = math.nan, "pruned", "pruned by the Wilcoxon pruner"
+            self.tracker.end_trial(run_id, "pruned", reason, "FINISHED")
+        except EpisodeFailure as exc:
+            study.tell(trial, state=TrialState.FAIL)
+            objective, decision, reason = math.nan, "failed", str(exc)
+            self.tracker.end_trial(run_id, "failed", reason, "FAILED")
+        except BaseException:
+            study.tell(trial, state=TrialState.FAIL)
+            self.tracker.end_trial(run_id, "failed", "interrupted", "KILLED")
+            raise
+        current = new[2].objective if new else champion_card.objective
+        outcome = TrialOutcome(trial.number, policy, objective, decision, reason,
+                               current or 0.0, time.monotonic() - began, waited)
+        return outcome, new
+
+    def _evaluate(self, policy: Policy, seeds: tuple[int, ...],
+                  trial: optuna.Trial | None) -> tuple[Values, list[Any], float]:
+        """Run the instances, score each as it comes back (in fixed order), report it, and
+        stop early if the pruner says so. Returns values, episode records and seconds
+        waited for episodes."""
+        # the fixed instance order: seed by seed, every scenario in each, so early intermediate
+        # values already cover the whole suite
+        jobs = [Job(s, seed) for seed in seeds for s in self.instrument.scenarios]
+        parts: list[Values] = []
+        records = []
+        waited = 0.0
+        stream = self._stream(jobs, policy)
+        try:
+            for step in range(len(jobs)):
+                t0 = time.monotonic()
+                record = next(stream)
+                waited += time.monotonic() - t0
+                if record.status != "ok":
+                    raise EpisodeFailure(f"episode {record.scenario}/{record.seed} "
+                                         f"{record.status}: {record.error}")
+                records.append(record)
+                tables = {k: v.to_pandas() for k, v in record.tables.items()}
+                part = measure(tables, self.instrument.definition, self.instrument.applicable)
+                parts.append(part)
+                if trial is not None and self.mode != "pareto":
+                    value = instance_objective(part, self.instrument.definition)
+                    if value is not None:
+                        trial.report(value, step)
+                        if trial.should_prune():
+                            raise Pruned
+        finally:
+            stream.close()  # cancels whatever a pruned trial did not consume
+        return merge_values(parts), records, waited
+
+    def _evaluate_whole(self, policy: Policy,
+                        seeds: tuple[int, ...]) -> tuple[Scorecard, list[Any]]:
+        values, records, _ = self._evaluate(policy, seeds, None)
+        return assemble(values, self.instrument.definition,
+                        hashes=self.instrument.hashes(policy)), records
+
+    def _stream(self, jobs: list[Job], policy: Policy) -> Iterator[Any]:
+        ex = self.execution
+        if ex.serial:
+            return run_serial(jobs, policy, agent_kind=ex.agent)
+        return iter(RayBatch(jobs, policy, workers=ex.workers, address=ex.address,
+                             timeout_s=ex.timeout_s, agent_kind=ex.agent))
+
+    def _constrain(self, trial: optuna.Trial, card: Scorecard) -> None:
+        """Guardrails as Optuna constraints (feasible when every value is ≤ 0), so best-trial
+        queries return only policies that hold them."""
+        for name, g in card.guardrails.items():
+            over = 0.0 if g.value is None or g.ok else (abs(g.value - g.limit) or 1.0)
+            trial.set_constraint(name, over)
+
+    def _pareto_values(self, card: Scorecard) -> list[float]:
+        from scorecards import METRICS
+
+        out = []
+        for _, names in self.pareto.groups:
+            scores = []
+            for name in names:
+                m = card.metrics.get(name)
+                if m is not None:
+                    lo, hi = METRICS[name].range
+                    x = (m.mean - lo) / (hi - lo)
+                    scores.append(x if METRICS[name].direction == "max" else 1 - x)
+            out.append(sum(scores) / len(scores) if scores else 0.0)
+        return out
+
+    def _promote(self, number: int, run_id: str, policy: Policy, card: Scorecard,
+                 records: list[Any], judged: promotion.Judgement, champion: Policy,
+                 version: int | None) -> tuple[str, str, tuple[int | None, Policy,
+                                                                Scorecard] | None]:
+        """Confirm on fresh seeds and register — under the lock, against the champion of
+        that moment (another driver may have promoted meanwhile)."""
+        with promotion.promotion_lock(self.storage_url, self.runs.root):
+            current = self.registry.current_version()
+            if current != version:
+                version, champion = self.registry.policy(current)
+                judged = promotion.on_selection(card, self._champion_card(
+                    champion, self.config.seeds), self.instrument.definition,
+                    self.config.margin)
+                if not judged.promote:
+                    return "rolled_back", f"after a concurrent promotion: {judged.reason}", None
+            seeds = promotion.confirmation_seeds(
+                load_confirmation_start(), self.name, number, self.config.confirmation_seeds)
+            fresh, _ = self._evaluate_whole(policy, seeds)
+            incumbent = self._champion_card(champion, seeds)
+            confirmed = promotion.on_confirmation(fresh, incumbent, self.instrument.definition,
+                                                  self.config.margin)
+            if not confirmed.promote:
+                return "rolled_back", f"{judged.reason}; {confirmed.reason}", None
+            version = self._register(run_id, str(number), policy, card, records,
+                                     judged.comparison)
+        return "promoted", f"{judged.reason}; {confirmed.reason}", (version, policy, card)
 
 
-@dataclass
-class _Judged:
-    objective: float
-    decision: str
-    comparison: Comparison | None
-    evaluation: Evaluation
+def _seed_key(seeds: tuple[int, ...]) -> str:
+    import hashlib
+
+    return hashlib.blake2b(",".join(map(str, seeds)).encode(), digest_size=6).hexdigest()
 
 
-def _trial(policy: Policy, evaluation: Evaluation, champion: Champion, instrument: Instrument,
-           margin: float) -> _Judged:
-    """Judge a trial against the champion, paired on the same seeds."""
-    card = evaluation.scorecard
-    if evaluation.problems or card.objective is None:
-        return _Judged(float("nan"), "failed", None, evaluation)
-    comparison = compare(card, champion.scorecard, instrument.definition, margin=margin)
-    promoted = comparison.improves and comparison.guardrails_ok and not comparison.regressions
-    return _Judged(card.objective, "promoted" if promoted else "rolled_back", comparison,
-                   evaluation)
+def load_confirmation_start() -> int:
+    from scenarios import load_suite
+
+    return load_suite().seeds.confirmation_start
 
 
-def _save_champion(folder: Path, champion: Champion) -> None:
-    """The champion's record, and its policy exported as a YAML file beside it."""
-    atomic_write_json(folder / "champion.json", champion.to_json())
-    atomic_write_bytes(folder / "champion.yaml", champion.policy.to_yaml().encode())
+def promotion_write_export(path: Path, policy: Policy) -> None:
+    from harness.store import atomic_write_bytes
+
+    atomic_write_bytes(path, policy.to_yaml().encode())
+
+
+__all__ = ["RunsDir", "Search", "SearchResult", "TrialOutcome"]

@@ -1,6 +1,6 @@
 """Run episodes serially or as Ray tasks; every episode ends in one record with a status.
 
-Results are consumed in a fixed (scenario, seed) order, never completion order, and the tables
+Results are consumed in the order the jobs are given, never completion order, and the tables
 come back to the driver, which alone writes traces: nothing lands on a worker's own disk.
 """
 
@@ -56,7 +56,8 @@ def _execute(scenario: Scenario, values: dict[str, Any], seed: int,
 
 
 def ordered(jobs: Iterable[Job]) -> list[Job]:
-    return sorted(jobs, key=lambda j: j.key)
+    """The caller's order is the consumption order: fixed by the caller, never by completion."""
+    return list(jobs)
 
 
 def run_serial(jobs: Iterable[Job], policy: Policy,
@@ -86,6 +87,51 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
         ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
 
 
+class RayBatch:
+    """Episodes submitted to Ray at once; results come back in (scenario, seed) order.
+
+    Several batches (trials) may be in flight together. Closing a batch before its end (a
+    pruned trial) cancels whatever it has not consumed.
+    """
+
+    def __init__(self, jobs: Iterable[Job], policy: Policy, *, workers: int | None = None,
+                 address: str | None = None, timeout_s: float | None = None,
+                 submit_order: list[Job] | None = None, agent_kind: str = "reference") -> None:
+        import ray
+
+        ensure_ray(workers, address)
+        self._ray, self.timeout_s = ray, timeout_s
+        task = ray.remote(max_retries=1)(_execute)
+        values = dict(policy)
+        self.fixed = ordered(jobs)
+        self.refs = {job.key: task.remote(job.scenario, values, job.seed, agent_kind)
+                     for job in (submit_order or self.fixed)}
+        self.pending = dict(self.refs)
+
+    def __iter__(self) -> Iterator[EpisodeRecord]:
+        ray = self._ray
+        try:
+            for job in self.fixed:
+                try:
+                    record = ray.get(self.refs[job.key], timeout=self.timeout_s)
+                except ray.exceptions.GetTimeoutError:
+                    ray.cancel(self.refs[job.key], force=True)
+                    record = EpisodeRecord(job.scenario.name, job.seed, "timed_out",
+                                           f"no result within {self.timeout_s} s")
+                except ray.exceptions.RayError as exc:
+                    record = EpisodeRecord(job.scenario.name, job.seed, "failed",
+                                           f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
+                del self.pending[job.key]
+                yield record
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        for ref in self.pending.values():
+            self._ray.cancel(ref, force=True)
+        self.pending.clear()
+
+
 def run_ray(jobs: Iterable[Job], policy: Policy, *, workers: int | None = None,
             address: str | None = None, timeout_s: float | None = None,
             submit_order: list[Job] | None = None,
@@ -95,24 +141,9 @@ def run_ray(jobs: Iterable[Job], policy: Policy, *, workers: int | None = None,
 
     `submit_order` lets a test shuffle submission; results must not depend on it.
     """
-    import ray
-
-    ensure_ray(workers, address)
-    task = ray.remote(max_retries=1)(_execute)
-    values = dict(policy)
-    fixed = ordered(jobs)
-    refs = {job.key: task.remote(job.scenario, values, job.seed, agent_kind)
-            for job in (submit_order or fixed)}
-    for job in fixed:
-        try:
-            record = ray.get(refs[job.key], timeout=timeout_s)
-        except ray.exceptions.GetTimeoutError:
-            ray.cancel(refs[job.key], force=True)
-            record = EpisodeRecord(job.scenario.name, job.seed, "timed_out",
-                                   f"no result within {timeout_s} s")
-        except ray.exceptions.RayError as exc:
-            record = EpisodeRecord(job.scenario.name, job.seed, "failed",
-                                   f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
+    batch = RayBatch(jobs, policy, workers=workers, address=address, timeout_s=timeout_s,
+                     submit_order=submit_order, agent_kind=agent_kind)
+    for record in batch:
         if on_done:
             on_done(record)
         yield record

@@ -17,7 +17,16 @@ from .definition import (
     load_definition,
 )
 from .metrics import METRICS, Metric
-from .scorecard import MetricSummary, Scorecard, score
+from .scorecard import (
+    MetricSummary,
+    Scorecard,
+    Values,
+    assemble,
+    instance_objective,
+    measure,
+    merge_values,
+    score,
+)
 from .stats import Interval, mean_ci, paired_diff
 from .report import diffusion_curves, log_reports_to_mlflow, write_reports
 from .table import render_table
@@ -43,5 +52,10 @@ __all__ = [
     "paired_diff",
     "render_table",
     "score",
+    "measure",
+    "assemble",
+    "merge_values",
+    "instance_objective",
+    "Values",
     "write_reports",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -153,24 +153,61 @@ def score(
     missing = [k for k in HASH_KEYS if k not in hashes]
     if missing:
         raise ValueError(f"score: hashes lacks {missing}; expected {list(HASH_KEYS)}")
+    return assemble(measure(traces, definition, applicable), definition, hashes=hashes)
+
+
+Values = dict[str, dict[str, dict[int, float]]]  # scenario → metric → seed → value
+
+
+def measure(traces: Mapping[str, pd.DataFrame], definition: ScorecardDefinition,
+            applicable: Mapping[str, Collection[str]] | None = None) -> Values:
+    """Every metric's value per (scenario, seed) episode: what `assemble` summarises.
+
+    Episodes are independent, so values measured apart (as episodes finish) merge with
+    `merge_values` into exactly what one call over all their traces gives.
+    """
     episodes = split_episodes(traces)
     if not episodes:
         raise ValueError("score: the traces hold no episode")
     metrics = _metrics_by_scenario(definition, {sc for sc, _ in episodes}, applicable)
-    values: dict[str, dict[str, dict[int, float]]] = {}
+    values: Values = {}
     for (scenario, seed), episode in episodes.items():
         per_metric = values.setdefault(scenario, {})
         for name in metrics[scenario]:
             value = METRICS[name].evaluate(episode)
             if value is not None:
                 per_metric.setdefault(name, {})[seed] = value
+    return values
+
+
+def merge_values(parts: Iterable[Values]) -> Values:
+    merged: Values = {}
+    for part in parts:
+        for scenario, per_metric in part.items():
+            into = merged.setdefault(scenario, {})
+            for name, per_seed in per_metric.items():
+                into.setdefault(name, {}).update(per_seed)
+    return merged
+
+
+def instance_objective(values: Values, definition: ScorecardDefinition) -> float | None:
+    """The objective of one (scenario, seed) instance's values (None if nothing weighted)."""
+    found = objectives(values, definition)
+    return None if not found else next(iter(found.values()))
+
+
+def assemble(values: Values, definition: ScorecardDefinition, *,
+             hashes: Mapping[str, str]) -> Scorecard:
+    """The scorecard of measured values: summaries, intervals, objective, guardrails."""
+    if not values:
+        raise ValueError("score: the traces hold no episode")
 
     def summary(name: str, per_seed: Mapping[int, float]) -> MetricSummary:
         return MetricSummary.of(per_seed, METRICS[name].direction, METRICS[name].range)
 
     scenarios = {
         sc: {n: summary(n, per_metric[n]) for n in definition.metrics if n in per_metric}
-        for sc, per_metric in values.items()
+        for sc, per_metric in sorted(values.items())
     }
     overall: dict[str, MetricSummary] = {}
     for name in definition.metrics:

@@ -1,0 +1,163 @@
+"""The Optuna side of a search: storage, modes, the frozen harness, resume hygiene.
+
+A study lives in a journal file under the runs folder by default, or in any RDB URL
+(PostgreSQL) when several drivers share it. It records the harness and instrument hashes and
+its mode when created; continuing with other code, files or mode is refused. Distributions
+never change within a study: local mode opens a sub-study per champion.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import optuna
+from optuna.storages import JournalStorage
+from optuna.storages.journal import JournalFileBackend
+from optuna.trial import TrialState
+
+from policies import WHITELIST, InputError, Policy
+
+MODES = ("global", "local", "pareto")
+FROZEN = ("harness", "instrument")
+
+
+@dataclass(frozen=True)
+class Objectives:
+    """Pareto mode's objectives: named groups of metrics, each the mean of its normalised
+    metrics (higher is better)."""
+
+    groups: tuple[tuple[str, tuple[str, ...]], ...] = (
+        ("spread", ("reach", "request_fulfilment")),
+        ("faithfulness", ("provenance", "uncertainty_preservation", "probe_recall")),
+        ("prudence", ("action_consistency", "containment")),
+    )
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.groups]
+
+
+def storage_for(url: str | None, journal: Path) -> Any:
+    if url is None:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the journal backend is fine for this
+            return JournalStorage(JournalFileBackend(str(journal)))
+    return url
+
+
+def open_study(name: str, storage: Any, mode: str, hashes: dict[str, str],
+               pareto: Objectives | None = None, startup_steps: int = 4) -> optuna.Study:
+    """Create or continue a study; refuse if the frozen harness, instrument or mode moved.
+
+    The pruner waits `startup_steps` instances (one round of every scenario) before judging.
+    """
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    if mode == "pareto":
+        assert pareto is not None
+        study = optuna.create_study(
+            study_name=name, storage=storage, directions=["maximize"] * len(pareto.names),
+            sampler=optuna.samplers.TPESampler(seed=0), load_if_exists=True)
+    else:
+        study = optuna.create_study(
+            study_name=name, storage=storage, direction="maximize",
+            sampler=optuna.samplers.TPESampler(seed=0),
+            pruner=optuna.pruners.WilcoxonPruner(p_threshold=0.1,
+                                                 n_startup_steps=startup_steps),
+            load_if_exists=True)
+    recorded = {k: study.user_attrs.get(k) for k in (*FROZEN, "mode")}
+    if recorded["harness"] is None:
+        for key in FROZEN:
+            study.set_user_attr(key, hashes[key])
+        study.set_user_attr("mode", mode)
+        return study
+    moved = [k for k in FROZEN if recorded[k] != hashes[k]]
+    if moved:
+        what = {"harness": "the code of harness, policies, scenarios, scorecards or "
+                           "experiments", "instrument": "a scenario file, the scorecard "
+                                                        "definition or the seed sets"}
+        raise InputError(
+            f"study {name!r} is bound to a frozen harness and instrument, and "
+            f"{' and '.join(what[k] for k in moved)} changed since it began "
+            f"({', '.join(f'{k} {recorded[k]} → {hashes[k]}' for k in moved)}). Start a new "
+            "study with another --study name, or restore what changed.")
+    if recorded["mode"] != mode:
+        raise InputError(f"study {name!r} was started in {recorded['mode']!r} mode; continue "
+                         f"it with --mode {recorded['mode']} or start a new study")
+    return study
+
+
+def recover(study: optuna.Study, numbers: set[int]) -> list[int]:
+    """Fail the given RUNNING trials (a dead driver's) and re-queue each once with its
+    parameters; returns the numbers failed. Heartbeats exist only under study.optimize, so an
+    ask/tell driver does this itself on start-up."""
+    failed = []
+    for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        if trial.number not in numbers:
+            continue
+        study.tell(trial.number, state=TrialState.FAIL)
+        failed.append(trial.number)
+        if "requeued_from" not in trial.user_attrs:
+            study.enqueue_trial(trial.params, user_attrs={"requeued_from": trial.number},
+                                skip_if_exists=False)
+    return failed
+
+
+def counted(study: optuna.Study) -> int:
+    """Trials that count against the budget: finished, pruned, or failed and not re-queued."""
+    done = 0
+    requeued = {t.user_attrs.get("requeued_from") for t in study.get_trials(deepcopy=False)}
+    for t in study.get_trials(deepcopy=False):
+        if t.state in (TrialState.COMPLETE, TrialState.PRUNED):
+            done += 1
+        elif t.state == TrialState.FAIL and t.number not in requeued:
+            done += 1
+    return done
+
+
+def sample(trial: optuna.trial.BaseTrial, mode: str, champion: Policy, step: float,
+           flips: int) -> Policy:
+    """A policy from the whitelist: the whole ranges (global, pareto), or around the
+    champion (local): numbers within ± step of their range, at most `flips` bools or
+    categories changed (those past the first `flips` flipped are kept, in whitelist order)."""
+    values: dict[str, Any] = {}
+    flipped = 0
+    for p in WHITELIST:
+        if mode != "local":
+            values[p.name] = _suggest(trial, p.name, p)
+            continue
+        if p.kind in ("int", "float"):
+            span = (p.high - p.low) * step  # type: ignore[operator]
+            lo = max(p.low, champion[p.name] - span)  # type: ignore[operator, type-var]
+            hi = min(p.high, champion[p.name] + span)  # type: ignore[operator, type-var]
+            values[p.name] = (trial.suggest_int(p.name, int(lo), int(hi)) if p.kind == "int"
+                              else trial.suggest_float(p.name, float(lo), float(hi)))
+        else:
+            want = trial.suggest_categorical(f"flip:{p.name}", [False, True])
+            options = [False, True] if p.kind == "bool" else list(p.choices)
+            current = champion[p.name]
+            if want and flipped < flips:
+                flipped += 1
+                values[p.name] = options[(options.index(current) + 1) % len(options)]
+            else:
+                values[p.name] = current
+    return Policy(values)
+
+
+def _suggest(trial: optuna.trial.BaseTrial, name: str, p: Any) -> Any:
+    if p.kind == "bool":
+        return trial.suggest_categorical(name, [False, True])
+    if p.kind == "int":
+        return trial.suggest_int(name, int(p.low), int(p.high))
+    if p.kind == "float":
+        return trial.suggest_float(name, float(p.low), float(p.high))
+    return trial.suggest_categorical(name, list(p.choices))
+
+
+def local_name(study: str, champion_version: int | None) -> str:
+    """Local mode's sub-study: one per champion, since its ranges centre on the champion."""
+    return f"{study}@champion-v{champion_version or 0}"

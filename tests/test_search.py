@@ -23,7 +23,7 @@ def searched(tmp_path_factory):
 
 def test_search_prints_where_results_are_and_how_to_open_them(searched):
     _, runs, result = searched
-    assert "trials: 3" in result.stdout
+    assert "trials_this_run: 3" in result.stdout
     assert f"villagelab ui --runs-dir {runs}" in result.stdout
     assert (runs / "optuna.journal").exists() and (runs / "mlflow.db").exists()
 
@@ -42,41 +42,33 @@ def test_mlflow_holds_one_parent_and_a_child_per_trial_with_its_decision(searche
     for child in children:
         tags = child.data.tags
         assert tags["mlflow.parentRunId"] == parents[0].info.run_id
-        assert tags["villagelab.decision"] in ("promoted", "rolled_back")
+        assert tags["villagelab.decision"] in ("promoted", "rolled_back", "pruned")
         assert {"villagelab.policy", "villagelab.harness", "villagelab.instrument",
                 "villagelab.trial", "villagelab.study"} <= set(tags)
         assert "retrieval.top_k" in child.data.params
-        assert "objective" in child.data.metrics and "reach" in child.data.metrics
         assert child.info.status == "FINISHED"
+        if tags["villagelab.decision"] != "pruned":
+            assert "objective" in child.data.metrics and "reach" in child.data.metrics
     assert not (root / "mlruns").exists()  # nothing strayed into the working directory
 
 
-def test_champion_is_exported_and_only_promotions_move_it(searched):
+def test_champion_is_exported_from_the_registry(searched):
+    from experiments.champion import Registry
     from policies import load_policy
 
     _, runs, result = searched
-    folder = runs / "studies" / "tiny"
-    champion = json.loads((folder / "champion.json").read_text())
-    exported = load_policy(folder / "champion.yaml")
-    assert dict(exported) == champion["policy_values"]
-    promoted = [line for line in result.stderr.splitlines() if "→ promoted" in line]
-    assert (champion["trial"] is None) == (not promoted)
+    registry = Registry(f"sqlite:///{runs / 'mlflow.db'}")
+    number, policy = registry.policy()
+    assert dict(load_policy(runs / "studies" / "tiny" / "champion.yaml")) == dict(policy)
+    promoted = [line for line in result.stderr.splitlines() if ": promoted" in line]
+    assert len(registry.history()) == 1 + len(promoted)  # the start policy, then promotions
 
 
-def test_resuming_with_a_changed_scenario_refuses(searched, tmp_path):
-    from experiments.search import open_study, RunsDir
+def test_resuming_with_another_harness_refuses(searched):
+    from experiments.study import open_study, storage_for
     from policies import InputError
 
     _, runs, _ = searched
-    with pytest.raises(InputError, match="another instrument"):
-        open_study("tiny", None, RunsDir(runs), {"harness": _harness(runs),
-                                                 "instrument": "0" * 24})
-
-
-def _harness(runs):
-    import optuna
-    from optuna.storages import JournalStorage
-    from optuna.storages.journal import JournalFileBackend
-
-    storage = JournalStorage(JournalFileBackend(str(runs / "optuna.journal")))
-    return optuna.load_study(study_name="tiny", storage=storage).user_attrs["harness"]
+    storage = storage_for(None, runs / "optuna.journal")
+    with pytest.raises(InputError, match="frozen harness"):
+        open_study("tiny", storage, "global", {"harness": "0" * 24, "instrument": "1" * 24})

@@ -220,11 +220,13 @@ class Search:
     def _champion(self, parent: str) -> tuple[int | None, Policy, Scorecard]:
         """The registry's champion (registering the start policy if there is none yet) and
         its scorecard on the selection seeds."""
-        version = self.registry.current_version()
-        if version is None:
-            card, records = self._evaluate_whole(self.start_policy, self.config.seeds)
-            version = self._register(parent, "start", self.start_policy, card, records, None)
-            return version, self.start_policy, card
+        with promotion.promotion_lock(self.storage_url, self.runs.root):
+            version = self.registry.current_version()  # another driver may have just begun
+            if version is None:
+                card, records = self._evaluate_whole(self.start_policy, self.config.seeds)
+                version = self._register(parent, "start", self.start_policy, card, records,
+                                         None)
+                return version, self.start_policy, card
         version, policy = self.registry.policy(version)
         return version, policy, self._champion_card(policy, self.config.seeds)
 
@@ -241,12 +243,11 @@ class Search:
 
     def _register(self, run_id: str, trial: str, policy: Policy, card: Scorecard,
                   records: list[Any], comparison: Any) -> int:
-        """Its traces and report under the runs folder, its artifacts in MLflow, a registry
-        version, and the alias moved."""
+        """Its traces and report in a folder of the study (studies/S/champions/<trial>-<hash>),
+        its artifacts in MLflow, a registry version, and the alias moved."""
         folder = self.folder / "champions" / f"{trial}-{policy.hash}"
-        for r in records:
-            write_episode(self.runs.root / "traces" / self.name / f"trial-{trial}", r.scenario,
-                          r.seed, r.tables)
+        for r in records:  # the traces came back to the driver; they are written here only
+            write_episode(folder, r.scenario, r.seed, r.tables)
         reports = write_reports(card, collect(records), folder, comparison=comparison,
                                 title=f"{self.name}: champion from trial {trial}")
         source = self.tracker.log_champion(run_id, policy, card, reports)
@@ -282,6 +283,7 @@ class Search:
                 study.tell(trial, self._pareto_values(card))
             else:
                 study.tell(trial, objective)
+            self.tracker.timing(run_id, time.monotonic() - began, waited)
             self.tracker.finish_trial(run_id, card, decision, reason, values, policy)
         except Pruned:
             study.tell(trial, state=TrialState.PRUNED)

@@ -8,6 +8,7 @@ never change within a study: local mode opens a sub-study per champion.
 
 from __future__ import annotations
 
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,12 +42,28 @@ class Objectives:
 
 
 def storage_for(url: str | None, journal: Path) -> Any:
+    """The journal file by default; an RDB storage for a URL. Drivers starting together race
+    to create the schema: the loser retries (the winner's tables are then there)."""
     if url is None:
         journal.parent.mkdir(parents=True, exist_ok=True)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the journal backend is fine for this
             return JournalStorage(JournalFileBackend(str(journal)))
-    return url
+    import sqlalchemy.exc
+
+    for attempt in range(6):
+        try:
+            return optuna.storages.RDBStorage(url)
+        except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.OperationalError,
+                sqlalchemy.exc.ProgrammingError):
+            if attempt == 5:
+                raise
+            time.sleep(0.5 * (attempt + 1))
+        except ImportError as exc:
+            raise InputError(f"{url.split(':', 1)[0]}: no database driver installed "
+                             f"({exc}); for PostgreSQL: pip install 'villagelab[postgres]'") \
+                from None
+    raise AssertionError("unreachable")
 
 
 def open_study(name: str, storage: Any, mode: str, hashes: dict[str, str],

@@ -112,6 +112,14 @@ class Tracker:
         self.client.log_text(run_id, policy.to_yaml(), "policy.yaml")
         self.end_trial(run_id, decision, reason, "FINISHED")
 
+    def timing(self, run_id: str, seconds: float, simulation: float) -> None:
+        """Where a trial's time went: all of it, and the part spent waiting for episodes."""
+        from mlflow.entities import Metric
+
+        ts = _now_ms()
+        self.client.log_batch(run_id, metrics=[Metric("trial_seconds", seconds, ts, 0),
+                                               Metric("simulation_seconds", simulation, ts, 0)])
+
     def end_trial(self, run_id: str, decision: str, reason: str, status: str) -> None:
         self.client.set_tag(run_id, "villagelab.decision", decision)
         self.client.set_tag(run_id, "villagelab.reason", reason[:4000])

@@ -1,0 +1,157 @@
+"""Past one machine, on real engines started here on loopback: a PostgreSQL study driven by two
+processes at once, an MLflow tracking server, and a Ray cluster a search attaches to."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import villagelab
+
+PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), default=Path("/nonexistent"),
+             key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0)
+EXE = str(Path(sys.executable).with_name("villagelab"))
+QUIET = {**os.environ, "MLFLOW_DISABLE_TELEMETRY": "true", "RAY_AUTH_MODE": "disabled",
+         "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(check, seconds: float, what: str) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.25)
+    raise RuntimeError(f"{what} did not come up within {seconds} s")
+
+
+@pytest.fixture(scope="module")
+def postgres(tmp_path_factory):
+    """A private PostgreSQL server on loopback, run as the postgres user (CI runs as root)."""
+    if not (PG_BIN / "initdb").exists():
+        pytest.fail("the PostgreSQL server is not installed; .ci/run installs it")
+    import tempfile
+
+    home = Path(tempfile.mkdtemp(prefix="villagelab-pg-"))  # pytest's own temp is root-only
+    if os.geteuid() == 0:
+        shutil.chown(home, "postgres")
+    data = home / "data"
+    port = free_port()
+    as_pg = ["su", "postgres", "-c"] if os.geteuid() == 0 else ["sh", "-c"]
+    subprocess.run([*as_pg, f"{PG_BIN / 'initdb'} -D {data} -A trust -U villagelab"],
+                   check=True, capture_output=True)
+    subprocess.run([*as_pg, f"{PG_BIN / 'pg_ctl'} -D {data} -l {data}/log -w -o "
+                            f"'-p {port} -k /tmp -c listen_addresses=127.0.0.1' start"],
+                   check=True, capture_output=True)
+    subprocess.run([str(PG_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U",
+                    "villagelab", "optuna"], check=True, capture_output=True)
+    yield f"postgresql://villagelab@127.0.0.1:{port}/optuna"
+    subprocess.run([*as_pg, f"{PG_BIN / 'pg_ctl'} -D {data} -m fast stop"], capture_output=True)
+    shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def mlflow_server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("mlflow")
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mlflow", "server", "--backend-store-uri",
+         f"sqlite:///{root / 'mlflow.db'}", "--default-artifact-root",
+         (root / "artifacts").as_uri(), "--host", "127.0.0.1", "--port", str(port),
+         "--workers", "1"], env=QUIET, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def up() -> bool:
+        import urllib.request
+
+        try:
+            return urllib.request.urlopen(f"http://127.0.0.1:{port}/health").status == 200
+        except OSError:
+            return False
+
+    try:
+        wait_until(up, 90, "mlflow server")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def ray_head(tmp_path_factory):
+    ray = str(Path(sys.executable).with_name("ray"))
+    port = free_port()
+    temp = tmp_path_factory.mktemp("ray")
+    subprocess.run([ray, "start", "--head", f"--port={port}", "--num-cpus=2",
+                    "--include-dashboard=false", f"--temp-dir={temp}",
+                    "--node-ip-address=127.0.0.1"], env=QUIET, check=True, capture_output=True)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        subprocess.run([ray, "stop", "--force"], env=QUIET, capture_output=True)
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_two_drivers_share_a_postgresql_study(tmp_path, postgres, mlflow_server):
+    import optuna
+    from mlflow.tracking import MlflowClient
+    from optuna.trial import TrialState
+
+    cfg = tmp_path / "search.yaml"
+    cfg.write_text("scenarios: [public_fact, rumor]\nseeds: 0-2\n"
+                   f"first: [{Path(__file__).parent.parent / 'policies' / 'careful.yaml'}]\n")
+    command = [EXE, "search", "--study", "shared", "--trials", "6", "--config", str(cfg),
+               "--runs-dir", str(tmp_path / "runs"), "--storage", postgres,
+               "--tracking-uri", mlflow_server, "--serial"]
+    drivers = [subprocess.Popen(command, env=QUIET, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [d.communicate(timeout=600) for d in drivers]
+    for d, (_, err) in zip(drivers, outputs):
+        assert d.returncode == 0, err
+    study = optuna.load_study(study_name="shared", storage=postgres)
+    trials = study.get_trials(deepcopy=False)
+    assert not [t for t in trials if t.state == TrialState.RUNNING]
+    assert 6 <= len(trials) <= 7  # the budget; each driver may finish the one it had asked
+    drivers_seen = {t.user_attrs["driver"] for t in trials}
+    assert len(drivers_seen) == 2  # both processes drove the one study
+    client = MlflowClient(tracking_uri=mlflow_server, registry_uri=mlflow_server)
+    experiment = client.get_experiment_by_name("shared")
+    runs = client.search_runs([experiment.experiment_id], max_results=1000)
+    children = {r.data.tags["villagelab.trial"]: r for r in runs
+                if r.data.tags.get("villagelab.kind") == "trial"}
+    assert sorted(children, key=int) == [str(t.number) for t in trials]  # all accounted for
+    assert all(r.info.status == "FINISHED" for r in children.values())
+    assert len([r for r in runs if r.data.tags.get("villagelab.kind") == "search"]) == 2
+    versions = client.search_model_versions("name='villagelab-policy'")
+    promoted = [r for r in children.values() if r.data.tags["villagelab.decision"] == "promoted"]
+    assert len(versions) == 1 + len(promoted)  # the start policy, then one per promotion
+    chain = sorted((int(v.version), v.tags.get("previous")) for v in versions)
+    for (number, previous), (before, _) in zip(chain[1:], chain):
+        assert previous == str(before)  # serialised: each promotion replaced the one before
+
+
+def test_a_search_attaches_to_a_ray_cluster(tmp_path, ray_head):
+    cfg = tmp_path / "search.yaml"
+    cfg.write_text("scenarios: [public_fact, secret]\nseeds: 0-2\n")
+    runs = tmp_path / "runs"
+    result = subprocess.run([EXE, "search", "--study", "cluster", "--trials", "2", "--config",
+                             str(cfg), "--runs-dir", str(runs), "--ray-address", ray_head],
+                            env=QUIET, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "trials_this_run: 2" in result.stdout
+    # the start champion's traces came back to the driver and were written under its runs folder
+    (start,) = (runs / "studies" / "cluster" / "champions").glob("start-*")
+    assert len(list(start.glob("traces/*/*/*.parquet"))) == 13 * 2 * 3  # tables × scenarios × seeds
+    again = villagelab("champion", "show", "--runs-dir", str(runs))
+    assert "champion: version 1" in again.stdout

@@ -142,6 +142,13 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
         yield from moment(r.deadline, ("requests", i, "deadline"))
         if r.deadline <= r.at:
             yield ("requests", i, "deadline"), "a deadline after the request is made"
+        stocked = any(k.resource == r.item and k.holder == r.source for k in s.world.stock)
+        supplied = any(e.kind == "supply" and e.place == r.source and r.item in e.adds
+                       for e in s.events)
+        if not (stocked or supplied):
+            yield (("requests", i, "item"),
+                   f"a resource with a source: {r.item!r} is neither stocked at nor supplied "
+                   f"to {r.source!r}")
     for i, p in enumerate(s.probes):
         yield from agent(p.agent, ("probes", i, "agent"))
         yield from prop(p.proposition, ("probes", i, "proposition"))

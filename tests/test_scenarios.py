@@ -75,6 +75,13 @@ def test_invalid_file_names_file_line_path_and_expectation(tmp_path, old, new, e
         assert part in message, message
 
 
+def test_a_request_for_a_resource_with_no_source_is_refused(tmp_path):
+    text = (LIBRARY / "picnic_request.yaml").read_text()
+    message = error_of(tmp_path, text.replace("item: pastry, source: bakery",
+                                              "item: croissant, source: bakery", 1))
+    assert "requests[0].item" in message and "'croissant'" in message
+
+
 def test_broken_yaml_names_the_line(tmp_path):
     message = error_of(tmp_path, SMALL.replace("  places:", "  places: [", 1))
     assert "s.yaml:" in message and "not valid YAML" in message

@@ -46,7 +46,7 @@ def trial_progress(console: Console, total: int,
             bar.update(task, advance=1, note=f"{counts['promoted']} promoted, "
                        f"{counts['pruned']} pruned, champion "
                        f"{outcome.champion_objective:.3f}{left}")
-            console.print(f"trial {outcome.number}: {outcome.decision} "
+            console.print(f"trial {outcome.label or outcome.number}: {outcome.decision} "
                           f"(objective {outcome.objective:.4f}, champion "
                           f"{outcome.champion_objective:.4f}, {outcome.seconds:.1f} s) "
                           f"{outcome.reason}", highlight=False)

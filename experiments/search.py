@@ -72,6 +72,7 @@ class TrialOutcome:
     champion_objective: float
     seconds: float  # wall time of the whole trial
     simulation: float = 0.0  # of which waiting for episodes
+    label: str = ""  # how to name it: the number, or "<sub-study> #n" in local mode
 
 
 @dataclass
@@ -153,13 +154,17 @@ class Search:
         outcomes: list[TrialOutcome] = []
         previous = signal.signal(signal.SIGINT, self._interrupt)
         status = "FINISHED"
+        local: dict[int | None, optuna.Study] = {}  # local mode: one sub-study per champion
         try:
             while True:
-                study = main if self.mode != "local" else open_study(
-                    local_name(self.name, version), self.storage, self.mode, self.hashes,
-                    startup_steps=self.startup)
+                study = main
                 if self.mode == "local":
-                    self._recover(study)
+                    if version not in local:
+                        local[version] = open_study(local_name(self.name, version),
+                                                    self.storage, self.mode, self.hashes,
+                                                    startup_steps=self.startup)
+                        self._recover(local[version])
+                    study = local[version]
                 if self._spent(main) >= self.trials:
                     break
                 if self.hours is not None and time.monotonic() - began >= self.hours * 3600:
@@ -264,7 +269,7 @@ class Search:
         policy = sample(trial, self.mode, champion, self.config.local_step,
                         self.config.local_flips)
         run_id = self.tracker.start_trial(parent, trial.number, policy, self.hashes,
-                                          self.driver, requeued)
+                                          self.driver, requeued, study.study_name)
         waited = 0.0
         new = None
         try:
@@ -276,8 +281,9 @@ class Search:
                                             self.config.margin)
             decision, reason = "rolled_back", judged.reason
             if judged.promote:
-                decision, reason, new = self._promote(trial.number, run_id, policy, card,
-                                                      records, judged, champion, version)
+                decision, reason, new = self._promote(study.study_name, trial.number, run_id,
+                                                      policy, card, records, judged, champion,
+                                                      version)
             objective = card.objective if card.objective is not None else 0.0
             if self.mode == "pareto":
                 study.tell(trial, self._pareto_values(card))
@@ -298,8 +304,10 @@ class Search:
             self.tracker.end_trial(run_id, "failed", "interrupted", "KILLED")
             raise
         current = new[2].objective if new else champion_card.objective
+        label = (str(trial.number) if study.study_name == self.name
+                 else f"{study.study_name.split('@', 1)[1]} #{trial.number}")
         outcome = TrialOutcome(trial.number, policy, objective, decision, reason,
-                               current or 0.0, time.monotonic() - began, waited)
+                               current or 0.0, time.monotonic() - began, waited, label)
         return outcome, new
 
     def _evaluate(self, policy: Policy, seeds: tuple[int, ...],
@@ -371,7 +379,8 @@ class Search:
             out.append(sum(scores) / len(scores) if scores else 0.0)
         return out
 
-    def _promote(self, number: int, run_id: str, policy: Policy, card: Scorecard,
+    def _promote(self, study_name: str, number: int, run_id: str, policy: Policy,
+                 card: Scorecard,
                  records: list[Any], judged: promotion.Judgement, champion: Policy,
                  version: int | None) -> tuple[str, str, tuple[int | None, Policy,
                                                                 Scorecard] | None]:
@@ -386,16 +395,17 @@ class Search:
                     self.config.margin)
                 if not judged.promote:
                     return "rolled_back", f"after a concurrent promotion: {judged.reason}", None
+            # fresh per (sub-)study and trial: local mode's sub-studies restart their numbering
             seeds = promotion.confirmation_seeds(
-                load_confirmation_start(), self.name, number, self.config.confirmation_seeds)
+                load_confirmation_start(), study_name, number, self.config.confirmation_seeds)
             fresh, _ = self._evaluate_whole(policy, seeds)
             incumbent = self._champion_card(champion, seeds)
             confirmed = promotion.on_confirmation(fresh, incumbent, self.instrument.definition,
                                                   self.config.margin)
             if not confirmed.promote:
                 return "rolled_back", f"{judged.reason}; {confirmed.reason}", None
-            version = self._register(run_id, str(number), policy, card, records,
-                                     judged.comparison)
+            label = str(number) if study_name == self.name else f"{study_name}#{number}"
+            version = self._register(run_id, label, policy, card, records, judged.comparison)
         return "promoted", f"{judged.reason}; {confirmed.reason}", (version, policy, card)
 
 

@@ -74,15 +74,16 @@ def open_study(name: str, storage: Any, mode: str, hashes: dict[str, str],
     """
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    seed = _sampler_seed(name, storage)
     if mode == "pareto":
         assert pareto is not None
         study = optuna.create_study(
             study_name=name, storage=storage, directions=["maximize"] * len(pareto.names),
-            sampler=optuna.samplers.TPESampler(seed=0), load_if_exists=True)
+            sampler=optuna.samplers.TPESampler(seed=seed), load_if_exists=True)
     else:
         study = optuna.create_study(
             study_name=name, storage=storage, direction="maximize",
-            sampler=optuna.samplers.TPESampler(seed=0),
+            sampler=optuna.samplers.TPESampler(seed=seed),
             pruner=optuna.pruners.WilcoxonPruner(p_threshold=0.1,
                                                  n_startup_steps=startup_steps),
             load_if_exists=True)
@@ -106,6 +107,19 @@ def open_study(name: str, storage: Any, mode: str, hashes: dict[str, str],
         raise InputError(f"study {name!r} was started in {recorded['mode']!r} mode; continue "
                          f"it with --mode {recorded['mode']} or start a new study")
     return study
+
+
+def _sampler_seed(name: str, storage: Any) -> int:
+    """A sampler seed that differs for every study and every resumption (the number of trials
+    so far), so a resumed study does not replay its first random candidates."""
+    import hashlib
+
+    try:
+        done = len(optuna.load_study(study_name=name, storage=storage).trials)
+    except KeyError:
+        done = 0
+    digest = hashlib.blake2b(f"{name}|{done}".encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big")
 
 
 def recover(study: optuna.Study, numbers: set[int]) -> list[int]:
@@ -149,6 +163,8 @@ def sample(trial: optuna.trial.BaseTrial, mode: str, champion: Policy, step: flo
             continue
         if p.kind in ("int", "float"):
             span = (p.high - p.low) * step  # type: ignore[operator]
+            if p.kind == "int":  # at least one whole step either way
+                span = max(1, int(span))
             lo = max(p.low, champion[p.name] - span)  # type: ignore[operator, type-var]
             hi = min(p.high, champion[p.name] + span)  # type: ignore[operator, type-var]
             values[p.name] = (trial.suggest_int(p.name, int(lo), int(hi)) if p.kind == "int"

@@ -76,7 +76,7 @@ class Tracker:
         return run.info.run_id
 
     def start_trial(self, parent: str, number: int, policy: Policy, hashes: dict[str, str],
-                    driver: str, requeued_from: int | None) -> str:
+                    driver: str, requeued_from: int | None, optuna_study: str) -> str:
         from mlflow.entities import Param
 
         tags = {"mlflow.parentRunId": parent, "villagelab.study": self.study,
@@ -85,7 +85,10 @@ class Tracker:
                 "villagelab.instrument": hashes["instrument"], "villagelab.driver": driver}
         if requeued_from is not None:
             tags["villagelab.requeued_from"] = str(requeued_from)
-        run = self.client.create_run(self.experiment_id, run_name=f"trial {number}", tags=tags)
+        if optuna_study != self.study:  # local mode: the champion's sub-study
+            tags["villagelab.substudy"] = optuna_study
+        name = f"trial {number}" if optuna_study == self.study else f"{optuna_study} #{number}"
+        run = self.client.create_run(self.experiment_id, run_name=name, tags=tags)
         self.client.log_batch(run.info.run_id,
                               params=[Param(k, str(v)) for k, v in policy.items()])
         return run.info.run_id

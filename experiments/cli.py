@@ -401,6 +401,44 @@ def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-d
     return champion_policy(runs_dir)
 
 
+@cli.command("sweep")
+@click.option("--param", "name", required=True, help="a whitelisted parameter")
+@click.option("--values", "values_text", required=True, help="comma-separated, e.g. 0.2,0.5,0.8")
+@click.option("--policy", "policy_path", type=click.Path(path_type=Path),
+              help="the policy held fixed otherwise (default: careful.yaml)")
+@click.option("--scenario", "scenario_names", multiple=True, required=True)
+@click.option("--seeds", default="0-4", show_default=True, callback=_seeds)
+@click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
+def sweep_command(name: str, values_text: str, policy_path: Path | None,
+                  scenario_names: tuple[str, ...], seeds: tuple[int, ...], serial: bool) -> None:
+    """One parameter over several values: what it buys on one metric, what it costs on
+    another."""
+    from .evaluation import Instrument
+    from .sweep import parse_values, sweep
+
+    base = load_policy(policy_path or Path(__file__).resolve().parent.parent / "policies" /
+                       "careful.yaml")
+    try:
+        values = parse_values(name, values_text)
+    except ValueError as exc:
+        raise InputError(f"--values {values_text!r}: {exc}") from None
+    instrument = Instrument.load(scenario_names)
+    points = sweep(base, name, values, instrument, seeds, _execution(serial, None))
+    out.print(f"objective by {name}: " + ", ".join(
+        f"{p.value}: {'—' if p.objective is None else f'{p.objective:.3f}'}" for p in points))
+    for scenario in sorted({sc for p in points for sc in p.metrics}):
+        metrics = sorted({m for p in points for m in p.metrics.get(scenario, {})})
+        table = Table(title=f"{scenario} — {name} (the rest as "
+                            f"{policy_path or 'careful.yaml'})", title_justify="left")
+        table.add_column(name)
+        for m in metrics:
+            table.add_column(m)
+        for p in points:
+            row = p.metrics.get(scenario, {})
+            table.add_row(str(p.value), *(f"{row[m]:.3f}" if m in row else "—" for m in metrics))
+        out.print(table)
+
+
 @cli.command("inspect")
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.option("--scenario", "scenario_name", required=True)

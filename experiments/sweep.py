@@ -1,0 +1,42 @@
+"""One-dimensional sweeps: one parameter over several values, everything else held, the same
+scenarios and seeds (common random numbers) — to see what a parameter buys and what it costs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from policies import BY_NAME, InputError, Policy
+
+from .evaluation import Execution, Instrument, evaluate
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    value: object
+    objective: float | None
+    metrics: dict[str, dict[str, float]]  # scenario → metric → mean over seeds
+
+
+def parse_values(name: str, text: str) -> list[object]:
+    if name not in BY_NAME:
+        raise InputError(f"{name!r} is not on the whitelist; see 'villagelab policy show'")
+    p = BY_NAME[name]
+    out: list[object] = []
+    for raw in text.split(","):
+        raw = raw.strip()
+        value: object = (raw.lower() == "true" if p.kind == "bool" else int(raw)
+                         if p.kind == "int" else float(raw) if p.kind == "float" else raw)
+        out.append(value)
+    return out
+
+
+def sweep(base: Policy, name: str, values: Sequence[object], instrument: Instrument,
+          seeds: Sequence[int], execution: Execution) -> list[SweepPoint]:
+    points = []
+    for value in values:
+        policy = base.with_values({name: value})  # validated: out of range stops here
+        card = evaluate(policy, instrument, seeds, execution).scorecard
+        points.append(SweepPoint(value, card.objective, {
+            sc: {m: s.mean for m, s in by.items()} for sc, by in card.scenarios.items()}))
+    return points

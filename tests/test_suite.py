@@ -1,0 +1,100 @@
+"""The controlled suite: baseline shows each failure mode, careful beats it on each scenario's
+main metric (paired, interval above zero), and careful is not optimal: three one-dimensional
+sweeps each buy one metric with another."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from experiments.evaluation import Execution, Instrument, evaluate
+from policies import load_policy
+from scenarios import load_suite
+from scorecards import compare
+
+from .conftest import ROOT
+
+SERIAL = Execution(serial=True)
+SEEDS = load_suite().seeds.selection
+# each scenario's headline: (metric, the baseline's failure: (op, value))
+MAIN = {
+    "public_fact": ("provenance", ("<", 0.5)),
+    "rumor": ("uncertainty_preservation", ("<", 0.5)),
+    "replan_bridge": ("action_consistency", ("<", 0.95)),
+    "replan_bridge_rumor": ("action_consistency", ("<", 0.5)),
+    "secret": ("containment", ("<", 0.95)),
+    "mango_recall": ("probe_recall", ("<", 0.5)),
+    "superseded": ("provenance", ("<", 0.8)),
+}
+
+
+@cache
+def card(policy: str, scenarios: tuple[str, ...] = tuple(load_suite().scenarios)):  # type: ignore[no-untyped-def]
+    instrument = Instrument.load(scenarios)
+    return evaluate(load_policy(ROOT / "policies" / f"{policy}.yaml"), instrument, SEEDS,
+                    SERIAL).scorecard
+
+
+@pytest.mark.parametrize("scenario", sorted(MAIN))
+def test_baseline_shows_the_failure_mode(scenario):
+    metric, (op, value) = MAIN[scenario]
+    got = card("baseline").scenarios[scenario][metric].mean
+    assert got < value if op == "<" else got > value, f"{scenario}: {metric} = {got}"
+
+
+@pytest.mark.parametrize("scenario", sorted(MAIN))
+def test_careful_beats_baseline_on_the_main_metric(scenario):
+    metric, _ = MAIN[scenario]
+    definition = Instrument.load([scenario]).definition
+    c = compare(card("careful"), card("baseline"), definition)
+    (diff,) = [d for d in c.metrics if d.scenario == scenario and d.metric == metric]
+    better = diff.diff if diff.direction == "max" else type(diff.diff)(
+        -diff.diff.mean, -diff.diff.ci_high, -diff.diff.ci_low, diff.diff.n)
+    assert better.ci_low > 0, f"{scenario}/{metric}: {diff.diff}"
+
+
+def test_the_room_and_the_request_are_met_by_both():
+    """Their outcomes do not hinge on the information policy: both pass."""
+    for policy in ("baseline", "careful"):
+        scenarios = card(policy).scenarios
+        assert scenarios["room_two_days"]["milestones"].mean >= 1
+        assert scenarios["room_two_days"]["conservation_violations"].mean == 0
+        assert scenarios["picnic_request"]["request_fulfilment"].mean == 1.0
+
+
+def sweep_point(changes: dict, scenarios: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    policy = load_policy(ROOT / "policies" / "careful.yaml").with_values(changes)
+    return evaluate(policy, Instrument.load(scenarios), SEEDS, SERIAL).scorecard.scenarios
+
+
+def test_sharing_more_raises_reach_and_costs_containment():
+    leaky = {"sharing.respect_privacy": False}
+    shy = sweep_point({**leaky, "sharing.proactive": 0.1}, ("secret",))["secret"]
+    chatty = sweep_point({**leaky, "sharing.proactive": 0.9}, ("secret",))["secret"]
+    assert chatty["reach"].mean > shy["reach"].mean
+    assert chatty["containment"].mean < shy["containment"].mean
+
+
+def test_an_eager_replanning_trigger_helps_true_blockages_and_wastes_trips_on_rumors():
+    both = ("replan_bridge", "replan_bridge_rumor")
+    eager = sweep_point({"replan.trigger_confidence": 0.2}, both)
+    middle = sweep_point({"replan.trigger_confidence": 0.4}, both)
+    slow = sweep_point({"replan.trigger_confidence": 0.8}, both)
+    true, false = "replan_bridge", "replan_bridge_rumor"
+    assert eager[true]["action_consistency"].mean > slow[true]["action_consistency"].mean
+    assert eager[false]["action_consistency"].mean < slow[false]["action_consistency"].mean
+    total = {k: p[true]["action_consistency"].mean + p[false]["action_consistency"].mean
+             for k, p in (("eager", eager), ("middle", middle), ("slow", slow))}
+    assert total["middle"] > max(total["eager"], total["slow"])  # an interior optimum
+
+
+def test_credulity_speeds_true_facts_and_hardens_rumors():
+    held = {"trust.prior": 0.9, "belief.independent_origins": False}
+    both = ("replan_bridge", "rumor")
+    doubtful = sweep_point({**held, "belief.second_hand_cap": 0.3}, both)
+    credulous = sweep_point({**held, "belief.second_hand_cap": 1.0}, both)
+    assert credulous["replan_bridge"]["action_consistency"].mean > \
+        doubtful["replan_bridge"]["action_consistency"].mean
+    assert credulous["rumor"]["uncertainty_preservation"].mean < \
+        doubtful["rumor"]["uncertainty_preservation"].mean

@@ -92,6 +92,18 @@ class Pruned(Exception):
     pass
 
 
+@dataclass
+class _Pending:
+    """A trial asked and submitted, not yet consumed."""
+
+    study: optuna.Study
+    trial: optuna.Trial
+    policy: Policy
+    run_id: str
+    stream: Iterator[Any]
+    began: float
+
+
 class EpisodeFailure(Exception):
     pass
 
@@ -172,13 +184,17 @@ class Search:
                     break
                 if self.stop:
                     break
-                outcome, new = self._trial(study, parent, champion, card, version)
-                if new is not None:
-                    version, champion, card = new
-                outcomes.append(outcome)
-                self.tracker.champion_step(parent, card.objective, len(outcomes))
-                if on_trial:
-                    on_trial(outcome)
+                room = self.trials - self._spent(main)
+                batch = [self._begin(study, parent, champion)
+                         for _ in range(min(self.in_flight(), room))]
+                for pending in batch:  # several trials in flight, finished in ask order
+                    outcome, new = self._trial(pending, champion, card, version)
+                    if new is not None:
+                        version, champion, card = new
+                    outcomes.append(outcome)
+                    self.tracker.champion_step(parent, card.objective, len(outcomes))
+                    if on_trial:
+                        on_trial(outcome)
         except BaseException:
             status = "KILLED"
             raise
@@ -259,9 +275,20 @@ class Search:
         return self.registry.promote(run_id, source, policy, card.objective, self.name, trial)
 
     # --- one trial --------------------------------------------------------------------------------
-    def _trial(self, study: optuna.Study, parent: str, champion: Policy, champion_card: Scorecard,
-               version: int | None) -> tuple[TrialOutcome, tuple[int | None, Policy,
-                                                                  Scorecard] | None]:
+    def in_flight(self) -> int:
+        """Trials to run at once: as many as the workers can take whole (at least one)."""
+        if self.execution.serial:
+            return 1
+        import ray
+
+        from harness import ensure_ray
+
+        ensure_ray(self.execution.workers, self.execution.address)
+        workers = int(ray.cluster_resources().get("CPU", 1))
+        return max(1, workers // (len(self.instrument.scenarios) * len(self.config.seeds)))
+
+    def _begin(self, study: optuna.Study, parent: str, champion: Policy) -> _Pending:
+        """Ask, sample, open the trial's MLflow run and submit its episodes."""
         began = time.monotonic()
         trial = study.ask()
         trial.set_user_attr("driver", self.driver)
@@ -270,10 +297,20 @@ class Search:
                         self.config.local_flips)
         run_id = self.tracker.start_trial(parent, trial.number, policy, self.hashes,
                                           self.driver, requeued, study.study_name)
+        jobs = self._jobs(self.config.seeds)
+        return _Pending(study, trial, policy, run_id, self._stream(jobs, policy), began)
+
+    def _trial(self, pending: _Pending, champion: Policy, champion_card: Scorecard,
+               version: int | None) -> tuple[TrialOutcome, tuple[int | None, Policy,
+                                                                  Scorecard] | None]:
+        study, trial, policy, run_id = pending.study, pending.trial, pending.policy, \
+            pending.run_id
+        began = pending.began
         waited = 0.0
         new = None
         try:
-            values, records, waited = self._evaluate(policy, self.config.seeds, trial)
+            values, records, waited = self._evaluate(policy, self.config.seeds, trial,
+                                                     pending.stream)
             card = assemble(values, self.instrument.definition, hashes=self.instrument.hashes(
                 policy))
             self._constrain(trial, card)
@@ -310,18 +347,21 @@ class Search:
                                current or 0.0, time.monotonic() - began, waited, label)
         return outcome, new
 
-    def _evaluate(self, policy: Policy, seeds: tuple[int, ...],
-                  trial: optuna.Trial | None) -> tuple[Values, list[Any], float]:
+    def _jobs(self, seeds: tuple[int, ...]) -> list[Job]:
+        """The fixed instance order: seed by seed, every scenario in each, so early
+        intermediate values already cover the whole suite."""
+        return [Job(s, seed) for seed in seeds for s in self.instrument.scenarios]
+
+    def _evaluate(self, policy: Policy, seeds: tuple[int, ...], trial: optuna.Trial | None,
+                  stream: Iterator[Any] | None = None) -> tuple[Values, list[Any], float]:
         """Run the instances, score each as it comes back (in fixed order), report it, and
         stop early if the pruner says so. Returns values, episode records and seconds
         waited for episodes."""
-        # the fixed instance order: seed by seed, every scenario in each, so early intermediate
-        # values already cover the whole suite
-        jobs = [Job(s, seed) for seed in seeds for s in self.instrument.scenarios]
+        jobs = self._jobs(seeds)
+        stream = stream if stream is not None else self._stream(jobs, policy)
         parts: list[Values] = []
         records = []
         waited = 0.0
-        stream = self._stream(jobs, policy)
         try:
             for step in range(len(jobs)):
                 t0 = time.monotonic()

@@ -191,18 +191,31 @@ def _light(mind: Mind, appetite: float, now: int) -> tuple[list[Candidate], Mind
 
 
 ARBITRATION_NOISE = 0.15  # the seed's say in close calls (common random numbers)
+RULE_PREFERENCE = 0.3  # what a matching situational rule adds to the action it prefers
 
 
 def arbitrate(options: list[Candidate], persona: Persona, mind: Mind, now: int, draws: Any,
               agent: str) -> tuple[Candidate | None, list[tuple[Candidate, str]]]:
-    """The best candidate no protected stance forbids; and what was vetoed, with the stance.
+    """The best candidate no protected stance or situational rule forbids; and what was
+    vetoed, with why. A matching rule's preference adds to a candidate's score.
 
     Close calls are settled by keyed noise. A commitment under way is not preempted before
     its minimum duration, except by a pressing need (hunger or exhaustion).
     """
-    vetoed = [(c, persona.vetoes(c.action, *(x for x in (c.item,) if x))[0].id)
-              for c in options if persona.vetoes(c.action, *(x for x in (c.item,) if x))]
-    allowed = [c for c in options if not any(c is v for v, _ in vetoed)]
+    vetoed: list[tuple[Candidate, str]] = []
+    allowed: list[Candidate] = []
+    for c in options:
+        stances = persona.vetoes(c.action, *(x for x in (c.item,) if x))
+        situation = {"role": persona.role, "place": c.target, "object": c.item or "",
+                     "occasion": "night" if is_night(now) else "day"}
+        if stances:
+            vetoed.append((c, stances[0].id))
+        elif c.action in persona.prohibitions(situation):
+            vetoed.append((c, f"rule for {situation['occasion']} at {c.target}"))
+        elif c.action in persona.preferences(situation):
+            allowed.append(replace(c, score=c.score + RULE_PREFERENCE))
+        else:
+            allowed.append(c)
     if mind.committed_until is not None and now < mind.committed_until:
         allowed = [c for c in allowed if c.score >= 1.5 or c.action == mind.doing]
     def noisy(c: Candidate) -> float:

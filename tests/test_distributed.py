@@ -158,3 +158,24 @@ def test_a_search_attaches_to_a_ray_cluster(tmp_path, ray_head):
     assert len(list(start.glob("traces/*/*/*.parquet"))) == 13 * 2 * 3  # tables × scenarios × seeds
     again = villagelab("champion", "show", "--runs-dir", str(runs))
     assert "champion: version 1" in again.stdout
+
+
+def test_several_trials_are_in_flight_when_workers_outnumber_a_trials_episodes(tmp_path,
+                                                                             ray_head):
+    from mlflow.tracking import MlflowClient
+
+    cfg = tmp_path / "search.yaml"
+    cfg.write_text('scenarios: [secret]\nseeds: "0"\n')  # one episode a trial, two workers
+    runs = tmp_path / "runs"
+    result = subprocess.run([EXE, "search", "--study", "flight", "--trials", "4", "--config",
+                             str(cfg), "--runs-dir", str(runs), "--ray-address", ray_head],
+                            env=QUIET, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
+    experiment = client.get_experiment_by_name("flight")
+    trials = sorted((r for r in client.search_runs([experiment.experiment_id])
+                     if r.data.tags.get("villagelab.kind") == "trial"),
+                    key=lambda r: int(r.data.tags["villagelab.trial"]))
+    assert len(trials) == 4
+    overlapping = [b for a, b in zip(trials, trials[1:]) if b.info.start_time < a.info.end_time]
+    assert overlapping  # a trial was asked and submitted before the one before it finished

@@ -210,3 +210,31 @@ def replace_mind(**changes):
     from dataclasses import replace
 
     return replace(MIND, **changes)
+
+
+def test_situational_rules_forbid_and_prefer_by_occasion_and_place():
+    from scenarios.persona import Rule
+
+    night = 23 * 60
+    painter = Persona(rules=(Rule(when={"occasion": "night"}, forbid="paint"),
+                             Rule(when={"place": "trash"}, prefer="tidy")))
+    lit = replace_mind(lamp="ok", holding={"box": 1})
+    state = life.initial_state(painter, night)
+    options, _ = autonomy.candidates(lit, state, painter, night)
+    assert any(c.action == "paint" for c in options)
+    choice, vetoed = autonomy.arbitrate(options, painter, lit, night, Draws0(), "x")
+    assert ("paint", "rule for night at desk") in [(c.action, why) for c, why in vetoed] or \
+        ("paint", "rule for night at easel") in [(c.action, why) for c, why in vetoed]
+    day_options, _ = autonomy.candidates(lit, life.initial_state(painter, NOON), painter, NOON)
+    _, none_vetoed = autonomy.arbitrate(day_options, painter, lit, NOON, Draws0(), "x")
+    assert not none_vetoed  # by day the rule does not apply
+    pair = [autonomy.Candidate("look_around", "floor", 0.5),
+            autonomy.Candidate("tidy", "trash", 0.4)]
+    plain, _ = autonomy.arbitrate(pair, Persona(), lit, NOON, Draws0(), "x")
+    preferred, _ = autonomy.arbitrate(pair, painter, lit, NOON, Draws0(), "x")
+    assert (plain.action, preferred.action) == ("look_around", "tidy")
+
+
+class Draws0:
+    def uniform(self, *key: object) -> float:
+        return 0.5

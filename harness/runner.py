@@ -87,6 +87,18 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
         ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
 
 
+_REMOTE: list[Any] = []
+
+
+def _remote_episode() -> Any:
+    """The episode as a Ray task, made once per process (each remote() is a new task type)."""
+    import ray
+
+    if not _REMOTE:
+        _REMOTE.append(ray.remote(max_retries=1)(_execute))
+    return _REMOTE[0]
+
+
 class RayBatch:
     """Episodes submitted to Ray at once; results come back in (scenario, seed) order.
 
@@ -101,7 +113,7 @@ class RayBatch:
 
         ensure_ray(workers, address)
         self._ray, self.timeout_s = ray, timeout_s
-        task = ray.remote(max_retries=1)(_execute)
+        task = _remote_episode()
         values = dict(policy)
         self.fixed = ordered(jobs)
         self.refs = {job.key: task.remote(job.scenario, values, job.seed, agent_kind)

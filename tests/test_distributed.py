@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -45,8 +46,6 @@ def postgres(tmp_path_factory):
         if os.environ.get("CI"):
             pytest.fail(message + "; .ci/run installs it")
         pytest.skip(message)
-    import tempfile
-
     home = Path(tempfile.mkdtemp(prefix="villagelab-pg-"))  # pytest's own temp is root-only
     if os.geteuid() == 0:
         shutil.chown(home, "postgres")
@@ -93,16 +92,33 @@ def mlflow_server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def ray_head(tmp_path_factory):
+    """A Ray head node of its own ('ray start --head --block' in a new process group), stopped
+    by signalling that group: 'ray stop' would end every Ray cluster on the machine."""
+    import signal
+
     ray = str(Path(sys.executable).with_name("ray"))
     port = free_port()
-    temp = tmp_path_factory.mktemp("ray")
-    subprocess.run([ray, "start", "--head", f"--port={port}", "--num-cpus=2",
-                    "--include-dashboard=false", f"--temp-dir={temp}",
-                    "--node-ip-address=127.0.0.1"], env=QUIET, check=True, capture_output=True)
+    temp = Path(tempfile.mkdtemp(prefix="villagelab-ray-"))
+    head = subprocess.Popen([ray, "start", "--head", "--block", f"--port={port}",
+                             "--num-cpus=2", "--include-dashboard=false", f"--temp-dir={temp}",
+                             "--node-ip-address=127.0.0.1"], env=QUIET,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+    def up() -> bool:
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", port)) == 0
+
     try:
+        wait_until(up, 90, "ray head node")
+        time.sleep(2)  # the raylet registers just after the GCS port opens
         yield f"127.0.0.1:{port}"
     finally:
-        subprocess.run([ray, "stop", "--force"], env=QUIET, capture_output=True)
+        os.killpg(head.pid, signal.SIGTERM)
+        try:
+            head.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(head.pid, signal.SIGKILL)
         shutil.rmtree(temp, ignore_errors=True)
 
 

@@ -173,7 +173,7 @@ def test_a_search_attaches_to_a_ray_cluster(tmp_path, ray_head):
     (start,) = (runs / "studies" / "cluster" / "champions").glob("start-*")
     assert len(list(start.glob("traces/*/*/*.parquet"))) == 13 * 2 * 3  # tables × scenarios × seeds
     again = villagelab("champion", "show", "--runs-dir", str(runs))
-    assert "champion: version 1" in again.stdout
+    assert again.returncode == 0 and "champion: version" in again.stdout
 
 
 def test_several_trials_are_in_flight_when_workers_outnumber_a_trials_episodes(tmp_path,

@@ -54,14 +54,20 @@ def morning_report(study_name: str, runs_dir: Path, storage: str | None,
             lines += ["", f"## Champion (version {number}) against {label}.yaml", "",
                       f"| parameter | {label} | champion |", "|---|---|---|"]
             lines += [f"| {name} | {a} | {b} |" for name, a, b in rows] or ["| (none) | | |"]
-    main = optuna.load_study(study_name=names[0], storage=backend)
+    studies = [optuna.load_study(study_name=n, storage=backend) for n in sorted(names)]
+
+    def finished(study: optuna.Study) -> int:
+        return sum(t.state == TrialState.COMPLETE for t in study.get_trials(deepcopy=False))
+
+    main = max(studies, key=finished)  # local mode: the sub-study with the most to learn from
     complete = [t for t in main.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
     if len(main.directions) == 1 and len(complete) >= 2:
         try:
             importances = optuna.importance.get_param_importances(main)
         except (ValueError, RuntimeError):
             importances = {}
-        lines += ["", "## Parameter importances (fANOVA over completed trials)", "",
+        lines += ["", f"## Parameter importances (fANOVA over the {len(complete)} completed "
+                  f"trials of {main.study_name})", "",
                   "| parameter | importance |", "|---|---|"]
         lines += [f"| {k} | {v:.3f} |" for k, v in importances.items()]
     if len(main.directions) > 1:

@@ -14,7 +14,7 @@ from harness import (TABLE_NAMES, EpisodeRecord, Job, atomic_write_json, harness
 from harness.schema import SCHEMA_VERSION, TABLES
 from policies import InputError, Policy
 from scenarios import Scenario, load_scenario, resolve, village
-from scorecards import Scorecard, ScorecardDefinition, load_definition, score
+from scorecards import Scorecard, ScorecardDefinition, load_definition, measure, score
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,23 @@ class Evaluation:
     @property
     def problems(self) -> list[EpisodeRecord]:
         return [r for r in self.records if r.status != "ok"]
+
+
+def measured_episode(scenario: Scenario, values: dict, seed: int, agent_kind: str,
+                     definition: ScorecardDefinition,
+                     applicable: dict[str, tuple[str, ...]]) -> EpisodeRecord:
+    """Run one episode and measure its metrics where it ran (a Ray worker), so the driver
+    only merges numbers. A metric that crashes is a crashed episode, like any other."""
+    from harness.runner import _execute
+
+    record = _execute(scenario, values, seed, agent_kind)
+    if record.status == "ok":
+        try:
+            tables = {k: v.to_pandas() for k, v in record.tables.items()}
+            record.measured = measure(tables, definition, applicable)
+        except Exception as exc:  # recorded, never silently dropped
+            record.status, record.error = "crashed", f"scoring: {type(exc).__name__}: {exc}"
+    return record
 
 
 def collect(records: Sequence[EpisodeRecord]) -> dict[str, pd.DataFrame]:

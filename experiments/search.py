@@ -34,7 +34,7 @@ from scorecards.report import write_reports
 from . import promotion
 from .champion import Registry
 from .config import SearchConfig
-from .evaluation import Execution, Instrument, collect
+from .evaluation import Execution, Instrument, collect, measured_episode
 from .study import (Objectives, counted, local_name, open_study, recover, sample,
                     storage_for)
 from .tracking import Tracker
@@ -371,8 +371,11 @@ class Search:
                     raise EpisodeFailure(f"episode {record.scenario}/{record.seed} "
                                          f"{record.status}: {record.error}")
                 records.append(record)
-                tables = {k: v.to_pandas() for k, v in record.tables.items()}
-                part = measure(tables, self.instrument.definition, self.instrument.applicable)
+                part = record.measured  # measured on the worker when episodes run on Ray
+                if part is None:
+                    tables = {k: v.to_pandas() for k, v in record.tables.items()}
+                    part = measure(tables, self.instrument.definition,
+                                   self.instrument.applicable)
                 parts.append(part)
                 if trial is not None and self.mode != "pareto":
                     value = instance_objective(part, self.instrument.definition)
@@ -395,7 +398,9 @@ class Search:
         if ex.serial:
             return run_serial(jobs, policy, agent_kind=ex.agent)
         return iter(RayBatch(jobs, policy, workers=ex.workers, address=ex.address,
-                             timeout_s=ex.timeout_s, agent_kind=ex.agent))
+                             timeout_s=ex.timeout_s, agent_kind=ex.agent,
+                             function=measured_episode,
+                             extra=(self.instrument.definition, self.instrument.applicable)))
 
     def _constrain(self, trial: optuna.Trial, card: Scorecard) -> None:
         """Guardrails as Optuna constraints (feasible when every value is ≤ 0), so best-trial

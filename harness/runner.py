@@ -39,6 +39,7 @@ class EpisodeRecord:
     status: str
     error: str | None = None
     tables: dict[str, pa.Table] = field(default_factory=dict, repr=False)
+    measured: Any = None  # what a scoring task measured on the worker, if one did
 
     def summary(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "seed": self.seed, "status": self.status,
@@ -87,16 +88,19 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
         ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
 
 
-_REMOTE: list[Any] = []
+_REMOTE: dict[Callable[..., EpisodeRecord], Any] = {}
 
 
-def _remote_episode() -> Any:
-    """The episode as a Ray task, made once per process (each remote() is a new task type)."""
+def _remote_episode(function: Callable[..., EpisodeRecord] | None = None) -> Any:
+    """An episode function as a Ray task, made once per process (each remote() is a new task
+    type). A caller may pass its own function with `_execute`'s arguments and more (e.g. one
+    that also scores the episode on the worker)."""
     import ray
 
-    if not _REMOTE:
-        _REMOTE.append(ray.remote(max_retries=1)(_execute))
-    return _REMOTE[0]
+    function = function or _execute
+    if function not in _REMOTE:
+        _REMOTE[function] = ray.remote(max_retries=1)(function)
+    return _REMOTE[function]
 
 
 class RayBatch:
@@ -108,15 +112,17 @@ class RayBatch:
 
     def __init__(self, jobs: Iterable[Job], policy: Policy, *, workers: int | None = None,
                  address: str | None = None, timeout_s: float | None = None,
-                 submit_order: list[Job] | None = None, agent_kind: str = "reference") -> None:
+                 submit_order: list[Job] | None = None, agent_kind: str = "reference",
+                 function: Callable[..., EpisodeRecord] | None = None,
+                 extra: tuple[Any, ...] = ()) -> None:
         import ray
 
         ensure_ray(workers, address)
         self._ray, self.timeout_s = ray, timeout_s
-        task = _remote_episode()
+        task = _remote_episode(function)
         values = dict(policy)
         self.fixed = ordered(jobs)
-        self.refs = {job.key: task.remote(job.scenario, values, job.seed, agent_kind)
+        self.refs = {job.key: task.remote(job.scenario, values, job.seed, agent_kind, *extra)
                      for job in (submit_order or self.fixed)}
         self.pending = dict(self.refs)
 

@@ -8,6 +8,7 @@ never change within a study: local mode opens a sub-study per champion.
 
 from __future__ import annotations
 
+import hashlib
 import time
 import warnings
 from dataclasses import dataclass
@@ -154,9 +155,14 @@ def sample(trial: optuna.trial.BaseTrial, mode: str, champion: Policy, step: flo
            flips: int) -> Policy:
     """A policy from the whitelist: the whole ranges (global, pareto), or around the
     champion (local): numbers within ± step of their range, at most `flips` bools or
-    categories changed (those past the first `flips` flipped are kept, in whitelist order)."""
+    categories changed."""
     values: dict[str, Any] = {}
-    flipped = 0
+    wanted = [p.name for p in WHITELIST if mode == "local" and p.kind in ("bool", "categorical")
+              and trial.suggest_categorical(f"flip:{p.name}", [False, True])]
+    # more flips wanted than allowed: keep `flips` of them, chosen by a per-trial digest so
+    # that no parameter is favoured by its place in the whitelist
+    keep = set(sorted(wanted, key=lambda n: hashlib.blake2b(
+        f"{trial.number}|{n}".encode(), digest_size=8).digest())[:flips])
     for p in WHITELIST:
         if mode != "local":
             values[p.name] = _suggest(trial, p.name, p)
@@ -170,14 +176,10 @@ def sample(trial: optuna.trial.BaseTrial, mode: str, champion: Policy, step: flo
             values[p.name] = (trial.suggest_int(p.name, int(lo), int(hi)) if p.kind == "int"
                               else trial.suggest_float(p.name, float(lo), float(hi)))
         else:
-            want = trial.suggest_categorical(f"flip:{p.name}", [False, True])
             options = [False, True] if p.kind == "bool" else list(p.choices)
             current = champion[p.name]
-            if want and flipped < flips:
-                flipped += 1
-                values[p.name] = options[(options.index(current) + 1) % len(options)]
-            else:
-                values[p.name] = current
+            values[p.name] = (options[(options.index(current) + 1) % len(options)]
+                              if p.name in keep else current)
     return Policy(values)
 
 

@@ -107,6 +107,11 @@ def scenario_list() -> None:
         s = load_scenario(name)
         table.add_row(name, str(len(s.agents)), " ".join(s.description.split()),
                       ", ".join(s.metrics))
+    from scenarios import village
+
+    v = village(25)
+    table.add_row("village", "--agents N", "generated (--structure-seed S): "
+                  + " ".join(v.description.split()), ", ".join(v.metrics))
     out.print(table)
 
 

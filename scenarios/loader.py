@@ -25,8 +25,8 @@ def resolve(name_or_path: str | Path) -> Path:
     path = LIBRARY / f"{text}.yaml"
     if not path.exists():
         raise InputError(
-            f"unknown scenario {text!r}; built-in scenarios: {', '.join(builtin_names())} "
-            "(or give the path to a .yaml file)"
+            f"unknown scenario {text!r}; built-in scenarios: {', '.join(builtin_names())}, "
+            "and village (generated, with --agents N); or give the path to a .yaml file"
         )
     return path
 

@@ -359,6 +359,7 @@ class Episode:
         if ok and action.milestone:
             self.rec.add("events", now, eid, kind="milestone", place=intent.target, agent=name,
                          detail=intent.item)
+        self._request_outcome(name, intent, ok, now, eid)
         if ok:
             sensed = action.report(self.world, name, intent.target, intent.item)
         else:
@@ -371,6 +372,17 @@ class Episode:
             return
         self.results.append((now + minutes, name, result))  # it is done when it is done
         self.results.sort(key=lambda r: (r[0], r[1]))
+
+    def _request_outcome(self, name: str, intent: Intent, ok: bool, now: int, eid: int) -> None:
+        """The agent sees how the request it served went: for a request with an `about`
+        proposition, its final action (or a refusal) is an exposure to that outcome."""
+        spec = next((r for r in self.scenario.requests if r.id == intent.request_id), None)
+        if spec is None or spec.about is None or intent.action not in (spec.action, "decline"):
+            return
+        value = "true" if ok and intent.action == spec.action else "false"
+        self._deliver(name, Observation("notice", now, eid, "seen",
+                                        self.meanings[spec.about].subject,
+                                        meaning=self.meanings[spec.about], value=value))
 
     def _decision_point(self, agent: str, action: str, now: int) -> Any:
         for dp in self.scenario.decision_points:

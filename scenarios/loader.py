@@ -137,6 +137,8 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
     for i, r in enumerate(s.requests):
         yield from agent(r.agent, ("requests", i, "agent"))
         yield from place(r.source, ("requests", i, "source"))
+        if r.about is not None:
+            yield from prop(r.about, ("requests", i, "about"))
         yield from place(r.place, ("requests", i, "place"))
         yield from moment(r.at, ("requests", i, "at"))
         yield from moment(r.deadline, ("requests", i, "deadline"))

@@ -140,6 +140,9 @@ class PlayerRequest(Frozen):
     place: Id
     deadline: Moment
     text: str = ""
+    # a tracked proposition about the outcome ("Blossom brings a pastry"): the agent sees how
+    # its request went, and can be asked about it later
+    about: Id | None = None
 
 
 class Truth(Frozen):

@@ -198,6 +198,11 @@ def test_a_request_is_planned_and_fulfilled_and_a_stance_declines_it():
     assert blossom.tick.max() <= deadline["pastry_for_picnic"]
     rowan = acts[acts.request_id == "pastry_from_rowan"]
     assert list(rowan.action) == ["decline"] and list(rowan.target) == ["no_sweets"]
+    # asked later, each talks about it consistently with what it did, as first-hand
+    answers = tables["probes"].to_pandas().set_index("probe_id")
+    assert answers.loc["asked_blossom", "answer_value"] == "true"
+    assert answers.loc["asked_rowan", "answer_value"] == "false"
+    assert set(answers.loc[["asked_blossom", "asked_rowan"], "answer_source"]) == {"self"}
 
 
 def test_a_user_action_runs_without_touching_the_loop():

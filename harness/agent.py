@@ -18,7 +18,7 @@ from . import autonomy, life
 from . import memory as mem
 from .beliefs import MODALITY_WEIGHT, Belief, fold
 from .contract import Answer, Claim, Intent, Meaning, Observation, Request
-from .planning import Plan, Slot, blocking, daily_schedule
+from .planning import Plan, Slot, blocking, daily_schedule, hurrying
 from .trust import Relations, judge, met, trust_in
 
 NEVER = 1 << 40  # wake_at when only an observation can give the agent something to do
@@ -346,9 +346,15 @@ class ReferenceAgent:
                        now, 0)
 
     def _replan_for(self, belief: Belief, minute: int, eid: int) -> None:
-        """A new belief that blocks a plan above the trigger changes it at once."""
+        """A new belief that blocks a plan above the trigger changes it at once; one that the
+        source of a pending request closes early makes the agent set off now."""
         trigger = float(self.policy["replan.trigger_confidence"])
         for goal, plan in sorted(self.plans.items()):
+            if goal.startswith("request:") and plan.step == 0 and plan.source \
+                    and plan.start is not None and plan.start > minute \
+                    and hurrying([belief], plan.source, plan.day, trigger):
+                self._new_plan(replace(plan, start=minute, reason="hurried"), minute, eid)
+                continue
             errand = self.errands.get(goal.split("@")[0])
             if errand is None or plan.reason == "fallback" or goal == self.busy:
                 continue
@@ -554,8 +560,12 @@ class ReferenceAgent:
                         start=obs.minute)
         else:
             leave = max(obs.minute, request.deadline - 120)
-            plan = Plan(goal, day_of(request.deadline), request.action, request.place, 0,
-                        "request", item=request.item, source=request.source, start=leave)
+            day = day_of(request.deadline)
+            trigger = float(self.policy["replan.trigger_confidence"])
+            if hurrying(list(self.beliefs.values()), request.source, day, trigger):
+                leave = obs.minute  # the source closes early: go while it is open
+            plan = Plan(goal, day, request.action, request.place, 0, "request",
+                        item=request.item, source=request.source, start=leave)
         self._new_plan(plan, obs.minute, obs.event_id)
 
     def _request_steps(self, now: int) -> list[Intent]:

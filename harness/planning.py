@@ -14,6 +14,7 @@ JITTER_STEPS = 7  # routine slots start up to 6 ticks late, by the seed
 ACTIVITY_MINUTES = 15
 # predicates that make a place unusable on a day (a gathering moved away counts)
 BLOCKERS = ("closed_on", "blocked_on", "moved_on")
+HURRY = ("closes_early_on",)  # a place that will close early that day: go while it is open
 KIND_ORDER = {"plan": 0, "errand": 1, "move": 2, "activity": 3}
 
 
@@ -71,6 +72,15 @@ def blocking(beliefs: list[Any], places: tuple[str, ...], day: int, trigger: flo
     """The first current belief, confident enough, that one of `places` is unusable on `day`."""
     for b in beliefs:
         if (b.status == "current" and b.subject in places and b.predicate in BLOCKERS
+                and b.object == str(day) and b.value == "true" and b.confidence >= trigger):
+            return b
+    return None
+
+
+def hurrying(beliefs: list[Any], place: str, day: int, trigger: float) -> Any:
+    """The first current belief, confident enough, that `place` closes early on `day`."""
+    for b in beliefs:
+        if (b.status == "current" and b.subject == place and b.predicate in HURRY
                 and b.object == str(day) and b.value == "true" and b.confidence >= trigger):
             return b
     return None

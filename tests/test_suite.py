@@ -26,6 +26,7 @@ MAIN = {
     "secret": ("containment", ("<", 0.95)),
     "mango_recall": ("probe_recall", ("<", 0.5)),
     "superseded": ("provenance", ("<", 0.8)),
+    "picnic_request": ("request_fulfilment", ("<", 1.0)),
 }
 
 
@@ -54,13 +55,12 @@ def test_careful_beats_baseline_on_the_main_metric(scenario):
     assert better.ci_low > 0, f"{scenario}/{metric}: {diff.diff}"
 
 
-def test_the_room_and_the_request_are_met_by_both():
-    """Their outcomes do not hinge on the information policy: both pass."""
+def test_the_room_is_lived_through_by_both():
+    """The room's outcome does not hinge on the information policy: both pass it."""
     for policy in ("baseline", "careful"):
         scenarios = card(policy).scenarios
         assert scenarios["room_two_days"]["milestones"].mean >= 1
         assert scenarios["room_two_days"]["conservation_violations"].mean == 0
-        assert scenarios["picnic_request"]["request_fulfilment"].mean == 1.0
 
 
 def sweep_point(changes: dict, scenarios: tuple[str, ...]):  # type: ignore[no-untyped-def]

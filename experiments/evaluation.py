@@ -12,6 +12,7 @@ import pyarrow as pa
 from harness import (TABLE_NAMES, EpisodeRecord, Job, atomic_write_json, harness_hash,
                      instrument_hash, run_ray, run_serial, write_episode)
 from harness.schema import SCHEMA_VERSION, TABLES
+from harness.store import sweep_orphans
 from policies import InputError, Policy
 from scenarios import Scenario, load_scenario, resolve, village
 from scorecards import Scorecard, ScorecardDefinition, load_definition, measure, score
@@ -111,6 +112,8 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
              on_done: Callable[[EpisodeRecord], None] | None = None) -> Evaluation:
     """Run every (scenario, seed) episode of a policy, write traces to `out`, and score them."""
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
+    if out is not None:
+        sweep_orphans(out)  # temp files a killed run left behind; their episodes run again
 
     def done(record: EpisodeRecord) -> None:
         if out is not None and record.status == "ok":

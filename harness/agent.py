@@ -2,7 +2,7 @@
 
 It meets the harness only through the `Agent` protocol. Its own state changes happen in
 `observe` and `decide`, which the tick loop calls at tick boundaries; `answer` is a read, so a
-probe leaves `state_hash()` unchanged. All state round-trips through plain JSON.
+probe leaves `state_hash(agent)` unchanged. All state round-trips through plain JSON.
 """
 
 from __future__ import annotations
@@ -24,6 +24,12 @@ from .trust import Relations, judge, met, trust_in
 NEVER = 1 << 40  # wake_at when only an observation can give the agent something to do
 SUMMARY_AGE = 24 * 60  # experiences older than a day are summarised at night
 FIRST_HAND = ("seen", "heard", "read")
+
+
+def state_hash(agent: Any) -> str:
+    """A digest of any agent's whole state (`get_state`): what a probe must leave unchanged."""
+    text = json.dumps(agent.get_state(), sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 class ReferenceAgent:
@@ -197,10 +203,6 @@ class ReferenceAgent:
         self.life = life.LifeState.from_json(state["life"])
         self.mind = None if state["mind"] is None else autonomy.Mind.from_json(state["mind"])
         self.attended = (state["attended"][0], state["attended"][1])
-
-    def state_hash(self) -> str:
-        text = json.dumps(self.get_state(), sort_keys=True, separators=(",", ":"))
-        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
     def drain_diagnostics(self) -> list[tuple[str, dict[str, Any]]]:
         out, self._diag = self._diag, []

@@ -38,6 +38,10 @@ class Belief:
     superseded_by: str | None = None
     supersedes: str | None = None
 
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"belief status {self.status!r}; expected one of {STATUSES}")
+
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 

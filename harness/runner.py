@@ -41,6 +41,10 @@ class EpisodeRecord:
     tables: dict[str, pa.Table] = field(default_factory=dict, repr=False)
     measured: Any = None  # what a scoring task measured on the worker, if one did
 
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"episode status {self.status!r}; expected one of {STATUSES}")
+
     def summary(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "seed": self.seed, "status": self.status,
                 "error": self.error}

@@ -110,3 +110,15 @@ def test_crashed_episode_is_a_record_not_an_exception(public_fact):
     finally:
         REGISTRY["buy_bread"] = saved
     assert record.status == "crashed" and "buy_bread" in record.error
+
+
+def test_a_rerun_sweeps_the_temp_files_a_killed_writer_left(tmp_path):
+    from experiments.evaluation import Execution, Instrument, evaluate
+
+    orphan = tmp_path / "traces" / "probes" / "secret" / ".0.parquet.x1y2.tmp"
+    orphan.parent.mkdir(parents=True)
+    orphan.write_bytes(b"half a file")
+    evaluate(load_policy(baseline_path()), Instrument.load(["secret"]), (0,),
+             Execution(serial=True), out=tmp_path)
+    assert not orphan.exists()
+    assert (tmp_path / "traces" / "probes" / "secret" / "0.parquet").exists()

@@ -124,10 +124,17 @@ def _inspect_report(world: World, actor: str, target: str, item: str | None) -> 
         dust = float(world.facts.get("lamp.dust", 0.0))
         grime = "thick with dust" if dust >= 0.5 else "a little dusty" if dust > 0 else "clean"
         return f"the lamp's contact is {contact} and the shade is {grime}"
+    return _contents(world, actor, target, item)
+
+
+def _contents(world: World, actor: str, target: str, item: str | None) -> str:
     return ",".join(f"{r}:{n}" for h, r, n in world.inventory() if h == target)
 
 
 register(Action("inspect", lambda w, a, t, i: True, "", minutes=5, report=_inspect_report))
+# looking for a material one has run out of: what the place holds (a decision point can name
+# where the agent looked)
+register(Action("search", lambda w, a, t, i: True, "", minutes=3, report=_contents))
 register(Action("clean", lambda w, a, t, i: True, "", _set("lamp.dust", 0.0), minutes=10))
 register(Action("recontact", lambda w, a, t, i: w.facts.get("lamp.contact") == "loose",
                 "the contact would not hold", _set("lamp.contact", "ok"), minutes=10))

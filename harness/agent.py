@@ -325,16 +325,7 @@ class ReferenceAgent:
     def _plan_errand(self, errand: Any, day: int, now: int) -> None:
         """Tomorrow's plan sees only what retrieval returns for the plan's context."""
         related = errand.via if self.policy["retrieval.plan_context"] == "route" else ()
-        query = mem.Query(errand.target, "plan", related)
-        recalled = mem.retrieve(self.memory, query, now, self.policy, self.draws,
-                                life.mood(self.life))
-        if not recalled:
-            self._op(now, 0, "retrieve", None, purpose="plan", rank=None, relevant=None,
-                     subject=query.subject)
-        for rank, r in enumerate(recalled):
-            self._op(now, 0, "retrieve", r.experience, purpose="plan", rank=rank,
-                     relevant=r.relevant)
-        mem.strengthen(self.memory, [r.experience for r in recalled], now)
+        recalled = self._recall(mem.Query(errand.target, "plan", related), now)
         in_mind = [self.beliefs[r.experience.proposition] for r in recalled
                    if r.experience.proposition in self.beliefs]
         trigger = float(self.policy["replan.trigger_confidence"])
@@ -346,6 +337,32 @@ class ReferenceAgent:
         via = errand.via if target == errand.target else ()
         self._new_plan(Plan(f"{errand.id}@{day}", day, errand.action, target, 0, reason, via),
                        now, 0)
+
+    def _recall(self, query: mem.Query, now: int) -> list[mem.Recall]:
+        """Retrieval as the agent uses it: traced (an empty recall too) and strengthening what
+        came to mind."""
+        recalled = mem.retrieve(self.memory, query, now, self.policy, self.draws,
+                                life.mood(self.life))
+        if not recalled:
+            self._op(now, 0, "retrieve", None, purpose=query.purpose, rank=None, relevant=None,
+                     subject=query.subject)
+        for rank, r in enumerate(recalled):
+            self._op(now, 0, "retrieve", r.experience, purpose=query.purpose, rank=rank,
+                     relevant=r.relevant)
+        mem.strengthen(self.memory, [r.experience for r in recalled], now)
+        return recalled
+
+    def _leads(self, resource: str, now: int) -> tuple[str, ...]:
+        """Where memory says a missing material is kept: only what retrieval brings to mind
+        counts, so a note read hours ago helps only if it comes back when it is needed."""
+        places = []
+        for r in self._recall(mem.Query(resource, "search"), now):
+            b = self.beliefs.get(r.experience.proposition or "")
+            if b is not None and b.status == "current" and b.subject == resource \
+                    and b.predicate == "kept_in" and b.value == "true" \
+                    and b.object not in places:
+                places.append(b.object)
+        return tuple(places)
 
     def _replan_for(self, belief: Belief, minute: int, eid: int) -> None:
         """A new belief that blocks a plan above the trigger changes it at once; one that the
@@ -490,6 +507,9 @@ class ReferenceAgent:
         if self.busy is not None:
             self.mind = mind
             return []
+        missing = autonomy.unsourced(mind)
+        if missing is not None:
+            mind = autonomy.with_leads(mind, missing, self._leads(missing, now))
         slip = self.draws.uniform("practice", self.name, day_of(now))
         options, mind = autonomy.candidates(mind, self.life, self.spec.persona, now, slip)
         choice, vetoed = autonomy.arbitrate(options, self.spec.persona, mind, now, self.draws,

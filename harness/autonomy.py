@@ -4,7 +4,9 @@ Candidates are generated from the agent's view (what it holds, believes about th
 project, its life state), protected stances veto before scoring ("rule conflict"), the rest is
 scored and the best chosen. Pure functions; the reference agent calls them when it is idle.
 Every state earns its place here: hunger and energy make candidates, mood and joy tilt the
-project, stress pushes towards rest, skill confidence picks where to paint.
+project, stress pushes towards rest, skill confidence picks where to paint. When the project
+needs a material the agent knows of nowhere, it looks first where its memory points (the
+agent retrieves the leads; see `unsourced`), then where the material usually is, each once.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ DAYLIGHT = (7 * 60, 18 * 60 + 30)  # what the window shows; the world decides th
 STAGE_MINUTES = {"preparation": 20, "sketch": 60, "body": 60, "finish": 45, "display": 10}
 MEAL_TIMES = (8 * 60, 13 * 60, 19 * 60)
 LIGHT_METHODS = ("recontact", "clean")
+USUAL_PLACES = ("art_cabinet", "supply_port")  # where materials are kept and arrive
 
 
 @dataclass(frozen=True)
@@ -50,18 +53,25 @@ class Mind:
     practiced: dict[str, int] = field(default_factory=dict)  # practice id → day done
     light: life.NeedTracker = field(default_factory=lambda: life.NeedTracker("light",
                                                                             LIGHT_METHODS))
+    # a material known of nowhere: the places memory suggested for it (consulted once per
+    # shortage), and the "place|resource" already searched since the last new evidence
+    leads: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    searched: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"holding": dict(self.holding), "stock": dict(self.stock), "stage": self.stage,
                 "lamp": self.lamp, "asleep_until": self.asleep_until, "doing": self.doing,
                 "committed_until": self.committed_until, "practiced": dict(self.practiced),
-                "light": self.light.to_json()}
+                "light": self.light.to_json(), "leads": {k: list(v) for k, v in
+                                                          self.leads.items()},
+                "searched": list(self.searched)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Mind:
         return cls(dict(data["holding"]), dict(data["stock"]), data["stage"], data["lamp"],
                    data["asleep_until"], data["doing"], data["committed_until"],
-                   dict(data["practiced"]), life.NeedTracker.from_json(data["light"]))
+                   dict(data["practiced"]), life.NeedTracker.from_json(data["light"]),
+                   {k: tuple(v) for k, v in data["leads"].items()}, tuple(data["searched"]))
 
 
 def initial_mind(stock: dict[str, int]) -> Mind:
@@ -91,6 +101,28 @@ def looks_light(mind: Mind, minute: int) -> bool:
 
 def where(mind: Mind, resource: str, places: tuple[str, ...]) -> str | None:
     return next((p for p in places if mind.stock.get(f"{p}|{resource}", 0) > 0), None)
+
+
+def material_places(mind: Mind, resource: str) -> tuple[str, ...]:
+    """Where to take a material from: the usual places, then any the agent found it in."""
+    found = sorted(k.split("|")[0] for k, n in mind.stock.items()
+                   if k.endswith(f"|{resource}") and n > 0)
+    return (*USUAL_PLACES, *(p for p in found if p not in USUAL_PLACES))
+
+
+def unsourced(mind: Mind) -> str | None:
+    """The material the project's next stage needs when the agent holds none, knows of none,
+    and has not yet asked its memory where some might be; else None."""
+    need = STAGE_NEEDS.get(next_stage(mind.stage))
+    if need is None or mind.holding.get(need, 0) > 0 or need in mind.leads \
+            or where(mind, need, material_places(mind, need)) is not None:
+        return None
+    return need
+
+
+def with_leads(mind: Mind, resource: str, places: tuple[str, ...]) -> Mind:
+    """What memory suggested for a missing material (possibly nothing): asked once."""
+    return replace(mind, leads={**mind.leads, resource: places})
 
 
 def candidates(mind: Mind, state: life.LifeState, persona: Persona, now: int,
@@ -160,16 +192,30 @@ def _project(mind: Mind, state: life.LifeState, persona: Persona,
     appetite = 0.7 + 0.3 * persona.traits.curiosity + 0.5 * joy - 0.3 * life.stress(state)
     need = STAGE_NEEDS.get(stage)
     if need is not None and mind.holding.get(need, 0) == 0:
-        place = where(mind, need, ("art_cabinet", "supply_port"))
-        found = [] if place is None else [Candidate("pick_up", place, appetite - 0.05, item=need,
-                                                    reason=f"{need} for the {stage}")]
-        return found, mind
+        place = where(mind, need, material_places(mind, need))
+        if place is None:
+            return _search(mind, need, appetite), mind
+        return [Candidate("pick_up", place, appetite - 0.05, item=need,
+                          reason=f"{need} for the {stage}")], mind
     if looks_light(mind, now):
         spot = life.choose_by_skill(state, [("easel", "painting", "easel"),
                                             ("desk", "painting", "desk")])
         return [Candidate("paint", spot, appetite, item=stage, minutes=STAGE_MINUTES[stage],
                           reason=f"the {stage}")], mind
     return _light(mind, appetite, now)
+
+
+def _search(mind: Mind, need: str, appetite: float) -> list[Candidate]:
+    """Out of a material: look where memory points, then where it usually is; each place once
+    until new evidence (a delivery) arrives. With nowhere left, the project waits; and while
+    something has just arrived unseen, seeing what it is (`look`) comes first."""
+    if any(key.endswith("|?") for key in mind.stock):
+        return []
+    for place in (*mind.leads.get(need, ()), *USUAL_PLACES):
+        if f"{place}|{need}" not in mind.searched:
+            return [Candidate("search", place, appetite - 0.05, item=need, minutes=3,
+                              reason=f"look for {need}")]
+    return []
 
 
 def _light(mind: Mind, appetite: float, now: int) -> tuple[list[Candidate], Mind]:
@@ -246,9 +292,16 @@ def on_result(mind: Mind, state: life.LifeState, persona: Persona, action: str, 
         stock[f"{target}|meal"] = max(0, stock.get(f"{target}|meal", 0) - 1)
     elif action == "eat":
         stock[f"{target}|meal"] = 0
+    elif action == "search" and item:
+        count = next((int(n) for r, _, n in (p.partition(":") for p in (detail or "").split(","))
+                      if r.strip() == item and n.strip().isdigit()), 0)
+        stock[f"{target}|{item}"] = count
+        mind = replace(mind, searched=(*mind.searched, f"{target}|{item}"))
     elif action == "pick_up" and item:
         if ok:
             holding[item] = holding.get(item, 0) + 1
+            leads = {k: v for k, v in mind.leads.items() if k != item}  # the shortage is over
+            mind = replace(mind, leads=leads)
         stock[f"{target}|{item}"] = max(0, stock.get(f"{target}|{item}", 0) - 1) if ok else 0
     elif action == "tidy" and ok:
         holding["box"] = max(0, holding.get("box", 0) - 1)
@@ -290,7 +343,8 @@ def on_sound(mind: Mind, place: str, minute: int) -> Mind:
     asleep = mind.asleep_until
     if asleep is not None and asleep - minute <= 60:
         asleep = minute
-    return replace(mind, stock=stock, asleep_until=asleep)
+    # new evidence: places searched in vain are worth another look, memory another question
+    return replace(mind, stock=stock, asleep_until=asleep, leads={}, searched=())
 
 
 def look(mind: Mind, persona: Persona) -> list[Candidate]:

@@ -120,7 +120,8 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
         for j, who in enumerate(e.audience):
             yield from agent(who, ("events", i, "audience", j))
     for i, t in enumerate(s.truth):
-        yield from agent(t.origin, ("truth", i, "origin"))
+        if t.origin is not None:
+            yield from agent(t.origin, ("truth", i, "origin"))
         if t.supersedes is not None:
             yield from prop(t.supersedes, ("truth", i, "supersedes"))
         if t.audience != "all":

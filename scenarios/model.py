@@ -154,7 +154,7 @@ class Truth(Frozen):
     object: str
     value: str
     modality: Modality = "certain"
-    origin: Id
+    origin: Id | None = None  # None: nobody in the scenario (an unsigned message)
     private: bool = False
     audience: tuple[Id, ...] | Literal["all"] = "all"
     valid_from: Moment | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import pandas as pd
@@ -59,10 +60,47 @@ def test_two_days_alone_hold_together(seed):
                    & (acts.target == "desk")]
     night_paint = acts[(acts.tick > flicker) & (acts.action == "paint") & acts.ok]
     assert len(handled) > 0 or len(night_paint) > 0  # the flicker was dealt with
-    message = t["probes"][t["probes"].proposition == "message_arrived"]
-    assert (message.answer_value == "true").all()  # the unsigned message was noticed
+    probes = t["probes"]
+    message = probes[(probes.proposition == "drawer_paint") & (probes.kind == "probe")]
+    assert list(message.answer_value) == ["true"]  # the unsigned message was read and kept
     ok_meals = acts[(acts.action == "eat") & acts.ok]
     assert 4 <= len(ok_meals) <= 12
+
+
+BASELINE = load_policy(ROOT / "policies" / "baseline.yaml")
+
+
+def first_search(t: dict[str, pd.DataFrame]) -> pd.Series:
+    searches = t["actions"][t["actions"].action == "search"]
+    return searches.iloc[0]
+
+
+def test_out_of_paint_she_looks_where_the_note_said():
+    """Careful: the note read at noon comes to mind when the paint runs out that evening; the
+    search is the labelled decision, in line, and the drawer's paint then moves by the ledger."""
+    t = room(0)
+    look = first_search(t)
+    assert (look.target, look.decision_point, look["in_line"]) == ("drawer", "looks_for_paint",
+                                                                   True)
+    taken = t["events"][(t["events"].kind == "transfer") & (t["events"].resource == "paint")
+                        & (t["events"].holder == "drawer")]
+    assert list(taken.delta) == [-1]
+    assert recount(t) == 0
+
+
+def test_baseline_keeps_the_note_yet_looks_as_if_it_never_read_it():
+    """Baseline still believes the note at the probe, but retrieval (two memories, by recency)
+    does not bring it back when the paint runs out: it looks in the usual places instead."""
+    t = {k: v.to_pandas() for k, v in Episode(load_scenario("room_two_days"), BASELINE, 0)
+         .run().items()}
+    look = first_search(t)
+    assert (look.target, look["in_line"]) == ("art_cabinet", False)
+    probes = t["probes"]
+    asked = probes[(probes.proposition == "drawer_paint") & (probes.kind == "probe")]
+    assert list(asked.answer_value) == ["true"]
+    searches = t["actions"][t["actions"].action == "search"]
+    assert not (searches.target == "drawer").any()
+    assert searches.target.is_unique  # each usual place once, then the project waits
 
 
 def test_a_planted_leak_breaks_the_recount():
@@ -238,3 +276,37 @@ def test_situational_rules_forbid_and_prefer_by_occasion_and_place():
 class Draws0:
     def uniform(self, *key: object) -> float:
         return 0.5
+
+
+# --- out of a material: memory's leads, then the usual places, each once -------------------------
+def test_a_missing_material_is_looked_for_where_memory_points_then_where_it_usually_is():
+    out_of_paint = autonomy.Mind(stage="sketch", stock={"art_cabinet|paint": 0})
+    assert autonomy.unsourced(out_of_paint) == "paint"
+    state = life.initial_state(PERSONA, NOON)
+
+    def next_search(mind: autonomy.Mind) -> str | None:
+        options, _ = autonomy.candidates(mind, state, PERSONA, NOON)
+        return next((c.target for c in options if c.action == "search"), None)
+
+    led = autonomy.with_leads(out_of_paint, "paint", ("drawer",))
+    assert autonomy.unsourced(led) is None  # memory is asked once per shortage
+    assert next_search(led) == "drawer"
+    assert next_search(autonomy.with_leads(out_of_paint, "paint", ())) == "art_cabinet"
+    searched = replace(led, searched=("drawer|paint", "art_cabinet|paint", "supply_port|paint"))
+    assert next_search(searched) is None  # nowhere left: the project waits
+    arrived = autonomy.on_sound(searched, "supply_port", NOON)
+    assert next_search(arrived) is None  # first see what arrived
+    assert arrived.searched == () and arrived.leads == {}  # new evidence: worth asking again
+
+
+def test_a_search_result_teaches_the_stock_and_a_pick_up_ends_the_shortage():
+    mind = autonomy.with_leads(autonomy.Mind(stage="sketch"), "paint", ("drawer",))
+    state = life.initial_state(PERSONA, NOON)
+    found, _ = autonomy.on_result(mind, state, PERSONA, "search", "drawer", "paint", True,
+                                  "paint:2", NOON, 1)
+    assert found.stock["drawer|paint"] == 2 and "drawer|paint" in found.searched
+    options, _ = autonomy.candidates(found, state, PERSONA, NOON)
+    assert ("pick_up", "drawer") in {(c.action, c.target) for c in options}
+    held, _ = autonomy.on_result(found, state, PERSONA, "pick_up", "drawer", "paint", True,
+                                 None, NOON + 5, 2)
+    assert held.holding["paint"] == 1 and "paint" not in held.leads

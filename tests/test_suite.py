@@ -27,6 +27,7 @@ MAIN = {
     "mango_recall": ("probe_recall", ("<", 0.5)),
     "superseded": ("provenance", ("<", 0.8)),
     "picnic_request": ("request_fulfilment", ("<", 1.0)),
+    "room_two_days": ("action_consistency", ("<", 0.5)),
 }
 
 
@@ -56,7 +57,8 @@ def test_careful_beats_baseline_on_the_main_metric(scenario):
 
 
 def test_the_room_is_lived_through_by_both():
-    """The room's outcome does not hinge on the information policy: both pass it."""
+    """The room's life does not hinge on the information policy: both pass it. (Its
+    information failure is where she looks for paint: see MAIN.)"""
     for policy in ("baseline", "careful"):
         scenarios = card(policy).scenarios
         assert scenarios["room_two_days"]["milestones"].mean >= 1

@@ -80,10 +80,10 @@ def test_out_of_paint_she_looks_where_the_note_said():
     search is the labelled decision, in line, and the drawer's paint then moves by the ledger."""
     t = room(0)
     look = first_search(t)
-    assert (look.target, look.decision_point, look["in_line"]) == ("drawer", "looks_for_paint",
-                                                                   True)
+    assert (look.target, look.decision_point, look["in_line"]) == ("desk_drawer",
+                                                                   "looks_for_paint", True)
     taken = t["events"][(t["events"].kind == "transfer") & (t["events"].resource == "paint")
-                        & (t["events"].holder == "drawer")]
+                        & (t["events"].holder == "desk_drawer")]
     assert list(taken.delta) == [-1]
     assert recount(t) == 0
 
@@ -99,7 +99,7 @@ def test_baseline_keeps_the_note_yet_looks_as_if_it_never_read_it():
     asked = probes[(probes.proposition == "drawer_paint") & (probes.kind == "probe")]
     assert list(asked.answer_value) == ["true"]
     searches = t["actions"][t["actions"].action == "search"]
-    assert not (searches.target == "drawer").any()
+    assert not (searches.target == "desk_drawer").any()
     assert searches.target.is_unique  # each usual place once, then the project waits
 
 

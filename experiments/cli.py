@@ -117,10 +117,32 @@ def scenario_list() -> None:
 
 # --- run and score -------------------------------------------------------------------------------
 def _execution(serial: bool, workers: int | None, address: str | None = None,
-               agent: str = "reference"):  # type: ignore[no-untyped-def]
+               agent: str = "reference", traces_uri: str | None = None):  # type: ignore[no-untyped-def]
     from .evaluation import Execution
 
-    return Execution(serial=serial, workers=workers, address=address, agent=agent)
+    return Execution(serial=serial, workers=workers, address=address, agent=agent,
+                     traces_uri=traces_uri)
+
+
+def _traces_uri(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A shared trace location must be a URI pyarrow can open, checked before anything runs."""
+    if value is None:
+        return None
+    from harness.store import filesystem, is_uri
+
+    if not is_uri(value):
+        raise click.BadParameter(f"{value!r} is not a URI; expected one every worker can "
+                                 "write, e.g. file:///mnt/shared/traces or s3://bucket/prefix")
+    try:
+        filesystem(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value.rstrip("/")
+
+
+TRACES_URI_HELP = ("a URI every Ray worker can write and this machine read (file:// on a "
+                   "shared mount, s3://, gs://): workers write the traces there and send "
+                   "back only measured values")
 
 
 @cli.command()
@@ -139,10 +161,14 @@ def _execution(serial: bool, workers: int | None, address: str | None = None,
               help="agents in the generated 'village' scenario")
 @click.option("--structure-seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="the generated village's structure seed (part of its identity)")
+@click.option("--ray-address", help="attach to a running Ray cluster (e.g. 127.0.0.1:6379)")
+@click.option("--traces-uri", callback=_traces_uri, help=TRACES_URI_HELP)
 def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ...],
         out_dir: Path, workers: int | None, serial: bool, json_path: Path | None,
-        agent_kind: str, agents: int, structure_seed: int) -> None:
-    """Run scenario × seed episodes, write Parquet traces to OUT and score them."""
+        agent_kind: str, agents: int, structure_seed: int, ray_address: str | None,
+        traces_uri: str | None) -> None:
+    """Run scenario × seed episodes, write Parquet traces to OUT (or --traces-uri) and score
+    them; the manifest goes to OUT."""
     from scorecards import render_table
 
     from .evaluation import Instrument, evaluate
@@ -152,15 +178,15 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
     instrument = Instrument.load(scenario_names, agents=agents, structure_seed=structure_seed)
     total = len(instrument.scenarios) * len(seeds)
     with episode_progress(err, total) as advance:
-        evaluation = evaluate(p, instrument, seeds, _execution(serial, workers, None, agent_kind),
-                              out=out_dir, on_done=advance)
+        execution = _execution(serial, workers, ray_address, agent_kind, traces_uri)
+        evaluation = evaluate(p, instrument, seeds, execution, out=out_dir, on_done=advance)
     out.print(render_table(evaluation.scorecard))
     if json_path:
-        _write_card(evaluation.scorecard, evaluation.traces, json_path)
+        _write_card(evaluation.scorecard, evaluation.load_traces(), json_path)
     bad = evaluation.problems
     for r in bad:
         err.print(f"[red]episode {r.scenario}/{r.seed}: {r.status}: {r.error}")
-    out.print(f"traces: {out_dir}/traces\nmanifest: {out_dir}/manifest.json\n"
+    out.print(f"traces: {traces_uri or out_dir}/traces\nmanifest: {out_dir}/manifest.json\n"
               f"episodes: {total - len(bad)} ok, {len(bad)} not ok")
     if bad:
         sys.exit(2)
@@ -170,8 +196,10 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.option("--json", "json_path", type=click.Path(path_type=Path))
 def score(directory: Path, json_path: Path | None) -> None:
-    """Score traces already written by `villagelab run`."""
+    """Score traces already written by `villagelab run` (DIRECTORY holds its manifest; the
+    traces are beside it, or at the URI the manifest names)."""
     from harness import read_traces
+    from harness.store import is_uri
     from scorecards import load_definition, render_table
     from scorecards import score as score_traces
 
@@ -182,11 +210,12 @@ def score(directory: Path, json_path: Path | None) -> None:
     meta = json.loads(manifest.read_text())
     hashes = {k: meta[k] for k in ("harness", "instrument", "policy")}
     applicable = meta.get("metrics")  # each scenario's declared metrics, as run
-    card = score_traces(read_traces(directory), load_definition(), hashes=hashes,
-                        applicable=applicable)
+    location = meta.get("traces", "traces")
+    traces = read_traces(location if is_uri(location) else directory)
+    card = score_traces(traces, load_definition(), hashes=hashes, applicable=applicable)
     out.print(render_table(card))
     if json_path:
-        _write_card(card, read_traces(directory), json_path)
+        _write_card(card, traces, json_path)
 
 
 def _write_card(card, traces, json_path: Path, comparison=None) -> None:  # type: ignore[no-untyped-def]
@@ -217,9 +246,13 @@ def _write_card(card, traces, json_path: Path, comparison=None) -> None:  # type
 @click.option("--ray-address", help="attach to this Ray cluster")
 @click.option("--workers", type=click.IntRange(min=1), help="local Ray workers")
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
+@click.option("--traces-uri", callback=_traces_uri,
+              help=TRACES_URI_HELP + "; each trial's under STUDY/trial-N (default: only "
+              "champions' traces are kept, in the runs folder)")
 def search(study: str, trials: int, hours: float | None, mode: str, config_path: Path | None,
            runs_dir: Path, storage: str | None, tracking_uri: str | None,
-           ray_address: str | None, workers: int | None, serial: bool) -> None:
+           ray_address: str | None, workers: int | None, serial: bool,
+           traces_uri: str | None) -> None:
     """Search the policy surface; promote only what beats the champion, roll back the rest."""
     from .config import load_config
     from .progress import trial_progress
@@ -228,7 +261,8 @@ def search(study: str, trials: int, hours: float | None, mode: str, config_path:
     config = load_config(config_path)
     runs = RunsDir(runs_dir)
     driver = Search(study, trials=trials, hours=hours, mode=mode, config=config, runs=runs,
-                    execution=_execution(serial, workers, ray_address), storage=storage,
+                    execution=_execution(serial, workers, ray_address, traces_uri=traces_uri),
+                    storage=storage,
                     tracking_uri=tracking_uri)
     err.print(f"study {study} ({mode}): budget {trials} trials on "
               f"{len(config.scenarios)} scenarios × seeds {','.join(map(str, config.seeds))}"

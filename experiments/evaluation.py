@@ -2,20 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 
-from harness import (TABLE_NAMES, EpisodeRecord, Job, atomic_write_json, harness_hash,
-                     instrument_hash, run_ray, run_serial, write_episode)
+from harness import (
+    TABLE_NAMES,
+    EpisodeRecord,
+    Job,
+    atomic_write_json,
+    harness_hash,
+    instrument_hash,
+    read_traces,
+    run_ray,
+    run_serial,
+    write_episode,
+)
+from harness.runner import RayBatch
 from harness.schema import SCHEMA_VERSION, TABLES
 from harness.store import sweep_orphans
 from policies import InputError, Policy
 from scenarios import Scenario, load_scenario, resolve, village
-from scorecards import Scorecard, ScorecardDefinition, load_definition, measure, score
+from scorecards import (
+    Scorecard,
+    ScorecardDefinition,
+    assemble,
+    load_definition,
+    measure,
+    merge_values,
+    score,
+)
 
 
 @dataclass(frozen=True)
@@ -27,6 +46,9 @@ class Execution:
     address: str | None = None
     timeout_s: float | None = None
     agent: str = "reference"  # which agent implementation (harness.AGENT_KINDS)
+    # a URI every worker can write and the driver read (file:// on a shared mount, s3://…):
+    # workers write their episodes' traces there and send back only measured values
+    traces_uri: str | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +96,11 @@ class Evaluation:
     hashes: dict[str, str]
     traces: dict[str, pd.DataFrame] = field(repr=False, default_factory=dict)
     agent: str = "reference"
+    traces_uri: str | None = None  # where the workers wrote the traces, if not to `out`
+
+    def load_traces(self) -> dict[str, pd.DataFrame]:
+        """The traces: in hand, or read back from the shared URI the workers wrote to."""
+        return self.traces if self.traces_uri is None else read_traces(self.traces_uri)
 
     @property
     def problems(self) -> list[EpisodeRecord]:
@@ -81,19 +108,26 @@ class Evaluation:
 
 
 def measured_episode(scenario: Scenario, values: dict, seed: int, agent_kind: str,
-                     definition: ScorecardDefinition,
-                     applicable: dict[str, tuple[str, ...]]) -> EpisodeRecord:
+                     definition: ScorecardDefinition, applicable: dict[str, tuple[str, ...]],
+                     traces_uri: str | None = None) -> EpisodeRecord:
     """Run one episode and measure its metrics where it ran (a Ray worker), so the driver
-    only merges numbers. A metric that crashes is a crashed episode, like any other."""
+    only merges numbers; given a shared trace URI, write the traces there too and send
+    none back. A metric or a write that fails is a crashed episode, like any other."""
     from harness.runner import _execute
 
     record = _execute(scenario, values, seed, agent_kind)
-    if record.status == "ok":
-        try:
-            tables = {k: v.to_pandas() for k, v in record.tables.items()}
-            record.measured = measure(tables, definition, applicable)
-        except Exception as exc:  # recorded, never silently dropped
-            record.status, record.error = "crashed", f"scoring: {type(exc).__name__}: {exc}"
+    if record.status != "ok":
+        return record
+    step = "scoring"
+    try:
+        tables = {k: v.to_pandas() for k, v in record.tables.items()}
+        record.measured = measure(tables, definition, applicable)
+        if traces_uri is not None:
+            step = f"writing traces to {traces_uri}"
+            write_episode(traces_uri, scenario.name, seed, record.tables)
+            record.tables, record.stored_at = {}, traces_uri
+    except Exception as exc:  # recorded, never silently dropped
+        record.status, record.error = "crashed", f"{step}: {type(exc).__name__}: {exc}"
     return record
 
 
@@ -110,31 +144,57 @@ def collect(records: Sequence[EpisodeRecord]) -> dict[str, pd.DataFrame]:
 def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execution: Execution,
              *, out: Path | None = None,
              on_done: Callable[[EpisodeRecord], None] | None = None) -> Evaluation:
-    """Run every (scenario, seed) episode of a policy, write traces to `out`, and score them."""
+    """Run every (scenario, seed) episode of a policy, write traces to `out` (or, with
+    `execution.traces_uri`, have the workers write them there), and score them."""
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
     if out is not None:
         sweep_orphans(out)  # temp files a killed run left behind; their episodes run again
 
     def done(record: EpisodeRecord) -> None:
-        if out is not None and record.status == "ok":
+        if out is not None and record.status == "ok" and record.stored_at is None:
             write_episode(out, record.scenario, record.seed, record.tables)
         if on_done:
             on_done(record)
 
-    if execution.serial:
-        records = list(run_serial(jobs, policy, on_done=done, agent_kind=execution.agent))
-    else:
-        records = list(run_ray(jobs, policy, workers=execution.workers,
-                               address=execution.address, timeout_s=execution.timeout_s,
-                               on_done=done, agent_kind=execution.agent))
+    records = list(_episodes(jobs, policy, instrument, execution, done))
     hashes = instrument.hashes(policy)
-    traces = collect(records)
-    card = score(traces, instrument.definition, hashes=hashes,
-                 applicable=instrument.applicable)
-    evaluation = Evaluation(policy, tuple(seeds), records, card, hashes, traces, execution.agent)
+    if execution.traces_uri is None:
+        traces = collect(records)
+        card = score(traces, instrument.definition, hashes=hashes,
+                     applicable=instrument.applicable)
+    else:  # the traces stay where the workers wrote them; their values came back
+        traces = {}
+        measured = [r.measured for r in records if r.status == "ok"]
+        card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
+    evaluation = Evaluation(policy, tuple(seeds), records, card, hashes, traces, execution.agent,
+                            execution.traces_uri)
     if out is not None:
         write_manifest(out, evaluation, instrument)
     return evaluation
+
+
+def _episodes(jobs: list[Job], policy: Policy, instrument: Instrument, execution: Execution,
+              done: Callable[[EpisodeRecord], None]) -> Iterator[EpisodeRecord]:
+    if execution.traces_uri is None and execution.serial:
+        yield from run_serial(jobs, policy, on_done=done, agent_kind=execution.agent)
+        return
+    if execution.traces_uri is None:
+        yield from run_ray(jobs, policy, workers=execution.workers, address=execution.address,
+                           timeout_s=execution.timeout_s, on_done=done,
+                           agent_kind=execution.agent)
+        return
+    extra = (instrument.definition, instrument.applicable, execution.traces_uri)
+    if execution.serial:
+        stream: Iterable[EpisodeRecord] = (
+            measured_episode(j.scenario, dict(policy), j.seed, execution.agent, *extra)
+            for j in jobs)
+    else:
+        stream = RayBatch(jobs, policy, workers=execution.workers, address=execution.address,
+                          timeout_s=execution.timeout_s, agent_kind=execution.agent,
+                          function=measured_episode, extra=extra)
+    for record in stream:
+        done(record)
+        yield record
 
 
 def write_manifest(out: Path, evaluation: Evaluation, instrument: Instrument) -> None:
@@ -149,4 +209,5 @@ def write_manifest(out: Path, evaluation: Evaluation, instrument: Instrument) ->
         "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
         "seeds": list(evaluation.seeds),
         "episodes": [r.summary() for r in evaluation.records],
+        "traces": evaluation.traces_uri or "traces",
     })

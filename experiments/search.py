@@ -24,19 +24,17 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
-from harness import Job, run_serial, write_episode
+from harness import Job, read_traces, run_serial, write_episode
 from harness.runner import RayBatch
 from policies import InputError, Policy, baseline_path, load_policy
-from scorecards import (Scorecard, Values, assemble, instance_objective, measure,
-                        merge_values)
+from scorecards import Scorecard, Values, assemble, instance_objective, measure, merge_values
 from scorecards.report import write_reports
 
 from . import promotion
 from .champion import Registry
 from .config import SearchConfig
 from .evaluation import Execution, Instrument, collect, measured_episode
-from .study import (Objectives, counted, local_name, open_study, recover, sample,
-                    storage_for)
+from .study import Objectives, counted, local_name, open_study, recover, sample, storage_for
 from .tracking import Tracker
 
 
@@ -267,9 +265,15 @@ class Search:
         """Its traces and report in a folder of the study (studies/S/champions/<trial>-<hash>),
         its artifacts in MLflow, a registry version, and the alias moved."""
         folder = self.folder / "champions" / f"{trial}-{policy.hash}"
-        for r in records:  # the traces came back to the driver; they are written here only
-            write_episode(folder, r.scenario, r.seed, r.tables)
-        reports = write_reports(card, collect(records), folder, comparison=comparison,
+        stored = {r.stored_at for r in records} - {None}
+        if stored:  # the workers wrote the trial's traces to the shared URI: read them back
+            (location,) = stored
+            traces = read_traces(location)
+        else:  # the traces came back to the driver; they are written here only
+            for r in records:
+                write_episode(folder, r.scenario, r.seed, r.tables)
+            traces = collect(records)
+        reports = write_reports(card, traces, folder, comparison=comparison,
                                 title=f"{self.name}: champion from trial {trial}")
         source = self.tracker.log_champion(run_id, policy, card, reports)
         return self.registry.promote(run_id, source, policy, card.objective, self.name, trial)
@@ -298,7 +302,12 @@ class Search:
         run_id = self.tracker.start_trial(parent, trial.number, policy, self.hashes,
                                           self.driver, requeued, study.study_name)
         jobs = self._jobs(self.config.seeds)
-        return _Pending(study, trial, policy, run_id, self._stream(jobs, policy), began)
+        location = None
+        if self.execution.traces_uri is not None:  # every trial's traces, for later queries
+            location = f"{self.execution.traces_uri}/{study.study_name}/trial-{trial.number}"
+            self.tracker.traces_at(run_id, location)
+        return _Pending(study, trial, policy, run_id, self._stream(jobs, policy, location),
+                        began)
 
     def _trial(self, pending: _Pending, champion: Policy, champion_card: Scorecard,
                version: int | None) -> tuple[TrialOutcome, tuple[int | None, Policy,
@@ -393,14 +402,20 @@ class Search:
         return assemble(values, self.instrument.definition,
                         hashes=self.instrument.hashes(policy)), records
 
-    def _stream(self, jobs: list[Job], policy: Policy) -> Iterator[Any]:
+    def _stream(self, jobs: list[Job], policy: Policy,
+                location: str | None = None) -> Iterator[Any]:
+        """The episodes of one evaluation; given a trace `location` (a trial's, under the
+        shared trace URI), each is written there where it ran."""
         ex = self.execution
+        extra = (self.instrument.definition, self.instrument.applicable, location)
         if ex.serial:
-            return run_serial(jobs, policy, agent_kind=ex.agent)
+            if location is None:
+                return run_serial(jobs, policy, agent_kind=ex.agent)
+            return (measured_episode(j.scenario, dict(policy), j.seed, ex.agent, *extra)
+                    for j in jobs)
         return iter(RayBatch(jobs, policy, workers=ex.workers, address=ex.address,
                              timeout_s=ex.timeout_s, agent_kind=ex.agent,
-                             function=measured_episode,
-                             extra=(self.instrument.definition, self.instrument.applicable)))
+                             function=measured_episode, extra=extra))
 
     def _constrain(self, trial: optuna.Trial, card: Scorecard) -> None:
         """Guardrails as Optuna constraints (feasible when every value is ≤ 0), so best-trial

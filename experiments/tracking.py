@@ -93,6 +93,10 @@ class Tracker:
                               params=[Param(k, str(v)) for k, v in policy.items()])
         return run.info.run_id
 
+    def traces_at(self, run_id: str, location: str) -> None:
+        """Where the workers write this trial's traces (a shared URI)."""
+        self.client.set_tag(run_id, "villagelab.traces", location)
+
     def finish_trial(self, run_id: str, card: Scorecard, decision: str, reason: str,
                      values: Values, policy: Policy) -> None:
         import pandas as pd

@@ -1,7 +1,8 @@
 """Run episodes serially or as Ray tasks; every episode ends in one record with a status.
 
 Results are consumed in the order the jobs are given, never completion order, and the tables
-come back to the driver, which alone writes traces: nothing lands on a worker's own disk.
+come back to the driver, which writes the traces — or, given a shared trace URI, the worker
+writes them there and only numbers come back. Nothing lands on a worker's own disk.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class EpisodeRecord:
     error: str | None = None
     tables: dict[str, pa.Table] = field(default_factory=dict, repr=False)
     measured: Any = None  # what a scoring task measured on the worker, if one did
+    stored_at: str | None = None  # the shared trace URI the worker wrote the tables to
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:

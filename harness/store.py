@@ -3,6 +3,9 @@
 Layout: DIR/traces/<table>/<scenario>/<seed>.parquet — plain folder names, the key columns live
 inside the files. A write goes to a temp file whose name starts with '.', is fsynced, then
 renamed, so readers never see half a file and a killed run leaves only orphan temp files.
+
+DIR is a local folder, or — for workers on a cluster writing where the driver can read — a
+URI pyarrow understands (file://, s3://, gs://, hdfs://, abfs://).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -17,6 +21,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
+import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from .schema import TABLE_NAMES, TABLES
@@ -58,25 +63,65 @@ def episode_path(root: Path, table: str, scenario: str, seed: int) -> Path:
     return Path(root) / "traces" / table / scenario / f"{seed}.parquet"
 
 
-def write_episode(root: Path, scenario: str, seed: int, tables: dict[str, pa.Table]) -> None:
+def is_uri(location: str | Path) -> bool:
+    return "://" in str(location)
+
+
+def filesystem(location: str | Path) -> tuple[pafs.FileSystem, str]:
+    """The filesystem and base path of a local folder or a URI."""
+    if is_uri(location):
+        try:
+            return pafs.FileSystem.from_uri(str(location))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+            raise ValueError(f"{location}: not a trace location pyarrow can open ({exc})") \
+                from None
+    return pafs.LocalFileSystem(), str(Path(location).resolve())
+
+
+def _parquet(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, **PARQUET_OPTIONS)
+    return sink.getvalue().to_pybytes()
+
+
+def write_episode(root: str | Path, scenario: str, seed: int,
+                  tables: dict[str, pa.Table]) -> None:
+    """One episode's tables under `root` (a folder, or a URI that workers share)."""
+    data = {name: _parquet(tables[name].cast(TABLES[name])) for name in TABLE_NAMES}
+    if not is_uri(root):
+        for name in TABLE_NAMES:
+            atomic_write_bytes(episode_path(Path(root), name, scenario, seed), data[name])
+        return
+    fs, base = filesystem(root)
     for name in TABLE_NAMES:
-        table = tables[name].cast(TABLES[name])
-        sink = pa.BufferOutputStream()
-        pq.write_table(table, sink, **PARQUET_OPTIONS)
-        atomic_write_bytes(episode_path(root, name, scenario, seed), sink.getvalue().to_pybytes())
+        folder = f"{base}/traces/{name}/{scenario}"
+        fs.create_dir(folder, recursive=True)
+        # a '.'-named temp moved into place: readers skip it; object stores publish on close
+        tmp = f"{folder}/.{seed}.parquet.{secrets.token_hex(6)}.tmp"
+        try:
+            with fs.open_output_stream(tmp) as out:
+                out.write(data[name])
+            fs.move(tmp, f"{folder}/{seed}.parquet")
+        except BaseException:
+            with contextlib.suppress(OSError):
+                fs.delete_file(tmp)
+            raise
 
 
-def read_table(root: Path, name: str) -> pd.DataFrame:
+def read_table(root: str | Path, name: str) -> pd.DataFrame:
     """Every episode's rows of one table, with the table's fixed schema (empty if none)."""
-    folder = Path(root) / "traces" / name
-    files = sorted(str(p) for p in folder.glob("*/*.parquet")) if folder.exists() else []
+    fs, base = filesystem(root)
+    folder = f"{base}/traces/{name}"
+    found = fs.get_file_info(pafs.FileSelector(folder, allow_not_found=True, recursive=True))
+    files = sorted(f.path for f in found if f.type == pafs.FileType.File
+                   and f.base_name.endswith(".parquet") and not f.base_name.startswith("."))
     if not files:
         return TABLES[name].empty_table().to_pandas()
-    dataset = ds.dataset(files, schema=TABLES[name], format="parquet")
+    dataset = ds.dataset(files, schema=TABLES[name], format="parquet", filesystem=fs)
     return dataset.to_table().to_pandas()
 
 
-def read_traces(root: Path) -> dict[str, pd.DataFrame]:
+def read_traces(root: str | Path) -> dict[str, pd.DataFrame]:
     return {name: read_table(root, name) for name in TABLE_NAMES}
 
 

@@ -3,6 +3,7 @@ processes at once, an MLflow tracking server, and a Ray cluster a search attache
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import villagelab
+from .conftest import ROOT, villagelab
 
 PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), default=Path("/nonexistent"),
              key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0)
@@ -195,3 +196,53 @@ def test_several_trials_are_in_flight_when_workers_outnumber_a_trials_episodes(t
     assert len(trials) == 4
     overlapping = [b for a, b in zip(trials, trials[1:]) if b.info.start_time < a.info.end_time]
     assert overlapping  # a trial was asked and submitted before the one before it finished
+
+
+def test_on_a_cluster_workers_write_traces_to_a_shared_uri(tmp_path, ray_head):
+    """`run --traces-uri`: the workers write the traces (byte-identical to a serial run's),
+    only measured values come back, and `score` finds the traces through the manifest."""
+    shared, local = tmp_path / "shared", tmp_path / "local"
+    common = ["run", "--scenario", "public_fact", "--scenario", "room_two_days", "--policy",
+              "policies/careful.yaml", "--seeds", "0-1"]
+    remote = subprocess.run([EXE, *common, "--out", str(tmp_path / "out"), "--ray-address",
+                             ray_head, "--traces-uri", shared.as_uri(), "--json",
+                             str(tmp_path / "out" / "card.json")],
+                            env=QUIET, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert remote.returncode == 0, remote.stderr
+    assert not (tmp_path / "out" / "traces").exists()  # nothing came back to be written here
+    serial = villagelab(*common, "--out", str(local), "--serial", "--json",
+                        str(local / "card.json"), cwd=ROOT)
+    assert serial.returncode == 0, serial.stderr
+    written = sorted(p.relative_to(shared) for p in shared.glob("traces/*/*/*.parquet"))
+    assert len(written) == 13 * 2 * 2
+    assert all((shared / p).read_bytes() == (local / p).read_bytes() for p in written)
+    assert (tmp_path / "out" / "card.json").read_text() == (local / "card.json").read_text()
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["traces"] == shared.as_uri()
+    rescored = villagelab("score", str(tmp_path / "out"))
+    assert rescored.returncode == 0 and "room_two_days" in rescored.stdout
+
+
+def test_a_search_on_a_cluster_keeps_every_trials_traces_at_the_shared_uri(tmp_path, ray_head):
+    from mlflow.tracking import MlflowClient
+
+    cfg = tmp_path / "search.yaml"
+    cfg.write_text(f"scenarios: [public_fact, rumor]\nseeds: 0-2\n"
+                   f"first: [{ROOT / 'policies' / 'careful.yaml'}]\n")
+    runs, shared = tmp_path / "runs", tmp_path / "shared"
+    result = subprocess.run([EXE, "search", "--study", "kept", "--trials", "1", "--config",
+                             str(cfg), "--runs-dir", str(runs), "--ray-address", ray_head,
+                             "--traces-uri", shared.as_uri()],
+                            env=QUIET, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "trial 0: promoted" in result.stderr
+    trial = shared / "kept" / "trial-0"
+    assert len(list(trial.glob("traces/*/*/*.parquet"))) == 13 * 2 * 3
+    client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
+    experiment = client.get_experiment_by_name("kept")
+    (run,) = [r for r in client.search_runs([experiment.experiment_id])
+              if r.data.tags.get("villagelab.trial") == "0"]
+    assert run.data.tags["villagelab.traces"] == trial.as_uri()
+    # the champion's report was made from the traces read back from the shared URI
+    (folder,) = (runs / "studies" / "kept" / "champions").glob("0-*")
+    assert (folder / "report.html").exists() and not (folder / "traces").exists()

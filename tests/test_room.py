@@ -8,8 +8,7 @@ from functools import cache
 import pandas as pd
 import pytest
 
-from harness import Episode
-from harness import autonomy, life
+from harness import Episode, autonomy, life
 from policies import load_policy
 from scenarios import load_scenario
 from scenarios.persona import Persona, Stance

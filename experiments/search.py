@@ -144,6 +144,7 @@ class Search:
         self.tracker = Tracker(tracking_uri or runs.tracking_uri, study, runs.artifacts / study)
         self.registry = Registry(self.tracker.uri)
         self.stop: str | None = None
+        self._substudies: dict[str, optuna.Study] = {}  # local mode: loaded once each
         self.driver = driver_id()
         self.startup = len(self.instrument.scenarios)  # one round of every scenario
 
@@ -175,14 +176,14 @@ class Search:
                                                     startup_steps=self.startup)
                         self._recover(local[version])
                     study = local[version]
-                if self._spent(main) >= self.trials:
+                room = self.trials - self._spent(main)
+                if room <= 0:
                     break
                 if self.hours is not None and time.monotonic() - began >= self.hours * 3600:
                     self.stop = "hours"
                     break
                 if self.stop:
                     break
-                room = self.trials - self._spent(main)
                 batch = [self._begin(study, parent, champion)
                          for _ in range(min(self.in_flight(), room))]
                 for pending in batch:  # several trials in flight, finished in ask order
@@ -221,11 +222,15 @@ class Search:
         self.stop = "interrupted"  # finish and record the trial in flight, then stop
 
     def _spent(self, main: optuna.Study) -> int:
+        """Trials counted against the budget: the study's, or in local mode all its
+        sub-studies' (another driver may have opened new ones; each is loaded once)."""
         if self.mode != "local":
             return counted(main)
-        names = optuna.study.get_all_study_names(storage=self.storage)
-        return sum(counted(optuna.load_study(study_name=n, storage=self.storage))
-                   for n in names if n.startswith(f"{self.name}@"))
+        for name in optuna.study.get_all_study_names(storage=self.storage):
+            if name.startswith(f"{self.name}@") and name not in self._substudies:
+                self._substudies[name] = optuna.load_study(study_name=name,
+                                                           storage=self.storage)
+        return sum(counted(study) for study in self._substudies.values())
 
     def _recover(self, study: optuna.Study) -> list[int]:
         """Trials a dead driver left RUNNING are failed and re-queued once."""

@@ -149,3 +149,24 @@ def test_a_changed_scenario_file_stops_a_resumed_study(tmp_path):
     assert again.returncode == 2
     assert "frozen harness and instrument" in again.stderr and "scenario file" in again.stderr
     assert "Traceback" not in again.stderr
+
+
+def test_local_mode_counts_its_budget_across_sub_studies_and_resumptions(tmp_path):
+    cfg = config(tmp_path, 'scenarios: [secret, rumor]\nseeds: "0,1"\n')
+    runs = tmp_path / "runs"
+
+    def search(trials: int) -> subprocess.CompletedProcess[str]:
+        result = villagelab("search", "--study", "near", "--mode", "local", "--trials",
+                            str(trials), "--config", str(cfg), "--runs-dir", str(runs),
+                            "--serial")
+        assert result.returncode == 0, result.stderr
+        return result
+
+    assert "trials_this_run: 3" in search(3).stdout
+    assert "trials_this_run: 2" in search(5).stdout  # the budget is the study's, not a run's
+    assert "trials_this_run: 0" in search(5).stdout
+    storage = journal(runs)
+    subs = [n for n in optuna.study.get_all_study_names(storage) if n.startswith("near@")]
+    finished = [t for n in subs for t in optuna.load_study(study_name=n, storage=storage)
+                .get_trials(states=(TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL))]
+    assert subs and len(finished) == 5

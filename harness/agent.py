@@ -18,7 +18,8 @@ from . import autonomy, life
 from . import memory as mem
 from .beliefs import MODALITY_WEIGHT, Belief, fold
 from .contract import Answer, Claim, Intent, Meaning, Observation, Request
-from .planning import Plan, Slot, blocking, daily_schedule, hurrying
+from .conversation import news_for, phrase
+from .planning import Plan, Slot, blocking, daily_schedule, hurrying, request_plan, request_step
 from .trust import Relations, judge, met, trust_in
 
 NEVER = 1 << 40  # wake_at when only an observation can give the agent something to do
@@ -125,7 +126,9 @@ class ReferenceAgent:
         """
         group_mate = bool(set(self.spec.groups) & set(partner_groups))
         urgent = set(self.group_news) if group_mate else set()
-        candidates = self._news_for(partner, urgent)
+        candidates = news_for(self.beliefs, self.memory.experiences, partner,
+                              self.told.get(partner, []), urgent,
+                              bool(self.policy["sharing.respect_privacy"]))
         if not candidates:
             return []
         urge = float(self.policy["sharing.proactive"]) + life.hold_strength(self.motivation, now)
@@ -138,29 +141,10 @@ class ReferenceAgent:
             if not allowed:  # the day's budget is spent: hold the rest back
                 self.motivation = life.hold(self.motivation, "listen", now)
                 break
-            claims.append(self._claim(b, privacy, audience))
+            claims.append(phrase(b, self.meanings[b.proposition], privacy, audience,
+                                 self.policy))
             self.told.setdefault(partner, []).append(b.proposition)
         return claims
-
-    def _news_for(self, partner: str, urgent: set[str]) -> list[tuple[Belief, str, tuple[str, ...]]]:
-        """What this partner has not heard from us, most salient first, privacy respected."""
-        already = set(self.told.get(partner, []))
-        ranked = []
-        for prop, b in sorted(self.beliefs.items()):
-            if b.status not in ("current", "superseded") or prop in already \
-                    or b.told_by == partner or b.confidence < 0.3:
-                continue
-            exp = self.memory.experiences.get(b.support[-1]) if b.support else None
-            privacy = exp.privacy if exp is not None else "public"
-            audience = exp.audience if exp is not None else ()
-            if privacy == "private" and self.policy["sharing.respect_privacy"] \
-                    and partner not in audience:
-                continue
-            salience = b.confidence * (exp.importance if exp is not None else 0.5)
-            ranked.append((prop not in urgent, b.status != "current", -salience, prop,
-                           (b, privacy, audience)))
-        ranked.sort(key=lambda c: c[:4])
-        return [entry for *_, entry in ranked]
 
     def answer(self, proposition: str, now: int) -> Answer:
         b = self.beliefs.get(proposition)
@@ -575,51 +559,17 @@ class ReferenceAgent:
         assert request is not None
         self.requests[request.request_id] = request
         self._remember(obs, channel="heard", subject=request.place, importance=0.8)
-        goal = f"request:{request.request_id}"
-        vetoes = self.spec.persona.vetoes(request.action, request.item)
-        if vetoes:  # a protected stance vetoes before any weighing: a rule conflict
-            plan = Plan(goal, day_of(obs.minute), "decline", vetoes[0].id, 0, "rule conflict",
-                        start=obs.minute)
-        else:
-            leave = max(obs.minute, request.deadline - 120)
-            day = day_of(request.deadline)
-            trigger = float(self.policy["replan.trigger_confidence"])
-            if hurrying(list(self.beliefs.values()), request.source, day, trigger):
-                leave = obs.minute  # the source closes early: go while it is open
-            plan = Plan(goal, day, request.action, request.place, 0, "request",
-                        item=request.item, source=request.source, start=leave)
+        plan = request_plan(request, self.spec.persona, list(self.beliefs.values()), obs.minute,
+                            float(self.policy["replan.trigger_confidence"]))
         self._new_plan(plan, obs.minute, obs.event_id)
 
     def _request_steps(self, now: int) -> list[Intent]:
-        for goal, plan in sorted(self.plans.items()):
-            if not goal.startswith("request:") or plan.step >= 2 or plan.start is None \
-                    or plan.start > now:
-                continue
-            request = self.requests[goal.split(":", 1)[1]]
-            if plan.action == "decline":
-                self.plans[goal] = replace(plan, step=2)
-                return [Intent("decline", plan.target, "decline", plan.plan_id, goal,
-                               request.request_id)]
-            self.busy = goal
-            if plan.step == 0:
-                return [Intent("act", request.source, "pick_up", plan.plan_id, goal,
-                               request.request_id, request.item)]
-            return [Intent("act", request.place, request.action, plan.plan_id, goal,
-                           request.request_id, request.item)]
-        return []
-
-    def _claim(self, b: Belief, privacy: str, audience: tuple[str, ...]) -> Claim:
-        threshold = float(self.policy["hedging.qualifier_threshold"])
-        modality = b.modality
-        if b.confidence < threshold and modality == "certain":
-            modality = "rumor" if b.confidence < threshold / 2 else "likely"
-        if b.first_hand:
-            source: str | None = "self"
-        elif self.policy["hedging.mark_second_hand"]:
-            source = b.origin or b.told_by  # the origin when known; None if not kept
-            if modality == "certain" and b.confidence < 1.0:
-                modality = "likely"  # hearsay is not passed on as certain
+        due = request_step(self.plans, self.requests, now)
+        if due is None:
+            return []
+        plan, intent = due
+        if intent.kind == "decline":  # declining is done at once
+            self.plans[plan.goal] = replace(plan, step=2)
         else:
-            source = None
-        return Claim(self.meanings[b.proposition], b.value, modality, source, privacy, audience)
-
+            self.busy = plan.goal
+        return [intent]

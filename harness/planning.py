@@ -1,4 +1,5 @@
-"""Plans: the daily schedule from a persona, plan entries, and what blocks a plan.
+"""Plans: the daily schedule from a persona, plan entries, what blocks or hurries a plan, and
+how a request is served.
 
 Pure functions: the agent calls them, the tick loop calls the agent.
 """
@@ -9,6 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from scenarios import MINUTES_PER_DAY, AgentSpec, day_of
+from scenarios.persona import Persona
+
+from .contract import Intent, Request
 
 JITTER_STEPS = 7  # routine slots start up to 6 ticks late, by the seed
 ACTIVITY_MINUTES = 15
@@ -83,4 +87,45 @@ def hurrying(beliefs: list[Any], place: str, day: int, trigger: float) -> Any:
         if (b.status == "current" and b.subject == place and b.predicate in HURRY
                 and b.object == str(day) and b.value == "true" and b.confidence >= trigger):
             return b
+    return None
+
+
+# --- requests: fetch, then deliver; or decline by a protected stance -------------------------------
+SET_OFF_BEFORE = 120  # minutes before a request's deadline the agent sets off
+
+
+def request_plan(request: Request, persona: Persona, beliefs: list[Any], minute: int,
+                 trigger: float) -> Plan:
+    """How to serve a request (its plan_id is the agent's to give). A protected stance vetoes
+    before any weighing (a rule conflict); otherwise set off two hours before the deadline,
+    or at once when the source is believed to close early that day."""
+    goal = f"request:{request.request_id}"
+    vetoes = persona.vetoes(request.action, request.item)
+    if vetoes:
+        return Plan(goal, day_of(minute), "decline", vetoes[0].id, 0, "rule conflict",
+                    start=minute)
+    day = day_of(request.deadline)
+    leave = max(minute, request.deadline - SET_OFF_BEFORE)
+    if hurrying(beliefs, request.source, day, trigger):
+        leave = minute  # the source closes early: go while it is open
+    return Plan(goal, day, request.action, request.place, 0, "request", item=request.item,
+                source=request.source, start=leave)
+
+
+def request_step(plans: dict[str, Plan], requests: dict[str, Request],
+                 now: int) -> tuple[Plan, Intent] | None:
+    """The next due step of a pending request, if any: its plan and what to do."""
+    for goal, plan in sorted(plans.items()):
+        if not goal.startswith("request:") or plan.step >= 2 or plan.start is None \
+                or plan.start > now:
+            continue
+        request = requests[goal.split(":", 1)[1]]
+        if plan.action == "decline":
+            return plan, Intent("decline", plan.target, "decline", plan.plan_id, goal,
+                                request.request_id)
+        if plan.step == 0:
+            return plan, Intent("act", request.source, "pick_up", plan.plan_id, goal,
+                                request.request_id, request.item)
+        return plan, Intent("act", request.place, request.action, plan.plan_id, goal,
+                            request.request_id, request.item)
     return None

@@ -184,6 +184,10 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
     if json_path:
         _write_card(evaluation.scorecard, evaluation.load_traces(), json_path)
     bad = evaluation.problems
+    for r in evaluation.records:
+        if r.retried and r.status == "ok":
+            err.print(f"[yellow]episode {r.scenario}/{r.seed}: ran twice; the first worker "
+                      f"was lost ({r.retried})")
     for r in bad:
         err.print(f"[red]episode {r.scenario}/{r.seed}: {r.status}: {r.error}")
     out.print(f"traces: {traces_uri or out_dir}/traces\nmanifest: {out_dir}/manifest.json\n"

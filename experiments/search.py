@@ -325,6 +325,9 @@ class Search:
         try:
             values, records, waited = self._evaluate(policy, self.config.seeds, trial,
                                                      pending.stream)
+            retried = [f"{r.scenario}/{r.seed}: {r.retried}" for r in records if r.retried]
+            if retried:
+                self.tracker.retries(run_id, retried)
             card = assemble(values, self.instrument.definition, hashes=self.instrument.hashes(
                 policy))
             self._constrain(trial, card)
@@ -382,8 +385,9 @@ class Search:
                 record = next(stream)
                 waited += time.monotonic() - t0
                 if record.status != "ok":
+                    again = f" (after a retry: {record.retried})" if record.retried else ""
                     raise EpisodeFailure(f"episode {record.scenario}/{record.seed} "
-                                         f"{record.status}: {record.error}")
+                                         f"{record.status}: {record.error}{again}")
                 records.append(record)
                 part = record.measured  # measured on the worker when episodes run on Ray
                 if part is None:

@@ -93,6 +93,10 @@ class Tracker:
                               params=[Param(k, str(v)) for k, v in policy.items()])
         return run.info.run_id
 
+    def retries(self, run_id: str, episodes: list[str]) -> None:
+        """Episodes Ray ran twice because a worker or node was lost: never silent."""
+        self.client.set_tag(run_id, "villagelab.retries", "; ".join(episodes)[:4000])
+
     def traces_at(self, run_id: str, location: str) -> None:
         """Where the workers write this trial's traces (a shared URI)."""
         self.client.set_tag(run_id, "villagelab.traces", location)

@@ -42,6 +42,7 @@ class EpisodeRecord:
     tables: dict[str, pa.Table] = field(default_factory=dict, repr=False)
     measured: Any = None  # what a scoring task measured on the worker, if one did
     stored_at: str | None = None  # the shared trace URI the worker wrote the tables to
+    retried: str | None = None  # why Ray ran it a second time (a worker or node was lost)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -49,7 +50,7 @@ class EpisodeRecord:
 
     def summary(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "seed": self.seed, "status": self.status,
-                "error": self.error}
+                "error": self.error, "retried": self.retried}
 
 
 def _execute(scenario: Scenario, values: dict[str, Any], seed: int,
@@ -97,15 +98,19 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
 _REMOTE: dict[Callable[..., EpisodeRecord], Any] = {}
 
 
+RETRIES = 1  # a lost worker or node costs one more run of the episode, recorded on its record
+
+
 def _remote_episode(function: Callable[..., EpisodeRecord] | None = None) -> Any:
     """An episode function as a Ray task, made once per process (each remote() is a new task
     type). A caller may pass its own function with `_execute`'s arguments and more (e.g. one
-    that also scores the episode on the worker)."""
+    that also scores the episode on the worker). Ray itself never retries: the batch does,
+    so that a retry is recorded rather than silent."""
     import ray
 
     function = function or _execute
     if function not in _REMOTE:
-        _REMOTE[function] = ray.remote(max_retries=1)(function)
+        _REMOTE[function] = ray.remote(max_retries=0)(function)
     return _REMOTE[function]
 
 
@@ -127,28 +132,42 @@ class RayBatch:
         self._ray, self.timeout_s = ray, timeout_s
         task = _remote_episode(function)
         values = dict(policy)
+        self._submit = lambda job: task.remote(job.scenario, values, job.seed, agent_kind, *extra)
         self.fixed = ordered(jobs)
-        self.refs = {job.key: task.remote(job.scenario, values, job.seed, agent_kind, *extra)
-                     for job in (submit_order or self.fixed)}
-        self.pending = dict(self.refs)
+        self.pending = {job.key: self._submit(job) for job in (submit_order or self.fixed)}
 
     def __iter__(self) -> Iterator[EpisodeRecord]:
-        ray = self._ray
         try:
             for job in self.fixed:
-                try:
-                    record = ray.get(self.refs[job.key], timeout=self.timeout_s)
-                except ray.exceptions.GetTimeoutError:
-                    ray.cancel(self.refs[job.key], force=True)
-                    record = EpisodeRecord(job.scenario.name, job.seed, "timed_out",
-                                           f"no result within {self.timeout_s} s")
-                except ray.exceptions.RayError as exc:
-                    record = EpisodeRecord(job.scenario.name, job.seed, "failed",
-                                           f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
+                record = self._result(job)
                 del self.pending[job.key]
                 yield record
         finally:
             self.close()
+
+    def _result(self, job: Job) -> EpisodeRecord:
+        """The episode's record; an episode whose worker was lost runs once more, and its
+        record says why. (Episodes catch their own exceptions, so a Ray error means the
+        worker, its node or the result was lost.)"""
+        ray = self._ray
+        retried: str | None = None
+        tries = 0
+        while True:
+            try:
+                record: EpisodeRecord = ray.get(self.pending[job.key], timeout=self.timeout_s)
+            except ray.exceptions.GetTimeoutError:
+                ray.cancel(self.pending[job.key], force=True)
+                record = EpisodeRecord(job.scenario.name, job.seed, "timed_out",
+                                       f"no result within {self.timeout_s} s")
+            except ray.exceptions.RayError as exc:
+                reason = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+                if tries < RETRIES:
+                    tries, retried = tries + 1, reason
+                    self.pending[job.key] = self._submit(job)
+                    continue
+                record = EpisodeRecord(job.scenario.name, job.seed, "failed", reason)
+            record.retried = retried
+            return record
 
     def close(self) -> None:
         for ref in self.pending.values():

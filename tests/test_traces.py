@@ -61,6 +61,39 @@ def test_ray_shuffled_matches_serial(tmp_path, ray_cluster, public_fact, baselin
     assert digests(tmp_path / "serial") == digests(tmp_path / "ray")
 
 
+def dying(marker: Path, times: int):  # type: ignore[no-untyped-def]
+    """An episode function whose worker process dies on its first `times` runs (counted in
+    `marker`): what a lost worker or node looks like to the driver. A closure, so Ray ships
+    it by value."""
+    def episode(scenario, values, seed, agent_kind):  # type: ignore[no-untyped-def]
+        import os
+
+        from harness.runner import _execute
+
+        runs = int(marker.read_text()) if marker.exists() else 0
+        marker.write_text(str(runs + 1))
+        if runs < times:
+            os._exit(1)
+        return _execute(scenario, values, seed, agent_kind)
+    return episode
+
+
+@pytest.mark.ray
+def test_a_lost_worker_is_retried_once_and_the_retry_is_recorded(tmp_path, ray_cluster,
+                                                                  public_fact, baseline):
+    from harness.runner import RayBatch
+
+    (record,) = RayBatch([Job(public_fact, 0)], baseline,
+                         function=dying(tmp_path / "runs", times=1))
+    assert record.status == "ok" and record.tables
+    assert record.retried is not None and "WorkerCrashedError" in record.retried
+    assert record.summary()["retried"] == record.retried  # the manifest's episode list
+    (twice,) = RayBatch([Job(public_fact, 0)], baseline,
+                        function=dying(tmp_path / "again", times=2))
+    assert twice.status == "failed" and twice.retried is not None  # one retry, then a result
+    assert (tmp_path / "again").read_text() == "2"
+
+
 def test_every_table_reads_with_pandas_duckdb_and_polars(tmp_path, public_fact, baseline):
     import duckdb
     import pandas as pd

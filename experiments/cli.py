@@ -190,6 +190,9 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
                       f"was lost ({r.retried})")
     for r in bad:
         err.print(f"[red]episode {r.scenario}/{r.seed}: {r.status}: {r.error}")
+    if evaluation.resumed:
+        err.print(f"resumed: {evaluation.resumed} of {total} episodes were already written "
+                  f"in {out_dir}")
     out.print(f"traces: {traces_uri or out_dir}/traces\nmanifest: {out_dir}/manifest.json\n"
               f"episodes: {total - len(bad)} ok, {len(bad)} not ok")
     if bad:
@@ -212,10 +215,15 @@ def score(directory: Path, json_path: Path | None) -> None:
         raise InputError(f"{directory}: no manifest.json; expected a folder written by "
                          "'villagelab run --out DIR'")
     meta = json.loads(manifest.read_text())
+    if not meta.get("complete", True):
+        raise InputError(f"{manifest}: the run that writes this folder has not finished (or "
+                         "was interrupted); run the same 'villagelab run' command again to "
+                         "resume it")
     hashes = {k: meta[k] for k in ("harness", "instrument", "policy")}
     applicable = meta.get("metrics")  # each scenario's declared metrics, as run
     location = meta.get("traces", "traces")
-    traces = read_traces(location if is_uri(location) else directory)
+    episodes = [(e["scenario"], e["seed"]) for e in meta["episodes"] if e["status"] == "ok"]
+    traces = read_traces(location if is_uri(location) else directory, episodes)
     card = score_traces(traces, load_definition(), hashes=hashes, applicable=applicable)
     out.print(render_table(card))
     if json_path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ from harness import (
 )
 from harness.runner import RayBatch
 from harness.schema import SCHEMA_VERSION, TABLES
-from harness.store import sweep_orphans
+from harness.store import episode_written, read_episode, sweep_orphans
 from policies import InputError, Policy
 from scenarios import Scenario, load_scenario, resolve, village
 from scorecards import (
@@ -97,6 +98,7 @@ class Evaluation:
     traces: dict[str, pd.DataFrame] = field(repr=False, default_factory=dict)
     agent: str = "reference"
     traces_uri: str | None = None  # where the workers wrote the traces, if not to `out`
+    resumed: int = 0  # episodes found already written by an earlier run of the same command
 
     def load_traces(self) -> dict[str, pd.DataFrame]:
         """The traces: in hand, or read back from the shared URI the workers wrote to."""
@@ -145,10 +147,17 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
              *, out: Path | None = None,
              on_done: Callable[[EpisodeRecord], None] | None = None) -> Evaluation:
     """Run every (scenario, seed) episode of a policy, write traces to `out` (or, with
-    `execution.traces_uri`, have the workers write them there), and score them."""
+    `execution.traces_uri`, have the workers write them there), and score them.
+
+    With `out`, the run can be resumed: the same command again skips the episodes already
+    written there and runs the rest. `out` holding another run's traces is refused."""
+    hashes = instrument.hashes(policy)
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
+    written: set[tuple[str, int]] = set()
     if out is not None:
+        written = _already_written(out, jobs, hashes, execution)
         sweep_orphans(out)  # temp files a killed run left behind; their episodes run again
+        _write_manifest(out, instrument, policy, hashes, execution, seeds, [], complete=False)
 
     def done(record: EpisodeRecord) -> None:
         if out is not None and record.status == "ok" and record.stored_at is None:
@@ -156,8 +165,15 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
         if on_done:
             on_done(record)
 
-    records = list(_episodes(jobs, policy, instrument, execution, done))
-    hashes = instrument.hashes(policy)
+    earlier = {}
+    for job in jobs:
+        if job.key in written:
+            earlier[job.key] = _written_record(out or Path(), job, instrument, execution)
+            if on_done:
+                on_done(earlier[job.key])
+    remaining = [j for j in jobs if j.key not in written]
+    fresh = iter(_episodes(remaining, policy, instrument, execution, done) if remaining else ())
+    records = [earlier[j.key] if j.key in written else next(fresh) for j in jobs]
     if execution.traces_uri is None:
         traces = collect(records)
         card = score(traces, instrument.definition, hashes=hashes,
@@ -167,10 +183,46 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
         measured = [r.measured for r in records if r.status == "ok"]
         card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
     evaluation = Evaluation(policy, tuple(seeds), records, card, hashes, traces, execution.agent,
-                            execution.traces_uri)
+                            execution.traces_uri, resumed=len(written))
     if out is not None:
-        write_manifest(out, evaluation, instrument)
+        _write_manifest(out, instrument, policy, hashes, execution, seeds, records,
+                        complete=True)
     return evaluation
+
+
+def _already_written(out: Path, jobs: list[Job], hashes: dict[str, str],
+                     execution: Execution) -> set[tuple[str, int]]:
+    """The episodes a previous run of the same policy, harness, instrument and agent left
+    complete in `out` (or at its trace URI). Another run's traces are never mixed in."""
+    manifest = Path(out) / "manifest.json"
+    if not manifest.exists():
+        return set()
+    try:
+        prior = json.loads(manifest.read_text())
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{manifest}: unreadable ({exc}); give a new --out or remove it") \
+            from None
+    made_by = {**hashes, "agent": execution.agent, "traces": execution.traces_uri or "traces"}
+    differ = [k for k, v in made_by.items() if prior.get(k) != v]
+    if differ:
+        raise InputError(f"{out}: holds the traces of another run ({', '.join(differ)} "
+                         "not this run's); give a new --out, or remove the folder to start "
+                         "afresh")
+    root = execution.traces_uri or out
+    return {job.key for job in jobs if episode_written(root, *job.key)}
+
+
+def _written_record(out: Path, job: Job, instrument: Instrument,
+                    execution: Execution) -> EpisodeRecord:
+    """An episode already written: its tables read back (and, for a trace URI, measured here
+    as a worker would have)."""
+    root = execution.traces_uri or out
+    record = EpisodeRecord(job.scenario.name, job.seed, "ok", None, read_episode(root, *job.key))
+    if execution.traces_uri is not None:
+        tables = {k: v.to_pandas() for k, v in record.tables.items()}
+        record.measured = measure(tables, instrument.definition, instrument.applicable)
+        record.tables, record.stored_at = {}, execution.traces_uri
+    return record
 
 
 def _episodes(jobs: list[Job], policy: Policy, instrument: Instrument, execution: Execution,
@@ -197,17 +249,22 @@ def _episodes(jobs: list[Job], policy: Policy, instrument: Instrument, execution
         yield record
 
 
-def write_manifest(out: Path, evaluation: Evaluation, instrument: Instrument) -> None:
-    """What a trace folder holds and what made it: hashes, policy, episodes and their status."""
+def _write_manifest(out: Path, instrument: Instrument, policy: Policy, hashes: dict[str, str],
+                    execution: Execution, seeds: Sequence[int], records: list[EpisodeRecord],
+                    *, complete: bool) -> None:
+    """What a trace folder holds and what made it: hashes, policy, episodes and their status.
+    Written first with `complete: false`, so that an interrupted run can be recognised and
+    resumed, and again at the end."""
     atomic_write_json(Path(out) / "manifest.json", {
         "schema_version": SCHEMA_VERSION,
-        **evaluation.hashes,
-        "policy_values": dict(evaluation.policy),
-        "agent": evaluation.agent,
+        **hashes,
+        "policy_values": dict(policy),
+        "agent": execution.agent,
         "scenarios": [s.name for s in instrument.scenarios],
         "scenario_files": [str(f) for f in instrument.files],
         "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
-        "seeds": list(evaluation.seeds),
-        "episodes": [r.summary() for r in evaluation.records],
-        "traces": evaluation.traces_uri or "traces",
+        "seeds": list(seeds),
+        "episodes": [r.summary() for r in records],
+        "traces": execution.traces_uri or "traces",
+        "complete": complete,
     })

@@ -15,6 +15,7 @@ import json
 import os
 import secrets
 import tempfile
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -108,21 +109,44 @@ def write_episode(root: str | Path, scenario: str, seed: int,
             raise
 
 
-def read_table(root: str | Path, name: str) -> pd.DataFrame:
+def _episode_file(base: str, name: str, scenario: str, seed: int) -> str:
+    return f"{base}/traces/{name}/{scenario}/{seed}.parquet"
+
+
+def episode_written(root: str | Path, scenario: str, seed: int) -> bool:
+    """Whether every table of the episode is in place (a write killed midway is not)."""
+    fs, base = filesystem(root)
+    found = fs.get_file_info([_episode_file(base, n, scenario, seed) for n in TABLE_NAMES])
+    return all(f.type == pafs.FileType.File for f in found)
+
+
+def read_episode(root: str | Path, scenario: str, seed: int) -> dict[str, pa.Table]:
+    """One written episode's tables, exactly as the episode returned them."""
+    fs, base = filesystem(root)
+    return {n: pq.read_table(_episode_file(base, n, scenario, seed), filesystem=fs)
+            .cast(TABLES[n]).replace_schema_metadata(TABLES[n].metadata) for n in TABLE_NAMES}
+
+
+def read_table(root: str | Path, name: str,
+               episodes: Collection[tuple[str, int]] | None = None) -> pd.DataFrame:
     """Every episode's rows of one table, with the table's fixed schema (empty if none)."""
     fs, base = filesystem(root)
     folder = f"{base}/traces/{name}"
     found = fs.get_file_info(pafs.FileSelector(folder, allow_not_found=True, recursive=True))
     files = sorted(f.path for f in found if f.type == pafs.FileType.File
                    and f.base_name.endswith(".parquet") and not f.base_name.startswith("."))
+    if episodes is not None:  # only these (scenario, seed) episodes, e.g. a manifest's
+        wanted = {f"{scenario}/{seed}.parquet" for scenario, seed in episodes}
+        files = [f for f in files if "/".join(f.rsplit("/", 2)[-2:]) in wanted]
     if not files:
         return TABLES[name].empty_table().to_pandas()
     dataset = ds.dataset(files, schema=TABLES[name], format="parquet", filesystem=fs)
     return dataset.to_table().to_pandas()
 
 
-def read_traces(root: str | Path) -> dict[str, pd.DataFrame]:
-    return {name: read_table(root, name) for name in TABLE_NAMES}
+def read_traces(root: str | Path,
+                episodes: Collection[tuple[str, int]] | None = None) -> dict[str, pd.DataFrame]:
+    return {name: read_table(root, name, episodes) for name in TABLE_NAMES}
 
 
 def sweep_orphans(root: Path) -> int:

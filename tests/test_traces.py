@@ -155,3 +155,58 @@ def test_a_rerun_sweeps_the_temp_files_a_killed_writer_left(tmp_path):
              Execution(serial=True), out=tmp_path)
     assert not orphan.exists()
     assert (tmp_path / "traces" / "probes" / "secret" / "0.parquet").exists()
+
+
+# --- an interrupted run is resumed; another run's traces are never mixed in -------------------------
+def test_a_killed_run_resumes_where_it_stopped_and_scores_as_a_fresh_one(tmp_path):
+    """`villagelab run` killed (SIGKILL) after a few episodes: `score` refuses the half folder,
+    the same command again runs only what is missing, and the scorecard equals a fresh run's."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from .conftest import ROOT, villagelab
+
+    args = ["run", "--scenario", "mango_recall", "--scenario", "secret", "--policy",
+            str(ROOT / "policies" / "careful.yaml"), "--seeds", "0-5", "--serial"]
+    out = tmp_path / "killed"
+    exe = str(Path(sys.executable).with_name("villagelab"))
+    run = subprocess.Popen([exe, *args, "--out", str(out)], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    written = out / "traces" / "probes"
+    while run.poll() is None and len(list(written.glob("*/*.parquet"))) < 2:
+        time.sleep(0.05)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    done = len(list(written.glob("*/*.parquet")))
+    assert 2 <= done < 12, "the run was not stopped midway"
+    assert json.loads((out / "manifest.json").read_text())["complete"] is False
+    refused = villagelab("score", str(out))
+    assert refused.returncode == 2 and "resume" in refused.stderr
+
+    resumed = villagelab(*args, "--out", str(out), "--json", str(out / "card.json"))
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resumed: " in resumed.stderr and "of 12 episodes" in resumed.stderr
+    fresh = villagelab(*args, "--out", str(tmp_path / "fresh"), "--json",
+                       str(tmp_path / "fresh" / "card.json"))
+    assert fresh.returncode == 0, fresh.stderr
+    assert (out / "card.json").read_text() == (tmp_path / "fresh" / "card.json").read_text()
+    assert digests(out) == digests(tmp_path / "fresh")
+
+
+def test_a_folder_with_another_runs_traces_is_refused_untouched(tmp_path):
+    from .conftest import ROOT, villagelab
+
+    first = villagelab("run", "--scenario", "secret", "--policy",
+                       str(ROOT / "policies" / "careful.yaml"), "--seeds", "0-1", "--serial",
+                       "--out", str(tmp_path))
+    assert first.returncode == 0, first.stderr
+    before = (tmp_path / "manifest.json").read_bytes(), digests(tmp_path)
+    other = villagelab("run", "--scenario", "secret", "--policy",
+                       str(ROOT / "policies" / "baseline.yaml"), "--seeds", "0-1", "--serial",
+                       "--out", str(tmp_path))
+    assert other.returncode == 2 and "another run (policy" in other.stderr
+    assert "Traceback" not in other.stderr
+    assert ((tmp_path / "manifest.json").read_bytes(), digests(tmp_path)) == before

@@ -168,7 +168,8 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
     earlier = {}
     for job in jobs:
         if job.key in written:
-            earlier[job.key] = _written_record(out or Path(), job, instrument, execution)
+            assert out is not None  # only a run with a folder has episodes written before
+            earlier[job.key] = _written_record(out, job, instrument, execution)
             if on_done:
                 on_done(earlier[job.key])
     remaining = [j for j in jobs if j.key not in written]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +18,6 @@ from harness import (
     harness_hash,
     instrument_hash,
     read_traces,
-    run_ray,
     run_serial,
     write_episode,
 )
@@ -173,8 +172,14 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
             if on_done:
                 on_done(earlier[job.key])
     remaining = [j for j in jobs if j.key not in written]
-    fresh = iter(_episodes(remaining, policy, instrument, execution, done) if remaining else ())
-    records = [earlier[j.key] if j.key in written else next(fresh) for j in jobs]
+    fresh = episodes(remaining, policy, instrument, execution,
+                     traces_uri=execution.traces_uri) if remaining else iter(())
+    records = []
+    for job in jobs:
+        record = earlier[job.key] if job.key in written else next(fresh)
+        if job.key not in written:
+            done(record)
+        records.append(record)
     if execution.traces_uri is None:
         traces = collect(records)
         card = score(traces, instrument.definition, hashes=hashes,
@@ -226,28 +231,24 @@ def _written_record(out: Path, job: Job, instrument: Instrument,
     return record
 
 
-def _episodes(jobs: list[Job], policy: Policy, instrument: Instrument, execution: Execution,
-              done: Callable[[EpisodeRecord], None]) -> Iterator[EpisodeRecord]:
-    if execution.traces_uri is None and execution.serial:
-        yield from run_serial(jobs, policy, on_done=done, agent_kind=execution.agent)
-        return
-    if execution.traces_uri is None:
-        yield from run_ray(jobs, policy, workers=execution.workers, address=execution.address,
-                           timeout_s=execution.timeout_s, on_done=done,
-                           agent_kind=execution.agent)
-        return
-    extra = (instrument.definition, instrument.applicable, execution.traces_uri)
+def episodes(jobs: list[Job], policy: Policy, instrument: Instrument, execution: Execution, *,
+             measured: bool = False, traces_uri: str | None = None) -> Iterator[EpisodeRecord]:
+    """The jobs' episodes in job order, serially or as Ray tasks. `measured`: each is scored
+    where it ran (`record.measured`); a `traces_uri` (which implies it) has the worker write
+    the traces there and send none back."""
+    measured = measured or traces_uri is not None
+    if not measured:
+        if execution.serial:
+            return run_serial(jobs, policy, agent_kind=execution.agent)
+        return iter(RayBatch(jobs, policy, workers=execution.workers, address=execution.address,
+                             timeout_s=execution.timeout_s, agent_kind=execution.agent))
+    extra = (instrument.definition, instrument.applicable, traces_uri)
     if execution.serial:
-        stream: Iterable[EpisodeRecord] = (
-            measured_episode(j.scenario, dict(policy), j.seed, execution.agent, *extra)
-            for j in jobs)
-    else:
-        stream = RayBatch(jobs, policy, workers=execution.workers, address=execution.address,
-                          timeout_s=execution.timeout_s, agent_kind=execution.agent,
-                          function=measured_episode, extra=extra)
-    for record in stream:
-        done(record)
-        yield record
+        return (measured_episode(j.scenario, dict(policy), j.seed, execution.agent, *extra)
+                for j in jobs)
+    return iter(RayBatch(jobs, policy, workers=execution.workers, address=execution.address,
+                         timeout_s=execution.timeout_s, agent_kind=execution.agent,
+                         function=measured_episode, extra=extra))
 
 
 def _write_manifest(out: Path, instrument: Instrument, policy: Policy, hashes: dict[str, str],

@@ -24,16 +24,15 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
-from harness import Job, read_traces, run_serial, write_episode
-from harness.runner import RayBatch
+from harness import Job, read_traces, write_episode
 from policies import InputError, Policy, baseline_path, load_policy
-from scorecards import Scorecard, Values, assemble, instance_objective, measure, merge_values
+from scorecards import Scorecard, Values, assemble, instance_objective, merge_values
 from scorecards.report import write_reports
 
 from . import promotion
 from .champion import Registry
 from .config import SearchConfig
-from .evaluation import Execution, Instrument, collect, measured_episode
+from .evaluation import Execution, Instrument, collect, episodes
 from .study import Objectives, counted, local_name, open_study, recover, sample, storage_for
 from .tracking import Tracker
 
@@ -389,11 +388,7 @@ class Search:
                     raise EpisodeFailure(f"episode {record.scenario}/{record.seed} "
                                          f"{record.status}: {record.error}{again}")
                 records.append(record)
-                part = record.measured  # measured on the worker when episodes run on Ray
-                if part is None:
-                    tables = {k: v.to_pandas() for k, v in record.tables.items()}
-                    part = measure(tables, self.instrument.definition,
-                                   self.instrument.applicable)
+                part = record.measured  # measured where the episode ran
                 parts.append(part)
                 if trial is not None and self.mode != "pareto":
                     value = instance_objective(part, self.instrument.definition)
@@ -413,18 +408,10 @@ class Search:
 
     def _stream(self, jobs: list[Job], policy: Policy,
                 location: str | None = None) -> Iterator[Any]:
-        """The episodes of one evaluation; given a trace `location` (a trial's, under the
-        shared trace URI), each is written there where it ran."""
-        ex = self.execution
-        extra = (self.instrument.definition, self.instrument.applicable, location)
-        if ex.serial:
-            if location is None:
-                return run_serial(jobs, policy, agent_kind=ex.agent)
-            return (measured_episode(j.scenario, dict(policy), j.seed, ex.agent, *extra)
-                    for j in jobs)
-        return iter(RayBatch(jobs, policy, workers=ex.workers, address=ex.address,
-                             timeout_s=ex.timeout_s, agent_kind=ex.agent,
-                             function=measured_episode, extra=extra))
+        """The episodes of one evaluation, each measured where it ran; given a trace
+        `location` (a trial's, under the shared trace URI), written there too."""
+        return episodes(jobs, policy, self.instrument, self.execution, measured=True,
+                        traces_uri=location)
 
     def _constrain(self, trial: optuna.Trial, card: Scorecard) -> None:
         """Guardrails as Optuna constraints (feasible when every value is ≤ 0), so best-trial

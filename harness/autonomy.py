@@ -293,9 +293,7 @@ def on_result(mind: Mind, state: life.LifeState, persona: Persona, action: str, 
     elif action == "eat":
         stock[f"{target}|meal"] = 0
     elif action == "search" and item:
-        count = next((int(n) for r, _, n in (p.partition(":") for p in (detail or "").split(","))
-                      if r.strip() == item and n.strip().isdigit()), 0)
-        stock[f"{target}|{item}"] = count
+        stock[f"{target}|{item}"] = counts(detail or "").get(item, 0)
         mind = replace(mind, searched=(*mind.searched, f"{target}|{item}"))
     elif action == "pick_up" and item:
         if ok:
@@ -324,16 +322,24 @@ def on_result(mind: Mind, state: life.LifeState, persona: Persona, action: str, 
             mind = replace(mind, lamp=lamp, light=life.new_evidence(mind.light, minute))
         else:
             stock.pop(f"{target}|?", None)
-            for part in detail.split(","):
-                resource, _, count = part.partition(":")
-                if count.strip().isdigit():
-                    stock[f"{target}|{resource.strip()}"] = int(count)
+            for resource, count in counts(detail).items():
+                stock[f"{target}|{resource}"] = count
     elif action in LIGHT_METHODS:
         if ok:
             mind = replace(mind, lamp="ok", light=life.succeeded(mind.light, action, 1.0))
         else:
             mind = replace(mind, light=life.failed(mind.light, action, minute))
     return replace(mind, holding=holding, stock=stock), state
+
+
+def counts(report: str) -> dict[str, int]:
+    """What a shelf was seen to hold, from a report like "paint:2,paper:0"."""
+    out = {}
+    for part in report.split(","):
+        resource, _, count = part.partition(":")
+        if count.strip().isdigit():
+            out[resource.strip()] = int(count)
+    return out
 
 
 def on_sound(mind: Mind, place: str, minute: int) -> Mind:

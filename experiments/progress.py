@@ -11,9 +11,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 
 def _bar(console: Console) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TextColumn("{task.fields[note]}"), console=console,
-                    transient=True)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[note]}"),
+        console=console,
+        transient=True,
+    )
 
 
 @contextmanager
@@ -28,8 +34,9 @@ def episode_progress(console: Console, total: int) -> Iterator[Callable[[Any], N
 
 
 @contextmanager
-def trial_progress(console: Console, total: int,
-                   hours: float | None = None) -> Iterator[Callable[[Any], None]]:
+def trial_progress(
+    console: Console, total: int, hours: float | None = None
+) -> Iterator[Callable[[Any], None]]:
     """Trials done, pruned and promoted, the champion's objective, and time left."""
     import time
 
@@ -43,12 +50,19 @@ def trial_progress(console: Console, total: int,
             left = ""
             if hours is not None:
                 left = f", {max(0.0, hours * 3600 - (time.monotonic() - began)) / 60:.0f} min left"
-            bar.update(task, advance=1, note=f"{counts['promoted']} promoted, "
-                       f"{counts['pruned']} pruned, champion "
-                       f"{outcome.champion_objective:.3f}{left}")
-            console.print(f"trial {outcome.label or outcome.number}: {outcome.decision} "
-                          f"(objective {outcome.objective:.4f}, champion "
-                          f"{outcome.champion_objective:.4f}, {outcome.seconds:.1f} s) "
-                          f"{outcome.reason}", highlight=False)
+            bar.update(
+                task,
+                advance=1,
+                note=f"{counts['promoted']} promoted, "
+                f"{counts['pruned']} pruned, champion "
+                f"{outcome.champion_objective:.3f}{left}",
+            )
+            console.print(
+                f"trial {outcome.label or outcome.number}: {outcome.decision} "
+                f"(objective {outcome.objective:.4f}, champion "
+                f"{outcome.champion_objective:.4f}, {outcome.seconds:.1f} s) "
+                f"{outcome.reason}",
+                highlight=False,
+            )
 
         yield report

@@ -141,7 +141,7 @@ def _traces_uri(ctx: click.Context, param: click.Parameter, value: str | None) -
     """A shared trace location must be a URI pyarrow can open, checked before anything runs."""
     if value is None:
         return None
-    from harness.store import filesystem, is_uri
+    from harness.engine.store import filesystem, is_uri
 
     if not is_uri(value):
         raise click.BadParameter(
@@ -263,7 +263,7 @@ def score(directory: Path, json_path: Path | None) -> None:
     """Score traces already written by `villagelab run` (DIRECTORY holds its manifest; the
     traces are beside it, or at the URI the manifest names)."""
     from harness import read_traces
-    from harness.store import is_uri
+    from harness.engine.store import is_uri
     from scorecards import load_definition, render_table
     from scorecards import score as score_traces
 
@@ -483,7 +483,7 @@ def champion_rollback(to_version: int | None, runs_dir: Path, tracking_uri: str 
 @_uri_option
 def champion_export(path: Path, runs_dir: Path, tracking_uri: str | None) -> None:
     """Write the champion's policy as a YAML file."""
-    from harness.store import atomic_write_bytes
+    from harness.engine.store import atomic_write_bytes
 
     number, policy = _registry(runs_dir, tracking_uri).policy()
     atomic_write_bytes(path, policy.to_yaml().encode())

@@ -21,9 +21,10 @@ from harness import (
     run_serial,
     write_episode,
 )
-from harness.runner import RayBatch
-from harness.schema import SCHEMA_VERSION, TABLES
-from harness.store import episode_written, read_episode, sweep_orphans
+from harness.agents import agent_path
+from harness.engine.runner import RayBatch
+from harness.engine.schema import SCHEMA_VERSION, TABLES
+from harness.engine.store import episode_written, read_episode, sweep_orphans
 from policies import InputError, Policy
 from scenarios import Scenario, load_scenario, resolve, village
 from scorecards import (
@@ -45,7 +46,7 @@ class Execution:
     workers: int | None = None
     address: str | None = None
     timeout_s: float | None = None
-    agent: str = "reference"  # which agent implementation (harness.AGENT_KINDS)
+    agent: str = "reference"  # which agent: a built-in name or module:Factory
     # a URI every worker can write and the driver read (file:// on a shared mount, s3://…):
     # workers write their episodes' traces there and send back only measured values
     traces_uri: str | None = None
@@ -126,7 +127,7 @@ def measured_episode(
     scenario: Scenario,
     values: dict,
     seed: int,
-    agent_kind: str,
+    agent: str,
     definition: ScorecardDefinition,
     applicable: dict[str, tuple[str, ...]],
     traces_uri: str | None = None,
@@ -134,9 +135,9 @@ def measured_episode(
     """Run one episode and measure its metrics where it ran (a Ray worker), so the driver
     only merges numbers; given a shared trace URI, write the traces there too and send
     none back. A metric or a write that fails is a crashed episode, like any other."""
-    from harness.runner import _execute
+    from harness.engine.runner import _execute
 
-    record = _execute(scenario, values, seed, agent_kind)
+    record = _execute(scenario, values, seed, agent)
     if record.status != "ok":
         return record
     step = "scoring"
@@ -283,9 +284,10 @@ def episodes(
     where it ran (`record.measured`); a `traces_uri` (which implies it) has the worker write
     the traces there and send none back."""
     measured = measured or traces_uri is not None
+    agent = agent_path(execution.agent)  # the workers import the agent by this path
     if not measured:
         if execution.serial:
-            return run_serial(jobs, policy, agent_kind=execution.agent)
+            return run_serial(jobs, policy, agent)
         return iter(
             RayBatch(
                 jobs,
@@ -293,15 +295,12 @@ def episodes(
                 workers=execution.workers,
                 address=execution.address,
                 timeout_s=execution.timeout_s,
-                agent_kind=execution.agent,
+                agent=agent,
             )
         )
     extra = (instrument.definition, instrument.applicable, traces_uri)
     if execution.serial:
-        return (
-            measured_episode(j.scenario, dict(policy), j.seed, execution.agent, *extra)
-            for j in jobs
-        )
+        return (measured_episode(j.scenario, dict(policy), j.seed, agent, *extra) for j in jobs)
     return iter(
         RayBatch(
             jobs,
@@ -309,7 +308,7 @@ def episodes(
             workers=execution.workers,
             address=execution.address,
             timeout_s=execution.timeout_s,
-            agent_kind=execution.agent,
+            agent=agent,
             function=measured_episode,
             extra=extra,
         )

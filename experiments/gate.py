@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.hashing import instrument_parts
-from harness.store import atomic_write_bytes
+from harness.engine.hashing import instrument_parts
+from harness.engine.store import atomic_write_bytes
 from policies import InputError, Policy
 from scenarios import load_suite
 from scorecards import Scorecard

@@ -13,8 +13,8 @@ import pyarrow.parquet as pq
 from rich.console import Group
 from rich.table import Table
 
-from harness.schema import TABLES
-from harness.store import episode_path
+from harness.engine.schema import TABLES
+from harness.engine.store import episode_path
 from policies import InputError
 
 

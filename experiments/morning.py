@@ -12,7 +12,7 @@ from pathlib import Path
 import optuna
 from optuna.trial import TrialState
 
-from harness.store import atomic_write_bytes
+from harness.engine.store import atomic_write_bytes
 from policies import InputError, diff, load_policy
 
 from .champion import Registry, tracking_uri_for

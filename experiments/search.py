@@ -573,7 +573,7 @@ def load_confirmation_start() -> int:
 
 
 def promotion_write_export(path: Path, policy: Policy) -> None:
-    from harness.store import atomic_write_bytes
+    from harness.engine.store import atomic_write_bytes
 
     atomic_write_bytes(path, policy.to_yaml().encode())
 

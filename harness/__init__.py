@@ -1,16 +1,34 @@
-"""The frozen harness: world, agents, tick loop, traces, runners and the two hashes."""
+"""The frozen harness: `engine` (contract, world, tick loop, traces, runners, hashes) and
+`agents` (the built-in agents). The engine's public names are re-exported here."""
 
-from .agent import ReferenceAgent
-from .contract import Agent, Answer, Claim, Intent, Meaning, Observation, Request
-from .episode import AGENT_KINDS, Episode, run_episode
-from .hashing import harness_hash, instrument_hash
-from .runner import EpisodeRecord, Job, ensure_ray, run_ray, run_serial
-from .schema import SCHEMA_VERSION, TABLE_NAMES, TABLES
-from .simple_agent import SimpleAgent
-from .store import atomic_write_json, read_table, read_traces, write_episode
+from .engine import (
+    SCHEMA_VERSION,
+    TABLE_NAMES,
+    TABLES,
+    Agent,
+    Answer,
+    Claim,
+    Episode,
+    EpisodeRecord,
+    Intent,
+    Job,
+    Meaning,
+    Observation,
+    Request,
+    atomic_write_json,
+    ensure_ray,
+    harness_hash,
+    instrument_hash,
+    read_table,
+    read_traces,
+    run_episode,
+    run_ray,
+    run_serial,
+    state_hash,
+    write_episode,
+)
 
 __all__ = [
-    "AGENT_KINDS",
     "SCHEMA_VERSION",
     "TABLES",
     "TABLE_NAMES",
@@ -23,9 +41,7 @@ __all__ = [
     "Job",
     "Meaning",
     "Observation",
-    "ReferenceAgent",
     "Request",
-    "SimpleAgent",
     "atomic_write_json",
     "ensure_ray",
     "harness_hash",
@@ -35,5 +51,6 @@ __all__ = [
     "run_episode",
     "run_ray",
     "run_serial",
+    "state_hash",
     "write_episode",
 ]

@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from harness import AGENT_KINDS, Agent, Episode
-from harness.memory import Memory, Query, reflect, retrieve, summarise, write
-from harness.rng import Draws
+from harness import Agent, Episode
+from harness.agents import AGENT_KINDS
+from harness.agents.reference.model.memory import Memory, Query, reflect, retrieve, summarise, write
+from harness.engine.rng import Draws
 from policies import Policy, load_policy
 from scenarios import load_scenario
 
@@ -25,7 +26,7 @@ def episode(
     kind: str = "reference",
     until: int | None = None,
 ) -> Episode:
-    ep = Episode(load_scenario(name), policy, seed, kind)
+    ep = Episode(load_scenario(name), policy, seed, AGENT_KINDS[kind])
     ep.run(until)
     return ep
 
@@ -40,7 +41,7 @@ def test_every_agent_kind_implements_the_interface(kind):
 def test_a_probe_leaves_the_agent_state_unchanged(kind):
     ep = episode(kind=kind, until=20 * 60)
     knowers = 0
-    from harness.agent import state_hash
+    from harness.engine import state_hash
 
     for name, agent in ep.agents.items():
         before = state_hash(agent)
@@ -60,10 +61,10 @@ def test_a_probe_leaves_the_agent_state_unchanged(kind):
     ],
 )
 def test_a_restored_run_continues_byte_identically(name, kind):
-    whole = Episode(load_scenario(name), CAREFUL, 4, kind).run()
+    whole = Episode(load_scenario(name), CAREFUL, 4, AGENT_KINDS[kind]).run()
     first = episode(name, seed=4, kind=kind, until=20 * 60)
     saved = json.loads(json.dumps(first.get_state()))  # plain JSON, nothing else survives
-    resumed = Episode(load_scenario(name), CAREFUL, 4, kind)
+    resumed = Episode(load_scenario(name), CAREFUL, 4, AGENT_KINDS[kind])
     resumed.set_state(saved)
     rest = resumed.run()
     for table, expected in whole.items():
@@ -80,7 +81,7 @@ def test_retrieval_only_ever_returns_the_owners_memories():
 
 def test_a_planted_memory_bleed_is_seen_in_the_isolation_record():
     """A faulty agent implementation that shares one memory between agents is caught."""
-    from harness.agent import ReferenceAgent
+    from harness.agents.reference import ReferenceAgent
 
     shared: dict[str, Memory] = {}
 
@@ -109,7 +110,7 @@ def test_capacity_evicts_the_least_important_and_traces_it():
 
 
 def test_strength_grows_only_on_use_by_the_formula():
-    from harness.memory import retention, strengthen
+    from harness.agents.reference.model.memory import retention, strengthen
 
     m = Memory("ana", 10)
     exp, _ = write(m, 0, 1, channel="seen", subject="bakery", importance=0.5)
@@ -191,8 +192,8 @@ def test_reflections_carry_evidence_and_counter_evidence_and_never_cite_themselv
 
 
 def test_newer_fact_supersedes_the_older_with_the_link_kept():
-    from harness.agent import ReferenceAgent
-    from harness.contract import Meaning, Observation
+    from harness.agents.reference import ReferenceAgent
+    from harness.engine.contract import Meaning, Observation
 
     spec = load_scenario("public_fact").agents[0]
     agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
@@ -206,8 +207,8 @@ def test_newer_fact_supersedes_the_older_with_the_link_kept():
 
 
 def test_hearing_the_same_source_again_is_not_evidence_and_trust_moves_only_on_outcomes():
-    from harness.agent import ReferenceAgent
-    from harness.contract import Meaning, Observation
+    from harness.agents.reference import ReferenceAgent
+    from harness.engine.contract import Meaning, Observation
 
     spec = load_scenario("public_fact").agents[1]
     agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
@@ -272,7 +273,7 @@ def test_a_request_is_planned_and_fulfilled_and_a_stance_declines_it():
 
 
 def test_a_user_action_runs_without_touching_the_loop():
-    from harness import actions
+    from harness.engine import actions
 
     actions.register(actions.Action("wave", lambda w, a, t, i: True, "nobody saw it"))
     try:
@@ -285,7 +286,9 @@ def test_a_user_action_runs_without_touching_the_loop():
             )
             for a in scenario.agents
         )
-        ep = Episode(scenario.model_copy(update={"agents": agents}), CAREFUL, 0)
+        ep = Episode(
+            scenario.model_copy(update={"agents": agents}), CAREFUL, 0, AGENT_KINDS["reference"]
+        )
         acts = ep.run()["actions"].to_pandas()
         assert (acts.action == "wave").all() and acts.ok.all()
     finally:

@@ -8,13 +8,16 @@ from functools import cache
 import pandas as pd
 import pytest
 
-from harness import Episode, autonomy, life
+from harness import Episode
+from harness.agents import AGENT_KINDS
+from harness.agents.reference.model import autonomy, life
 from policies import load_policy
 from scenarios import load_scenario
 from scenarios.persona import Persona, Stance
 
 from .conftest import ROOT
 
+REFERENCE = AGENT_KINDS["reference"]
 CAREFUL = load_policy(ROOT / "policies" / "careful.yaml")
 SEEDS = range(5)
 
@@ -22,7 +25,7 @@ SEEDS = range(5)
 @cache
 def room(seed: int, scenario=None) -> dict[str, pd.DataFrame]:
     s = scenario or load_scenario("room_two_days")
-    return {k: v.to_pandas() for k, v in Episode(s, CAREFUL, seed).run().items()}
+    return {k: v.to_pandas() for k, v in Episode(s, CAREFUL, seed, REFERENCE).run().items()}
 
 
 def recount(t: dict[str, pd.DataFrame]) -> int:
@@ -103,7 +106,7 @@ def test_baseline_keeps_the_note_yet_looks_as_if_it_never_read_it():
     does not bring it back when the paint runs out: it looks in the usual places instead."""
     t = {
         k: v.to_pandas()
-        for k, v in Episode(load_scenario("room_two_days"), BASELINE, 0).run().items()
+        for k, v in Episode(load_scenario("room_two_days"), BASELINE, 0, REFERENCE).run().items()
     }
     look = first_search(t)
     assert (look.target, look["in_line"]) == ("art_cabinet", False)
@@ -134,7 +137,7 @@ def test_a_protected_stance_vetoes_and_the_trace_says_so():
         update={"stances": (Stance(id="no_painting_today", forbids=("paint",), reason="a vow"),)}
     )
     vowed = s.model_copy(update={"agents": (mara.model_copy(update={"persona": stubborn}),)})
-    t = {k: v.to_pandas() for k, v in Episode(vowed, CAREFUL, 0).run().items()}
+    t = {k: v.to_pandas() for k, v in Episode(vowed, CAREFUL, 0, REFERENCE).run().items()}
     assert not (t["actions"].action == "paint").any()
     conflicts = t["plans"][t["plans"].reason.str.startswith("rule conflict")]
     assert len(conflicts) > 0 and (conflicts.reason == "rule conflict: no_painting_today").all()
@@ -143,7 +146,7 @@ def test_a_protected_stance_vetoes_and_the_trace_says_so():
 def test_a_request_against_a_stance_is_declined_as_a_rule_conflict():
     t = {
         k: v.to_pandas()
-        for k, v in Episode(load_scenario("picnic_request"), CAREFUL, 0).run().items()
+        for k, v in Episode(load_scenario("picnic_request"), CAREFUL, 0, REFERENCE).run().items()
     }
     rowan = t["plans"][(t["plans"].agent == "rowan") & (t["plans"].goal.str.startswith("request"))]
     assert list(rowan.reason) == ["rule conflict"]
@@ -200,9 +203,9 @@ def test_skill_confidence_changes_where_to_paint():
 
 
 def test_arousal_narrows_what_gets_noticed():
-    from harness.agent import ReferenceAgent
-    from harness.contract import Observation
-    from harness.rng import Draws
+    from harness.agents.reference import ReferenceAgent
+    from harness.engine.contract import Observation
+    from harness.engine.rng import Draws
 
     spec = load_scenario("public_fact").agents[0]
 
@@ -218,8 +221,8 @@ def test_arousal_narrows_what_gets_noticed():
 
 
 def test_mood_changes_what_a_plan_recalls_first():
-    from harness.memory import Memory, Query, retrieve, write
-    from harness.rng import Draws
+    from harness.agents.reference.model.memory import Memory, Query, retrieve, write
+    from harness.engine.rng import Draws
 
     m = Memory("ana", 10)
     write(m, 0, 0, channel="seen", subject="bakery", importance=0.5, valence=0.8)

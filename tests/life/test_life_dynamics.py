@@ -1,4 +1,4 @@
-"""Time in harness.life: ranges, decay to baseline, closed-form composition, hysteresis, meals,
+"""Time in the life model: ranges, decay to baseline, closed-form composition, hysteresis, meals,
 aftershocks, the clock."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from life_strategies import ops, personas, run, states
 
-from harness.life import (
+from harness.agents.reference.model.life import (
     EMOTIONS,
     LAYERS,
     Aftershock,

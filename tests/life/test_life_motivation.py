@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.life import Motivation, hold, hold_strength, remaining, spend, substitute
+from harness.agents.reference.model.life import (
+    Motivation,
+    hold,
+    hold_strength,
+    remaining,
+    spend,
+    substitute,
+)
 
 DAY = 24 * 60
 

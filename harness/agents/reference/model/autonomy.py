@@ -18,7 +18,7 @@ from scenarios import MINUTES_PER_DAY, day_of
 from scenarios.persona import Persona
 
 from . import life
-from .actions import STAGE_NEEDS, STAGES
+from harness.engine.actions import STAGE_NEEDS, STAGES
 
 NIGHT = (22 * 60 + 30, 6 * 60)  # bedtime and the earliest natural waking
 MORNING = 6 * 60 + 30

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from harness.engine.contract import Claim, Meaning
+
 from .beliefs import Belief
-from .contract import Claim, Meaning
 from .memory import Experience
 
 News = tuple[Belief, str, tuple[str, ...]]  # the belief, its privacy, its audience

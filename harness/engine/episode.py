@@ -19,43 +19,15 @@ import pyarrow as pa
 
 from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario, day_of
 
+from . import plugins
 from .actions import REGISTRY
-from .agent import ReferenceAgent
 from .contract import Agent, Claim, Intent, Meaning, Observation, Request
+from .recorder import Recorder
 from .rng import Draws
-from .schema import TABLE_NAMES, to_table
-from .simple_agent import SimpleAgent
 from .speech import render
 from .world import Move, World
 
 AgentFactory = Callable[[AgentSpec, Any, Draws, int, int, int], Agent]
-AGENT_KINDS: dict[str, AgentFactory] = {"reference": ReferenceAgent, "simple": SimpleAgent}
-
-
-class Recorder:
-    """Collects trace rows; every row carries scenario, seed, tick and the causing event id."""
-
-    def __init__(self, scenario: str, seed: int, start: int, tick_minutes: int) -> None:
-        self.scenario, self.seed = scenario, seed
-        self.start, self.tick_minutes = start, tick_minutes
-        self.rows: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLE_NAMES}
-
-    def tick(self, minute: int) -> int:
-        return (minute - self.start) // self.tick_minutes
-
-    def add(self, table: str, minute: int, event_id: int, **columns: Any) -> None:
-        self.rows[table].append(
-            {
-                "scenario": self.scenario,
-                "seed": self.seed,
-                "tick": self.tick(minute),
-                "event_id": event_id,
-                **columns,
-            }
-        )
-
-    def tables(self) -> dict[str, pa.Table]:
-        return {name: to_table(name, rows) for name, rows in self.rows.items()}
 
 
 @dataclass
@@ -76,13 +48,14 @@ class Episode:
         scenario: Scenario,
         policy: Any,
         seed: int,
-        agent_kind: str | AgentFactory = "reference",
+        agent: str | AgentFactory,
         *,
         lazy: bool = True,
     ) -> None:
         self.scenario, self.policy, self.seed = scenario, policy, seed
         self.lazy = lazy  # ask agents only when they could act (False: every tick, to compare)
-        factory = AGENT_KINDS[agent_kind] if isinstance(agent_kind, str) else agent_kind
+        # an import path is resolved here, where the episode runs (a Ray worker, too)
+        factory = plugins.load(agent) if isinstance(agent, str) else agent
         self.draws = Draws(scenario.name, seed)
         self.world = World.from_scenario(scenario)
         self.specs = {a.id: a for a in scenario.agents}
@@ -627,6 +600,6 @@ class Episode:
 
 
 def run_episode(
-    scenario: Scenario, policy: Any, seed: int, agent_kind: str | AgentFactory = "reference"
+    scenario: Scenario, policy: Any, seed: int, agent: str | AgentFactory
 ) -> dict[str, pa.Table]:
-    return Episode(scenario, policy, seed, agent_kind).run()
+    return Episode(scenario, policy, seed, agent).run()

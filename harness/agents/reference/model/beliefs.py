@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from .contract import Meaning
+from harness.engine.contract import Meaning
+
 from .memory import Experience
 
 MODALITY_WEIGHT = {"certain": 1.0, "likely": 0.7, "rumor": 0.4}

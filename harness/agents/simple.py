@@ -12,8 +12,9 @@ from typing import Any
 
 from scenarios import AgentSpec
 
-from .contract import Answer, Claim, Intent, Meaning, Observation
-from .planning import BLOCKERS, Slot, daily_schedule
+from harness.engine.contract import Answer, Claim, Intent, Meaning, Observation
+
+from .reference.model.planning import BLOCKERS, Slot, daily_schedule
 
 KEEP = 3  # claims remembered; older ones are simply gone
 

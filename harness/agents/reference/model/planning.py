@@ -12,7 +12,7 @@ from typing import Any
 from scenarios import MINUTES_PER_DAY, AgentSpec, day_of
 from scenarios.persona import Persona
 
-from .contract import Intent, Request
+from harness.engine.contract import Intent, Request
 
 JITTER_STEPS = 7  # routine slots start up to 6 ticks late, by the seed
 ACTIVITY_MINUTES = 15

@@ -8,10 +8,12 @@ Baselines, champion exports, runs and traces are never hashed.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("harness", "policies", "scenarios", "scorecards", "experiments")
 
 
@@ -48,3 +50,9 @@ def instrument_parts(scenario_files: Iterable[Path] = ()) -> dict[str, str]:
 def instrument_hash(scenario_files: Iterable[Path] = (), generated: Iterable[bytes] = ()) -> str:
     """`generated`: canonical JSON of scenarios made by a generator (their files are code)."""
     return _digest((p for p in instrument_files(scenario_files) if p.exists()), generated)
+
+
+def state_hash(agent: Any) -> str:
+    """A digest of any agent's whole state (`get_state`): what a probe must leave unchanged."""
+    text = json.dumps(agent.get_state(), sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()

@@ -7,30 +7,31 @@ probe leaves `state_hash(agent)` unchanged. All state round-trips through plain 
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import asdict, replace
 from typing import Any
 
 from scenarios import AgentSpec, day_of
 
-from . import autonomy, life
-from . import memory as mem
-from .beliefs import MODALITY_WEIGHT, Belief, fold
-from .contract import Answer, Claim, Intent, Meaning, Observation, Request
-from .conversation import news_for, phrase
-from .planning import Plan, Slot, blocking, daily_schedule, hurrying, request_plan, request_step
-from .trust import Relations, judge, met, trust_in
+from harness.engine.contract import Answer, Claim, Intent, Meaning, Observation, Request
+
+from .model import autonomy, life
+from .model import memory as mem
+from .model.beliefs import MODALITY_WEIGHT, Belief, fold
+from .model.conversation import news_for, phrase
+from .model.planning import (
+    Plan,
+    Slot,
+    blocking,
+    daily_schedule,
+    hurrying,
+    request_plan,
+    request_step,
+)
+from .model.trust import Relations, judge, met, trust_in
 
 NEVER = 1 << 40  # wake_at when only an observation can give the agent something to do
 SUMMARY_AGE = 24 * 60  # experiences older than a day are summarised at night
 FIRST_HAND = ("seen", "heard", "read")
-
-
-def state_hash(agent: Any) -> str:
-    """A digest of any agent's whole state (`get_state`): what a probe must leave unchanged."""
-    text = json.dumps(agent.get_state(), sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 class ReferenceAgent:

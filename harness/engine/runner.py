@@ -58,11 +58,9 @@ class EpisodeRecord:
         }
 
 
-def _execute(
-    scenario: Scenario, values: dict[str, Any], seed: int, agent_kind: str = "reference"
-) -> EpisodeRecord:
+def _execute(scenario: Scenario, values: dict[str, Any], seed: int, agent: str) -> EpisodeRecord:
     try:
-        tables = run_episode(scenario, Policy(values), seed, agent_kind)
+        tables = run_episode(scenario, Policy(values), seed, agent)
     except Exception as exc:  # a crash is a result, recorded with its cause
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return EpisodeRecord(scenario.name, seed, "crashed", detail)
@@ -77,11 +75,12 @@ def ordered(jobs: Iterable[Job]) -> list[Job]:
 def run_serial(
     jobs: Iterable[Job],
     policy: Policy,
+    agent: str,
     on_done: Callable[[EpisodeRecord], None] | None = None,
-    agent_kind: str = "reference",
 ) -> Iterator[EpisodeRecord]:
+    """Episodes in this process; `agent` is the agent factory's import path."""
     for job in ordered(jobs):
-        record = _execute(job.scenario, dict(policy), job.seed, agent_kind)
+        record = _execute(job.scenario, dict(policy), job.seed, agent)
         if on_done:
             on_done(record)
         yield record
@@ -142,7 +141,7 @@ class RayBatch:
         address: str | None = None,
         timeout_s: float | None = None,
         submit_order: list[Job] | None = None,
-        agent_kind: str = "reference",
+        agent: str,
         function: Callable[..., EpisodeRecord] | None = None,
         extra: tuple[Any, ...] = (),
     ) -> None:
@@ -152,7 +151,7 @@ class RayBatch:
         self._ray, self.timeout_s = ray, timeout_s
         task = _remote_episode(function)
         values = dict(policy)
-        self._submit = lambda job: task.remote(job.scenario, values, job.seed, agent_kind, *extra)
+        self._submit = lambda job: task.remote(job.scenario, values, job.seed, agent, *extra)
         self.fixed = ordered(jobs)
         self.pending = {job.key: self._submit(job) for job in (submit_order or self.fixed)}
 
@@ -205,7 +204,7 @@ def run_ray(
     timeout_s: float | None = None,
     submit_order: list[Job] | None = None,
     on_done: Callable[[EpisodeRecord], None] | None = None,
-    agent_kind: str = "reference",
+    agent: str,
 ) -> Iterator[EpisodeRecord]:
     """Episodes as Ray tasks, yielded in (scenario, seed) order whatever order they finish in.
 
@@ -218,7 +217,7 @@ def run_ray(
         address=address,
         timeout_s=timeout_s,
         submit_order=submit_order,
-        agent_kind=agent_kind,
+        agent=agent,
     )
     for record in batch:
         if on_done:

@@ -116,6 +116,13 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
             for field in ("alternatives", "via"):
                 for k, p in enumerate(getattr(errand, field)):
                     yield from place(p, ("agents", i, "errands", j, field, k))
+        if a.autonomy == "needs" and a.room is None:
+            yield ("agents", i), "an agent with autonomy: needs knows its room (room: ...)"
+        for where, p in a.room.places() if a.room is not None else ():
+            yield from place(p, ("agents", i, "room", *where))
+    project = s.world.project
+    if project is not None and project.makes is not None:
+        yield from place(project.makes.holder, ("world", "project", "makes", "holder"))
     for i, e in enumerate(s.events):
         if e.place is not None:
             yield from place(e.place, ("events", i, "place"))

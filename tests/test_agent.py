@@ -81,13 +81,15 @@ def test_retrieval_only_ever_returns_the_owners_memories():
 
 def test_a_planted_memory_bleed_is_seen_in_the_isolation_record():
     """A faulty agent implementation that shares one memory between agents is caught."""
-    from harness.agents.reference import ReferenceAgent
+    from harness.agents.reference import reference_agent
 
     shared: dict[str, Memory] = {}
 
     def leaky(spec, policy, draws, start, end, tick):
-        agent = ReferenceAgent(spec, policy, draws, start, end, tick)
-        agent.memory = shared.setdefault("one", agent.memory)  # the fault: one namespace
+        agent = reference_agent(spec, policy, draws, start, end, tick)
+        agent.memory.store = shared.setdefault(
+            "one", agent.memory.store
+        )  # the fault: one namespace
         return agent
 
     ep = Episode(load_scenario("public_fact"), CAREFUL, 0, leaky)
@@ -192,26 +194,26 @@ def test_reflections_carry_evidence_and_counter_evidence_and_never_cite_themselv
 
 
 def test_newer_fact_supersedes_the_older_with_the_link_kept():
-    from harness.agents.reference import ReferenceAgent
+    from harness.agents.reference import reference_agent
     from harness.engine.contract import Meaning, Observation
 
     spec = load_scenario("public_fact").agents[0]
-    agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+    agent = reference_agent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
     old = Meaning("meet_square", "meeting", "held_at", "square")
     new = Meaning("meet_park", "meeting", "held_at", "park", supersedes="meet_square")
     agent.observe(Observation("notice", 10, 1, "read", "meeting", meaning=old, value="true"))
     agent.observe(Observation("notice", 20, 2, "read", "meeting", meaning=new, value="true"))
-    assert agent.beliefs["meet_square"].status == "superseded"
-    assert agent.beliefs["meet_square"].superseded_by == "meet_park"
-    assert agent.beliefs["meet_park"].status == "current"
+    assert agent.beliefs.held["meet_square"].status == "superseded"
+    assert agent.beliefs.held["meet_square"].superseded_by == "meet_park"
+    assert agent.beliefs.held["meet_park"].status == "current"
 
 
 def test_hearing_the_same_source_again_is_not_evidence_and_trust_moves_only_on_outcomes():
-    from harness.agents.reference import ReferenceAgent
+    from harness.agents.reference import reference_agent
     from harness.engine.contract import Meaning, Observation
 
     spec = load_scenario("public_fact").agents[1]
-    agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+    agent = reference_agent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
     m = Meaning("bridge_blocked_day1", "bridge", "blocked_on", "1")
     told = Observation(
         "claim",
@@ -226,13 +228,13 @@ def test_hearing_the_same_source_again_is_not_evidence_and_trust_moves_only_on_o
         stated_source="self",
     )
     agent.observe(told)
-    first = agent.beliefs[m.proposition].confidence
+    first = agent.beliefs.held[m.proposition].confidence
     agent.observe(told)  # Ana says it again
-    assert agent.beliefs[m.proposition].confidence == first
-    assert agent.relations.trust == {}  # nothing observed yet: trust has not moved
+    assert agent.beliefs.held[m.proposition].confidence == first
+    assert agent.trust.relations.trust == {}  # nothing observed yet: trust has not moved
     agent.observe(Observation("notice", 30, 3, "seen", "bridge", meaning=m, value="false"))
-    assert agent.relations.trust["ana|reports_facts"] < float(CAREFUL["trust.prior"])
-    assert agent.beliefs[m.proposition].value == "false"  # seeing beats hearsay
+    assert agent.trust.relations.trust["ana|reports_facts"] < float(CAREFUL["trust.prior"])
+    assert agent.beliefs.held[m.proposition].value == "false"  # seeing beats hearsay
 
 
 def test_private_claims_never_reach_outsiders_when_privacy_is_respected():
@@ -273,26 +275,19 @@ def test_a_request_is_planned_and_fulfilled_and_a_stance_declines_it():
 
 
 def test_a_user_action_runs_without_touching_the_loop():
-    from harness.engine import actions
-
-    actions.register(actions.Action("wave", lambda w, a, t, i: True, "nobody saw it"))
-    try:
-        scenario = load_scenario("public_fact")
-        agents = tuple(
-            a.model_copy(
-                update={
-                    "errands": tuple(e.model_copy(update={"action": "wave"}) for e in a.errands)
-                }
-            )
-            for a in scenario.agents
+    """A physics plug-in named in the scenario (a module outside the harness) adds an action."""
+    scenario = load_scenario("public_fact")
+    agents = tuple(
+        a.model_copy(
+            update={"errands": tuple(e.model_copy(update={"action": "wave"}) for e in a.errands)}
         )
-        ep = Episode(
-            scenario.model_copy(update={"agents": agents}), CAREFUL, 0, AGENT_KINDS["reference"]
-        )
-        acts = ep.run()["actions"].to_pandas()
-        assert (acts.action == "wave").all() and acts.ok.all()
-    finally:
-        del actions.REGISTRY["wave"]
+        for a in scenario.agents
+    )
+    waving = scenario.model_copy(
+        update={"agents": agents, "physics": (*scenario.physics, "tests.fixtures.waving")}
+    )
+    acts = Episode(waving, CAREFUL, 0, AGENT_KINDS["reference"]).run()["actions"].to_pandas()
+    assert len(acts) > 0 and (acts.action == "wave").all() and acts.ok.all()
 
 
 def test_the_simple_agent_is_scored_by_the_same_scorecard():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 
@@ -40,3 +41,47 @@ def test_importing_the_engine_loads_no_agent():
     code = "import sys, harness.engine; print([m for m in sys.modules if 'agents' in m])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def scenario_words() -> set[str]:
+    """Names only scenarios give meaning to: places, resources, actions (beyond the engine's
+    own), predicates and subjects of every built-in scenario, the generated village and the
+    test scenarios."""
+    from harness.engine.actions import CORE
+    from scenarios import builtin_names, load_scenario, village
+
+    scenarios = [load_scenario(n) for n in builtin_names()] + [village(12)]
+    scenarios += [load_scenario(p) for p in (ROOT / "tests" / "scenarios").glob("*.yaml")]
+    words: set[str] = set()
+    for s in scenarios:
+        words |= {p.id for p in s.world.places} | {k.resource for k in s.world.stock}
+        words |= {e.action for a in s.agents for e in a.errands}
+        words |= {t.predicate for t in s.truth} | {t.subject for t in s.truth}
+        if s.world.project is not None:
+            words |= {s.world.project.action} | {st.uses for st in s.world.project.stages}
+    # the engine's own words: its actions, and the ledger's kinds of resource move ('sink' is
+    # also the room's washbasin)
+    engine = {a.name for a in CORE} | {"source", "sink", "transfer"}
+    return {w for w in words if w} - engine
+
+
+def test_the_engine_names_nothing_a_scenario_defines():
+    words = scenario_words()
+    assert {"bakery", "lamp", "paint", "buy_bread", "closed_on", "throw_pot"} <= words
+    found = {}
+    for path in ENGINE.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        documented = (ast.Module, ast.ClassDef, ast.FunctionDef)
+        docstrings = {
+            id(n.body[0].value)
+            for n in ast.walk(tree)
+            if isinstance(n, documented) and n.body and isinstance(n.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if id(node) in docstrings:
+                continue  # prose that explains the engine, not a name it uses
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                named = words & set(re.findall(r"[a-z][a-z0-9_]*", node.value))
+                if named:
+                    found[str(path.relative_to(ROOT))] = sorted(named)
+    assert found == {}

@@ -155,14 +155,8 @@ def test_tables_carry_what_happened(public_fact, baseline):
 
 
 def test_crashed_episode_is_a_record_not_an_exception(public_fact):
-    from harness.engine.actions import REGISTRY
-
-    saved = REGISTRY.pop("buy_bread")
-    try:
-        (record,) = run_serial([Job(public_fact, 0)], Policy(), REFERENCE)
-    finally:
-        REGISTRY["buy_bread"] = saved
-    assert record.status == "crashed" and "buy_bread" in record.error
+    (record,) = run_serial([Job(public_fact, 0)], Policy(), "tests.fixtures.agents:broken")
+    assert record.status == "crashed" and "broken on purpose" in record.error
 
 
 def test_a_rerun_sweeps_the_temp_files_a_killed_writer_left(tmp_path):

@@ -6,7 +6,7 @@ Agents are named by import path (`module:Factory`); the built-in ones also by a 
 from __future__ import annotations
 
 AGENT_KINDS: dict[str, str] = {
-    "reference": "harness.agents.reference:ReferenceAgent",
+    "reference": "harness.agents.reference:reference_agent",
     "simple": "harness.agents.simple:SimpleAgent",
 }
 

@@ -10,13 +10,22 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from scenarios import AgentSpec
-
 from harness.engine.contract import Answer, Claim, Intent, Meaning, Observation
-
-from .reference.model.planning import BLOCKERS, Slot, daily_schedule
+from scenarios import MINUTES_PER_DAY, AgentSpec, day_of
 
 KEEP = 3  # claims remembered; older ones are simply gone
+UNUSABLE = "unusable"  # the sense of a proposition that a place cannot be used that day
+
+
+def day_plan(spec: AgentSpec, start: int, end: int) -> list[tuple[int, str, str, int]]:
+    """The day as the spec writes it, with no variation: (minute, "errand"|"move", errand id
+    or place, day), in time order; a routine slot goes to its first place."""
+    out = []
+    for day in range(day_of(start), day_of(end) + 1):
+        base = (day - 1) * MINUTES_PER_DAY
+        out += [(base + e.at, "errand", e.id, day) for e in spec.errands if day in e.days]
+        out += [(base + r.at, "move", r.go[0], day) for r in spec.routine]
+    return sorted(x for x in out if start <= x[0] <= end)
 
 
 class SimpleAgent:
@@ -24,7 +33,7 @@ class SimpleAgent:
         self, spec: AgentSpec, policy: Any, draws: Any, start: int, end: int, tick_minutes: int
     ) -> None:
         self.name, self.spec = spec.id, spec
-        self.schedule: list[Slot] = daily_schedule(spec, draws, start, end, tick_minutes)
+        self.schedule = day_plan(spec, start, end)
         self.errands = {e.id: e for e in spec.errands}
         self.recent: list[Claim] = []  # newest last
         self.told: list[str] = []  # "partner|proposition"
@@ -44,33 +53,31 @@ class SimpleAgent:
 
     def decide(self, now: int) -> list[Intent]:
         intents: list[Intent] = []
-        while self.cursor < len(self.schedule) and self.schedule[self.cursor].minute <= now:
-            slot = self.schedule[self.cursor]
+        while self.cursor < len(self.schedule) and self.schedule[self.cursor][0] <= now:
+            _, kind, what, day = self.schedule[self.cursor]
             self.cursor += 1
             if self.busy:
                 continue
-            if slot.kind == "errand":
-                errand = self.errands[slot.errand or ""]
+            if kind == "errand":
+                errand = self.errands[what]
                 target = errand.target
-                if errand.alternatives and self._blocked((errand.target, *errand.via), slot.day):
+                if errand.alternatives and self._blocked((errand.target, *errand.via), day):
                     target = errand.alternatives[0]
-                intents.append(
-                    Intent("act", target, errand.action, None, f"{errand.id}@{slot.day}")
-                )
+                intents.append(Intent("act", target, errand.action, None, f"{errand.id}@{day}"))
                 self.busy = True
-            elif slot.kind == "move":
-                intents.append(Intent("move", slot.place or self.spec.home))
+            else:
+                intents.append(Intent("move", what))
         return intents
 
     def wake_at(self, now: int) -> int:
         if self.busy or self.cursor >= len(self.schedule):
             return 1 << 40
-        return max(now, self.schedule[self.cursor].minute)
+        return max(now, self.schedule[self.cursor][0])
 
     def _blocked(self, places: tuple[str, ...], day: int) -> bool:
         return any(
             c.meaning.subject in places
-            and c.meaning.predicate in BLOCKERS
+            and c.meaning.sense == UNUSABLE
             and c.meaning.object == str(day)
             and c.value == "true"
             for c in self.recent

@@ -22,6 +22,10 @@ class Meaning:
     object: str
     valid_to: int | None = None  # minute after which it no longer holds
     supersedes: str | None = None  # the older proposition this one replaces
+    # the scenario's vocabulary: how the predicate is said ("closed on day {object}"), and what
+    # it does to plans about the subject (unusable / closes_early / kept_at), if anything
+    phrase: str | None = None
+    sense: str | None = None
 
 
 @dataclass(frozen=True)

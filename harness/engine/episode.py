@@ -20,7 +20,7 @@ import pyarrow as pa
 from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario, day_of
 
 from . import plugins
-from .actions import REGISTRY
+from .actions import registry_for
 from .contract import Agent, Claim, Intent, Meaning, Observation, Request
 from .recorder import Recorder
 from .rng import Draws
@@ -66,9 +66,18 @@ class Episode:
             for a in sorted(scenario.agents, key=lambda a: a.id)
         }
         self.positions = {a.id: Position(a.home) for a in scenario.agents}
+        self.actions = registry_for(scenario)  # the engine's actions and the scenario's physics
+        vocabulary = scenario.predicates
         self.meanings = {
             t.proposition: Meaning(
-                t.proposition, t.subject, t.predicate, t.object, t.valid_to, t.supersedes
+                t.proposition,
+                t.subject,
+                t.predicate,
+                t.object,
+                t.valid_to,
+                t.supersedes,
+                phrase=vocabulary[t.predicate].phrase if t.predicate in vocabulary else None,
+                sense=vocabulary[t.predicate].sense if t.predicate in vocabulary else None,
             )
             for t in scenario.truth
         }
@@ -439,7 +448,7 @@ class Episode:
 
     def _act(self, name: str, intent: Intent, now: int, reachable: bool = True) -> None:
         eid = self.new_event()
-        action = REGISTRY[intent.action or ""]
+        action = self.actions[intent.action or ""]
         ok = reachable and action.precondition(self.world, name, intent.target, intent.item)
         moves = action.effect(self.world, name, intent.target, intent.item) if ok else []
         dp = self._decision_point(name, intent.action or "", now)

@@ -84,14 +84,6 @@ class World:
         clock = self.minute % (24 * 60)
         return self.daylight[0] <= clock < self.daylight[1]
 
-    def has_light(self) -> bool:
-        """Daylight, or a lamp with good contact that dust has not dimmed."""
-        lamp_ok = (
-            self.facts.get("lamp.contact", "ok") == "ok"
-            and float(self.facts.get("lamp.dust", 0.0)) < 0.8
-        )
-        return self.is_daylight() or lamp_ok
-
     def count(self, holder: str, resource: str) -> int:
         return self.stock.get((holder, resource), 0)
 

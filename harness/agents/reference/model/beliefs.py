@@ -38,6 +38,7 @@ class Belief:
     valid_to: int | None = None
     superseded_by: str | None = None
     supersedes: str | None = None
+    sense: str | None = None  # what its predicate means for plans (the scenario's vocabulary)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -97,6 +98,7 @@ def fold(
         sources=sources,
         valid_to=meaning.valid_to,
         supersedes=meaning.supersedes,
+        sense=meaning.sense,
     )
     if old is None or old.status != "current":
         return fresh

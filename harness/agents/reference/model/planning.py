@@ -9,16 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from harness.engine.contract import Intent, Request
 from scenarios import MINUTES_PER_DAY, AgentSpec, day_of
 from scenarios.persona import Persona
 
-from harness.engine.contract import Intent, Request
-
 JITTER_STEPS = 7  # routine slots start up to 6 ticks late, by the seed
 ACTIVITY_MINUTES = 15
-# predicates that make a place unusable on a day (a gathering moved away counts)
-BLOCKERS = ("closed_on", "blocked_on", "moved_on")
-HURRY = ("closes_early_on",)  # a place that will close early that day: go while it is open
+# what a proposition's predicate means for plans (the scenario's vocabulary): the place is
+# unusable that day (closed, blocked, a gathering moved away), or closes early (go while open)
+UNUSABLE, CLOSES_EARLY = "unusable", "closes_early"
 KIND_ORDER = {"plan": 0, "errand": 1, "move": 2, "activity": 3}
 
 
@@ -81,7 +80,7 @@ def blocking(beliefs: list[Any], places: tuple[str, ...], day: int, trigger: flo
         if (
             b.status == "current"
             and b.subject in places
-            and b.predicate in BLOCKERS
+            and b.sense == UNUSABLE
             and b.object == str(day)
             and b.value == "true"
             and b.confidence >= trigger
@@ -96,7 +95,7 @@ def hurrying(beliefs: list[Any], place: str, day: int, trigger: float) -> Any:
         if (
             b.status == "current"
             and b.subject == place
-            and b.predicate in HURRY
+            and b.sense == CLOSES_EARLY
             and b.object == str(day)
             and b.value == "true"
             and b.confidence >= trigger

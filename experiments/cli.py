@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from policies import InputError, describe, diff, load_policy
-from scenarios import builtin_names, load_scenario, parse_seeds
+from scenarios import builtin_names, parse_seeds
 
 # piped output (CI logs, files) gets a readable width instead of rich's 80 columns
 _WIDTH = None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120
@@ -92,7 +92,9 @@ def scenario() -> None:
 @click.argument("path", type=click.Path(path_type=Path))
 def scenario_validate(path: Path) -> None:
     """Check a scenario file: schema and every cross-reference."""
-    s = load_scenario(path)
+    from harness.engine.validation import load_checked
+
+    s = load_checked(path)
     out.print(
         f"{path}: ok (scenario {s.name}, {len(s.agents)} agents, "
         f"{len(s.truth)} tracked propositions)"
@@ -102,11 +104,13 @@ def scenario_validate(path: Path) -> None:
 @scenario.command("list")
 def scenario_list() -> None:
     """The built-in scenarios, what each tests and its metrics."""
+    from harness.engine.validation import load_checked
+
     table = Table()
     for col in ("scenario", "agents", "what it tests", "metrics"):
         table.add_column(col)
     for name in builtin_names():
-        s = load_scenario(name)
+        s = load_checked(name)
         table.add_row(
             name, str(len(s.agents)), " ".join(s.description.split()), ", ".join(s.metrics)
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -25,8 +25,9 @@ from harness.agents import agent_path
 from harness.engine.runner import RayBatch
 from harness.engine.schema import SCHEMA_VERSION, TABLES
 from harness.engine.store import episode_written, read_episode, sweep_orphans
+from harness.engine.validation import load_checked
 from policies import InputError, Policy
-from scenarios import Scenario, load_scenario, resolve, village
+from scenarios import Scenario, resolve, village
 from scorecards import (
     Scorecard,
     ScorecardDefinition,
@@ -76,7 +77,7 @@ class Instrument:
             )
         files = tuple(resolve(n) for n in names if n != "village")
         scenarios = tuple(
-            village(agents, structure_seed) if n == "village" else load_scenario(resolve(n))
+            village(agents, structure_seed) if n == "village" else load_checked(resolve(n))
             for n in names
         )
         seen = [s.name for s in scenarios]
@@ -143,13 +144,13 @@ def measured_episode(
     step = "scoring"
     try:
         tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        record.measured = measure(tables, definition, applicable)
+        record = replace(record, measured=measure(tables, definition, applicable))
         if traces_uri is not None:
             step = f"writing traces to {traces_uri}"
             write_episode(traces_uri, scenario.name, seed, record.tables)
-            record.tables, record.stored_at = {}, traces_uri
+            record = replace(record, tables={}, stored_at=traces_uri)
     except Exception as exc:  # recorded, never silently dropped
-        record.status, record.error = "crashed", f"{step}: {type(exc).__name__}: {exc}"
+        record = record.crashed(f"{step}: {type(exc).__name__}: {exc}")
     return record
 
 
@@ -266,8 +267,8 @@ def _written_record(
     record = EpisodeRecord(job.scenario.name, job.seed, "ok", None, read_episode(root, *job.key))
     if execution.traces_uri is not None:
         tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        record.measured = measure(tables, instrument.definition, instrument.applicable)
-        record.tables, record.stored_at = {}, execution.traces_uri
+        measured = measure(tables, instrument.definition, instrument.applicable)
+        record = replace(record, measured=measured, tables={}, stored_at=execution.traces_uri)
     return record
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -31,7 +32,12 @@ def resolve(name_or_path: str | Path) -> Path:
     return path
 
 
-def load_scenario(name_or_path: str | Path) -> Scenario:
+Check = Callable[[Scenario], Iterable[tuple[tuple[str | int, ...], str]]]
+
+
+def load_scenario(name_or_path: str | Path, checks: Iterable[Check] = ()) -> Scenario:
+    """A scenario file, validated: its schema, every cross-reference, then `checks` (what only
+    a layer above can know, e.g. the harness's registered actions), each problem located."""
     source = YamlSource.load(resolve(name_or_path))
     if not isinstance(source.data, dict):
         raise source.error((), "expected a mapping with name, world, agents, truth, ...")
@@ -40,6 +46,8 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     except ValidationError as exc:
         raise source.errors_from(exc) from None
     problems = list(_cross_reference_problems(scenario))
+    for check in checks if not problems else ():
+        problems.extend(check(scenario))
     if problems:
         raise InputError("\n".join(str(source.error(where, what)) for where, what in problems))
     return scenario

@@ -85,8 +85,8 @@ def test_a_planted_memory_bleed_is_seen_in_the_isolation_record():
 
     shared: dict[str, Memory] = {}
 
-    def leaky(spec, policy, draws, start, end, tick):
-        agent = reference_agent(spec, policy, draws, start, end, tick)
+    def leaky(setup):
+        agent = reference_agent(setup)
         agent.memory.store = shared.setdefault(
             "one", agent.memory.store
         )  # the fault: one namespace
@@ -195,10 +195,10 @@ def test_reflections_carry_evidence_and_counter_evidence_and_never_cite_themselv
 
 def test_newer_fact_supersedes_the_older_with_the_link_kept():
     from harness.agents.reference import reference_agent
-    from harness.engine.contract import Meaning, Observation
+    from harness.engine.contract import AgentSetup, Meaning, Observation
 
     spec = load_scenario("public_fact").agents[0]
-    agent = reference_agent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+    agent = reference_agent(AgentSetup("t", spec, CAREFUL, Draws("t", 0), 0, 2880, 5))
     old = Meaning("meet_square", "meeting", "held_at", "square")
     new = Meaning("meet_park", "meeting", "held_at", "park", supersedes="meet_square")
     agent.observe(Observation("notice", 10, 1, "read", "meeting", meaning=old, value="true"))
@@ -210,10 +210,10 @@ def test_newer_fact_supersedes_the_older_with_the_link_kept():
 
 def test_hearing_the_same_source_again_is_not_evidence_and_trust_moves_only_on_outcomes():
     from harness.agents.reference import reference_agent
-    from harness.engine.contract import Meaning, Observation
+    from harness.engine.contract import AgentSetup, Meaning, Observation
 
     spec = load_scenario("public_fact").agents[1]
-    agent = reference_agent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+    agent = reference_agent(AgentSetup("t", spec, CAREFUL, Draws("t", 0), 0, 2880, 5))
     m = Meaning("bridge_blocked_day1", "bridge", "blocked_on", "1")
     told = Observation(
         "claim",

@@ -207,13 +207,13 @@ def test_skill_confidence_changes_where_to_paint():
 
 def test_arousal_narrows_what_gets_noticed():
     from harness.agents.reference import reference_agent
-    from harness.engine.contract import Observation
+    from harness.engine.contract import AgentSetup, Observation
     from harness.engine.rng import Draws
 
     spec = load_scenario("public_fact").agents[0]
 
     def noticed(arousal: float) -> int:
-        agent = reference_agent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+        agent = reference_agent(AgentSetup("t", spec, CAREFUL, Draws("t", 0), 0, 2880, 5))
         agent.life.state = life.LifeState(last_minute=600, arousal=arousal)
         before = len(agent.memory.experiences)
         for i in range(10):

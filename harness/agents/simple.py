@@ -10,7 +10,16 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from harness.engine.contract import Answer, Claim, Intent, Meaning, Observation
+from harness.engine.contract import (
+    AgentSetup,
+    Answer,
+    Claim,
+    DiagnosticRow,
+    Intent,
+    Meaning,
+    Observation,
+    ObservationKind,
+)
 from scenarios import MINUTES_PER_DAY, AgentSpec, day_of
 
 KEEP = 3  # claims remembered; older ones are simply gone
@@ -29,11 +38,10 @@ def day_plan(spec: AgentSpec, start: int, end: int) -> list[tuple[int, str, str,
 
 
 class SimpleAgent:
-    def __init__(
-        self, spec: AgentSpec, policy: Any, draws: Any, start: int, end: int, tick_minutes: int
-    ) -> None:
+    def __init__(self, setup: AgentSetup) -> None:
+        spec = setup.spec
         self.name, self.spec = spec.id, spec
-        self.schedule = day_plan(spec, start, end)
+        self.schedule = day_plan(spec, setup.start, setup.end)
         self.errands = {e.id: e for e in spec.errands}
         self.recent: list[Claim] = []  # newest last
         self.told: list[str] = []  # "partner|proposition"
@@ -41,14 +49,18 @@ class SimpleAgent:
         self.busy = False
 
     def observe(self, obs: Observation) -> None:
-        if obs.kind in ("notice", "claim") and obs.meaning is not None and obs.value:
+        if (
+            obs.kind in (ObservationKind.NOTICE, ObservationKind.CLAIM)
+            and obs.meaning
+            and obs.value
+        ):
             source = "self" if obs.speaker is None else obs.speaker
             claim = Claim(
                 obs.meaning, obs.value, obs.modality or "certain", source, obs.privacy, obs.audience
             )
             self.recent = [c for c in self.recent if c.proposition != claim.proposition]
             self.recent = [*self.recent, claim][-KEEP:]
-        elif obs.kind == "action_result":
+        elif obs.kind is ObservationKind.ACTION_RESULT:
             self.busy = False
 
     def decide(self, now: int) -> list[Intent]:
@@ -109,5 +121,5 @@ class SimpleAgent:
         ]
         self.told, self.cursor, self.busy = list(state["told"]), state["cursor"], state["busy"]
 
-    def drain_diagnostics(self) -> list[tuple[str, dict[str, Any]]]:
+    def drain_diagnostics(self) -> list[DiagnosticRow]:
         return []

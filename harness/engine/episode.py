@@ -10,39 +10,40 @@ so a restored run continues byte-identically.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 import pyarrow as pa
 
-from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario, day_of
+from scenarios import MINUTES_PER_DAY, Scenario
 
 from . import plugins
+from ._acting import Acting
+from ._happenings import Happenings
 from .actions import registry_for
-from .contract import Agent, Claim, Intent, Meaning, Observation, Request
+from .contract import (
+    Agent,
+    AgentFactory,
+    AgentSetup,
+    BeliefChange,
+    Meaning,
+    MemoryOp,
+    Observation,
+    ObservationKind,
+    PlanNote,
+    StateSample,
+    TrustChange,
+)
+from .positions import Position
 from .recorder import Recorder
 from .rng import Draws
-from .speech import render
 from .world import Move, World
 
-AgentFactory = Callable[[AgentSpec, Any, Draws, int, int, int], Agent]
+DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote)
+EXPOSING = (ObservationKind.NOTICE, ObservationKind.CLAIM)  # kinds that expose a proposition
 
 
-@dataclass
-class Position:
-    """Where the world has an agent: at a place, or on the way with an intent to finish."""
-
-    location: str | None
-    destination: str | None = None
-    arrive_at: int | None = None
-    intent: dict[str, Any] | None = None  # the act to carry out on arrival
-    blocked: bool = False  # the way was impassable: the act fails on arrival
-    passed: tuple[str, ...] = ()  # places on the way, whose signs are seen on the way
-
-
-class Episode:
+class Episode(Happenings, Acting):
     def __init__(
         self,
         scenario: Scenario,
@@ -61,7 +62,15 @@ class Episode:
         self.specs = {a.id: a for a in scenario.agents}
         self.agents: dict[str, Agent] = {
             a.id: factory(
-                a, policy, self.draws, scenario.start, scenario.end, scenario.tick_minutes
+                AgentSetup(
+                    scenario.name,
+                    a,
+                    policy,
+                    self.draws,
+                    scenario.start,
+                    scenario.end,
+                    scenario.tick_minutes,
+                )
             )
             for a in sorted(scenario.agents, key=lambda a: a.id)
         }
@@ -192,7 +201,10 @@ class Episode:
     def set_state(self, state: dict[str, Any]) -> None:
         for name, agent_state in state["agents"].items():
             self.agents[name].set_state(agent_state)
-        self.positions = {n: Position(**p) for n, p in state["positions"].items()}
+        self.positions = {
+            n: Position(**{**p, "passed": tuple(p["passed"])})
+            for n, p in state["positions"].items()
+        }
         self.world.facts = dict(state["facts"])
         self.world.stock = {(h, r): n for h, r, n in state["stock"]}
         self.rec.rows = {k: [dict(row) for row in v] for k, v in state["rows"].items()}
@@ -250,10 +262,14 @@ class Episode:
             )
 
     def _drain(self, name: str) -> None:
-        for table, row in self.agents[name].drain_diagnostics():
-            row = dict(row)
-            minute, eid = row.pop("minute"), row.pop("event_id")
-            self.rec.add(table, minute, eid, **row)
+        """Record an agent's diagnostic rows: typed rows of the internal tables only."""
+        for row in self.agents[name].drain_diagnostics():
+            if not isinstance(row, DIAGNOSTICS):
+                kinds = ", ".join(k.__name__ for k in DIAGNOSTICS)
+                raise TypeError(f"agent {name}: a diagnostic row {row!r}; expected {kinds}")
+            columns = asdict(row)
+            minute, eid = columns.pop("minute"), columns.pop("event_id")
+            self.rec.add(row.table, minute, eid, **columns)
 
     def _deliver(self, name: str, obs: Observation) -> None:
         """Hand an observation to an agent; the harness records it and, for a tracked
@@ -271,7 +287,7 @@ class Episode:
             proposition=prop,
             detail=obs.detail,
         )
-        if prop is not None and obs.kind in ("notice", "claim"):
+        if prop is not None and obs.kind in EXPOSING:
             self.rec.add(
                 "exposures",
                 obs.minute,
@@ -286,326 +302,6 @@ class Episode:
         self.agents[name].observe(obs)
         self._drain(name)
         self.wake[name] = min(self.wake.get(name, obs.minute), obs.minute)  # news wakes
-
-    # --- world events and requests ----------------------------------------------------------
-    def _world_event(self, event: Any, now: int) -> None:
-        eid = self.new_event()
-        self.world.facts.update(event.sets)
-        self.rec.add(
-            "events",
-            now,
-            eid,
-            kind=event.kind,
-            place=event.place,
-            agent=None,
-            detail=json.dumps({"id": event.id, "sets": event.sets}, sort_keys=True),
-        )
-        if event.kind == "set_facts":
-            return
-        if event.kind == "supply":
-            for resource, n in sorted(event.adds.items()):
-                self._ledger(
-                    self.world.create(resource, event.place, n), now, eid, event.place, None
-                )
-            for name in self.agents:  # the drop is audible
-                self._deliver(
-                    name, Observation("sound", now, eid, "heard", event.place, detail=event.id)
-                )
-            return
-        if event.kind == "tell":
-            claim = Claim(
-                self.meanings[event.proposition],
-                event.value,
-                event.modality,
-                event.stated_source,
-                event.privacy,
-                event.audience,
-            )
-            for listener in sorted(event.seen_by):
-                self._say(event.speaker, listener, claim, now, eid)
-            return
-        if event.kind == "sign":
-            self.signs.append(event.id)
-        present = [
-            n
-            for n, p in self.positions.items()
-            if event.place is not None and p.location == event.place
-        ]
-        for name in sorted(set(present) | set(event.seen_by)):
-            self._perceive(name, event, now, eid)
-
-    def _perceive(self, name: str, event: Any, now: int, eid: int) -> None:
-        self._deliver(
-            name,
-            Observation(
-                "notice",
-                now,
-                eid,
-                event.channel,
-                self.meanings[event.proposition].subject,
-                meaning=self.meanings[event.proposition],
-                value=event.value,
-                modality=event.modality,
-                privacy=event.privacy,
-                audience=event.audience,
-            ),
-        )
-
-    def _signs_at(self, name: str, place: str, now: int, eid: int) -> None:
-        for event in self._events:
-            if (
-                event.id in self.signs
-                and event.place == place
-                and now <= (event.until if event.until is not None else self.scenario.end)
-            ):
-                self._perceive(name, event, now, eid)
-
-    def _request(self, spec: Any, now: int) -> None:
-        eid = self.new_event()
-        request = Request(
-            spec.id, spec.action, spec.item, spec.source, spec.place, spec.deadline, spec.text
-        )
-        self.rec.add(
-            "requests",
-            now,
-            eid,
-            request_id=spec.id,
-            agent=spec.agent,
-            action=spec.action,
-            item=spec.item,
-            place=spec.place,
-            deadline=self.rec.tick(spec.deadline),
-        )
-        self._deliver(
-            spec.agent,
-            Observation(
-                "request",
-                now,
-                eid,
-                "heard",
-                spec.place,
-                speaker="player",
-                request=request,
-                detail=spec.text or None,
-            ),
-        )
-
-    # --- movement and action ---------------------------------------------------------------------
-    def _execute(self, name: str, intent: Intent, now: int) -> None:
-        if intent.kind == "decline":  # a speech act: said where the agent stands
-            self._act(name, intent, now)
-            return
-        pos = self.positions[name]
-        here = pos.location or pos.destination
-        route = self.world.route(here, intent.target) if here is not None else None
-        if route is None:
-            if intent.kind == "act":
-                self._act(name, intent, now, reachable=False)
-            return
-        path, minutes = route
-        stop, blocked = intent.target, False
-        cost = 0
-        previous = here
-        walked: list[str] = []
-        for place in path:  # the way stops at the first impassable place
-            cost += self.world.roads[previous][place]
-            previous = place
-            if not self.world.passable(place):
-                stop, blocked, minutes = place, True, cost
-                break
-            walked.append(place)
-        record = asdict(intent) if intent.kind == "act" else None
-        if minutes == 0 and pos.location == stop:
-            pos.intent, pos.blocked = record, blocked
-            self._arrive(name, now, moved=False)
-            return
-        passed = tuple(p for p in walked if p != stop)
-        self.positions[name] = Position(None, stop, now + minutes, record, blocked, passed)
-
-    def _arrive(self, name: str, now: int, moved: bool = True) -> None:
-        pos = self.positions[name]
-        intent, blocked = pos.intent, pos.blocked
-        if moved:
-            place = pos.destination
-            self.positions[name] = Position(place)
-            eid = self.new_event()
-            others = sorted(
-                n for n, p in self.positions.items() if p.location == place and n != name
-            )
-            self._deliver(
-                name,
-                Observation(
-                    "arrival", now, eid, "seen", place or "", detail=",".join(others) or None
-                ),
-            )
-            for seen in (*pos.passed, place or ""):
-                self._signs_at(name, seen, now, eid)
-        else:
-            self.positions[name] = Position(pos.location)
-        if intent is not None:
-            self._act(name, Intent(**intent), now, reachable=not blocked)
-        self._drain(name)
-
-    def _act(self, name: str, intent: Intent, now: int, reachable: bool = True) -> None:
-        eid = self.new_event()
-        action = self.actions[intent.action or ""]
-        ok = reachable and action.precondition(self.world, name, intent.target, intent.item)
-        moves = action.effect(self.world, name, intent.target, intent.item) if ok else []
-        dp = self._decision_point(name, intent.action or "", now)
-        self.rec.add(
-            "actions",
-            now,
-            eid,
-            agent=name,
-            action=intent.action,
-            target=intent.target,
-            plan_id=intent.plan_id,
-            ok=ok,
-            decision_point=None if dp is None else dp.id,
-            proposition=None if dp is None else dp.proposition,
-            in_line=None if dp is None else intent.target in dp.right,
-            horizon=None
-            if dp is None
-            else self.scenario.plan_horizon // self.scenario.tick_minutes,
-            request_id=intent.request_id,
-        )
-        self._ledger(moves, now, eid, intent.target, name)
-        if ok and action.milestone:
-            self.rec.add(
-                "events",
-                now,
-                eid,
-                kind="milestone",
-                place=intent.target,
-                agent=name,
-                detail=intent.item,
-            )
-        self._request_outcome(name, intent, ok, now, eid)
-        if ok:
-            sensed = action.report(self.world, name, intent.target, intent.item)
-        else:
-            sensed = "the way was blocked" if not reachable else action.sensed_on_failure
-        result = {
-            "kind": "action_result",
-            "minute": now,
-            "event_id": eid,
-            "channel": "did",
-            "subject": intent.target,
-            "ok": ok,
-            "detail": sensed,
-        }
-        minutes = intent.minutes if intent.minutes is not None else action.minutes
-        if minutes <= 0 or not ok:
-            self._deliver(name, Observation(**result))
-            return
-        self.results.append((now + minutes, name, result))  # it is done when it is done
-        self.results.sort(key=lambda r: (r[0], r[1]))
-
-    def _request_outcome(self, name: str, intent: Intent, ok: bool, now: int, eid: int) -> None:
-        """The agent sees how the request it served went: for a request with an `about`
-        proposition, its final action (or a refusal) is an exposure to that outcome."""
-        spec = next((r for r in self.scenario.requests if r.id == intent.request_id), None)
-        if spec is None or spec.about is None or intent.action not in (spec.action, "decline"):
-            return
-        value = "true" if ok and intent.action == spec.action else "false"
-        self._deliver(
-            name,
-            Observation(
-                "notice",
-                now,
-                eid,
-                "seen",
-                self.meanings[spec.about].subject,
-                meaning=self.meanings[spec.about],
-                value=value,
-            ),
-        )
-
-    def _decision_point(self, agent: str, action: str, now: int) -> Any:
-        for dp in self.scenario.decision_points:
-            key = f"{agent}|{dp.id}"
-            if dp.action == action and dp.day == day_of(now) and key not in self.decided:
-                self.decided.append(key)
-                return dp
-        return None
-
-    # --- encounters and talk ------------------------------------------------------------------
-    def _encounters(self, now: int) -> None:
-        by_place: dict[str, list[str]] = {}
-        for name, pos in self.positions.items():
-            if pos.location is not None:
-                by_place.setdefault(pos.location, []).append(name)
-        chance, cooldown = self.scenario.encounter_chance, self.scenario.chat_cooldown
-        for place in sorted(by_place):
-            here = sorted(by_place[place])
-            for i, a in enumerate(here):
-                for b in here[i + 1 :]:
-                    last = self.last_chat.get(f"{a}|{b}")
-                    if last is not None and now - last < cooldown:
-                        continue
-                    if self.draws.uniform("encounter", a, b, now) < chance:
-                        self._chat(a, b, place, now)
-
-    def _chat(self, a: str, b: str, place: str, now: int) -> None:
-        eid = self.new_event()
-        self.rec.add("events", now, eid, kind="chat", place=place, agent=a, detail=b)
-        self.last_chat[f"{a}|{b}"] = now
-        for me, other in ((a, b), (b, a)):
-            self._deliver(me, Observation("chat", now, eid, "heard", other))
-        for speaker, listener in ((a, b), (b, a)):
-            groups = self.specs[listener].groups
-            for claim in self.agents[speaker].converse(listener, groups, now):
-                self._say(speaker, listener, claim, now, eid)
-            self._drain(speaker)
-
-    def _say(self, speaker: str, listener: str, claim: Claim, now: int, eid: int) -> None:
-        self.rec.add(
-            "utterances",
-            now,
-            eid,
-            speaker=speaker,
-            listener=listener,
-            claim_id=self.new_event(),
-            proposition=claim.proposition,
-            value=claim.value,
-            modality=claim.modality,
-            stated_source=claim.stated_source,
-            privacy=claim.privacy,
-            text=render(claim),
-        )
-        self._deliver(
-            listener,
-            Observation(
-                "claim",
-                now,
-                eid,
-                "told",
-                claim.meaning.subject,
-                meaning=claim.meaning,
-                value=claim.value,
-                modality=claim.modality,
-                speaker=speaker,
-                stated_source=claim.stated_source,
-                privacy=claim.privacy,
-                audience=claim.audience,
-            ),
-        )
-
-    # --- probes ---------------------------------------------------------------------------------
-    def _probe(self, name: str, prop: str, probe_id: str, kind: str, now: int) -> None:
-        answer = self.agents[name].answer(prop, now)
-        self.rec.add(
-            "probes",
-            now,
-            self.new_event(),
-            agent=name,
-            probe_id=probe_id,
-            kind=kind,
-            proposition=prop,
-            answer_value=answer.value,
-            answer_modality=answer.modality,
-            answer_source=answer.source,
-        )
 
 
 def run_episode(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import traceback
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pyarrow as pa
@@ -18,9 +18,9 @@ import pyarrow as pa
 from policies import Policy
 from scenarios import Scenario
 
+from .contract import EpisodeStatus
 from .episode import run_episode
-
-STATUSES = ("ok", "failed", "crashed", "timed_out")
+from .lifecycle import transition
 
 
 @dataclass(frozen=True)
@@ -33,11 +33,14 @@ class Job:
         return (self.scenario.name, self.seed)
 
 
-@dataclass
+@dataclass(frozen=True)
 class EpisodeRecord:
+    """How one episode ended, with its tables (or where a worker wrote them). Frozen: a
+    later step (measuring, a retry) makes a new record with `replace` or `crashed`."""
+
     scenario: str
     seed: int
-    status: str
+    status: EpisodeStatus
     error: str | None = None
     tables: dict[str, pa.Table] = field(default_factory=dict, repr=False)
     measured: Any = None  # what a scoring task measured on the worker, if one did
@@ -45,8 +48,12 @@ class EpisodeRecord:
     retried: str | None = None  # why Ray ran it a second time (a worker or node was lost)
 
     def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"episode status {self.status!r}; expected one of {STATUSES}")
+        object.__setattr__(self, "status", transition(None, EpisodeStatus(self.status)))
+
+    def crashed(self, error: str) -> EpisodeRecord:
+        """This record, crashed after all (measuring it failed): no tables kept."""
+        status = transition(self.status, EpisodeStatus.CRASHED)
+        return replace(self, status=status, error=error, tables={}, measured=None)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -186,8 +193,7 @@ class RayBatch:
                     self.pending[job.key] = self._submit(job)
                     continue
                 record = EpisodeRecord(job.scenario.name, job.seed, "failed", reason)
-            record.retried = retried
-            return record
+            return replace(record, retried=retried)
 
     def close(self) -> None:
         for ref in self.pending.values():

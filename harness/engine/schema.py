@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "2"  # 2: events carry resource moves; actions carry request and horizon;
+SCHEMA_VERSION = "3"  # 2: events carry resource moves; actions carry request and horizon;
 #                       observations, memory_ops, trust, state, plans, requests added
+#                     3: actions carry status (ok / failed / invalid) and reason; utterances
+#                       carry text_by (agent: its own words; harness: rendered)
 
 _KEY = [
     pa.field("scenario", pa.string(), nullable=False),
@@ -126,6 +128,9 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("stated_source", pa.string()),
         pa.field("privacy", pa.string()),
         pa.field("text", pa.string()),
+        # who wrote the text: 'agent' (its own words, verbatim) or 'harness' (rendered from
+        # the claim because the agent gave none)
+        pa.field("text_by", pa.string()),
     ),
     # one row per change of an agent's belief (internal diagnostics)
     "beliefs": _schema(
@@ -155,6 +160,10 @@ TABLES: dict[str, pa.Schema] = {
         # the player's request this action carries out, or declines (action 'decline',
         # target = the stance invoked)
         pa.field("request_id", pa.string()),
+        # ok / failed (the world did not allow it) / invalid (no such action or place: the
+        # harness refused it); reason: what the senses reported, or why it was refused
+        pa.field("status", pa.string()),
+        pa.field("reason", pa.string()),
     ),
     "probes": _schema(
         pa.field("agent", pa.string()),

@@ -8,21 +8,15 @@ components' states. The pure models they use are in `model/`.
 
 from __future__ import annotations
 
-from typing import Any
-
-from scenarios import AgentSpec
+from harness.engine.contract import AgentSetup
 
 from .autonomous import AutonomousAgent
-from .context import Context
 from .villager import Villager
 
 
-def reference_agent(
-    spec: AgentSpec, policy: Any, draws: Any, start: int, end: int, tick_minutes: int
-) -> Villager | AutonomousAgent:
+def reference_agent(setup: AgentSetup) -> Villager | AutonomousAgent:
     """The reference agent for one agent of a scenario: its composition follows its spec."""
-    ctx = Context(spec.id, spec, policy, draws, start, end, tick_minutes)
-    return AutonomousAgent(ctx) if spec.autonomy == "needs" else Villager(ctx)
+    return AutonomousAgent(setup) if setup.spec.autonomy == "needs" else Villager(setup)
 
 
-__all__ = ["AutonomousAgent", "Context", "Villager", "reference_agent"]
+__all__ = ["AutonomousAgent", "Villager", "reference_agent"]

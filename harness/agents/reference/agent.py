@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.engine.contract import Answer, Claim, Intent, Observation
+from harness.engine.contract import AgentSetup, Answer, Claim, Intent, Observation
 
 from .beliefs import Beliefs
-from .context import FIRST_HAND, Context, Diagnostics
+from .context import FIRST_HAND, Diagnostics
 from .conversation import Conversation
 from .life import Life
 from .memory import Memory
@@ -27,7 +27,7 @@ from .trust import Trust
 class ReferenceBase:
     """The components both compositions have; a composition adds its own and decides."""
 
-    def __init__(self, ctx: Context, *, trace_needs: bool) -> None:
+    def __init__(self, ctx: AgentSetup, *, trace_needs: bool) -> None:
         self.ctx, self.name = ctx, ctx.name
         self.log = Diagnostics()
         self.memory = Memory(ctx, self.log)

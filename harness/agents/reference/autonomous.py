@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.engine.contract import Intent, Observation
+from harness.engine.contract import AgentSetup, Intent, Observation
 
 from .agent import ReferenceBase
 from .autonomy import Autonomy
-from .context import Context
 
 
 class AutonomousAgent(ReferenceBase):
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: AgentSetup) -> None:
         super().__init__(ctx, trace_needs=True)  # needs drive its choices: traced
         self.autonomy = Autonomy(ctx, self.planning, self.life, self.memory, self.beliefs)
 

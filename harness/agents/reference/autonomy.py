@@ -7,12 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from harness.engine.contract import Intent, Observation
+from harness.engine.contract import AgentSetup, Intent, Observation
 from scenarios import day_of
 from scenarios.room import RoomKnowledge
 
 from .beliefs import Beliefs
-from .context import Context
 from .life import Life
 from .memory import Memory
 from .model import autonomy, outcomes
@@ -24,7 +23,7 @@ from .planning import Planning
 
 class Autonomy:
     def __init__(
-        self, ctx: Context, planning: Planning, life: Life, memory: Memory, beliefs: Beliefs
+        self, ctx: AgentSetup, planning: Planning, life: Life, memory: Memory, beliefs: Beliefs
     ) -> None:
         self.ctx, self.planning, self.life = ctx, planning, life
         self.memory, self.beliefs = memory, beliefs

@@ -8,9 +8,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, replace
 from typing import Any
 
-from harness.engine.contract import Answer, Meaning
+from harness.engine.contract import AgentSetup, Answer, BeliefChange, BeliefStatus, Meaning
+from harness.engine.lifecycle import transition
 
-from .context import Context, Diagnostics
+from .context import Diagnostics
 from .model import memory as mem
 from .model.beliefs import Belief, fold
 
@@ -18,7 +19,7 @@ KEPT_AT = "kept_at"  # the sense of "the subject is kept at the place object"
 
 
 class Beliefs:
-    def __init__(self, ctx: Context, log: Diagnostics) -> None:
+    def __init__(self, ctx: AgentSetup, log: Diagnostics) -> None:
         self.ctx, self.log = ctx, log
         self.held: dict[str, Belief] = {}
         self.meanings: dict[str, Meaning] = {}
@@ -37,19 +38,22 @@ class Beliefs:
         return self.held.get(proposition)
 
     def set(self, b: Belief, minute: int, eid: int) -> None:
+        old = self.held.get(b.proposition)
+        transition(None if old is None else old.status, b.status)
         self.held[b.proposition] = b
         self.log.add(
-            "beliefs",
-            minute=minute,
-            event_id=eid,
-            agent=self.ctx.name,
-            proposition=b.proposition,
-            value=b.value,
-            confidence=b.confidence,
-            modality=b.modality,
-            origin=b.origin,
-            told_by=b.told_by,
-            status=b.status,
+            BeliefChange(
+                minute=minute,
+                event_id=eid,
+                agent=self.ctx.name,
+                proposition=b.proposition,
+                value=b.value,
+                confidence=b.confidence,
+                modality=b.modality,
+                origin=b.origin,
+                told_by=b.told_by,
+                status=b.status,
+            )
         )
 
     def take_in(
@@ -64,17 +68,17 @@ class Beliefs:
             (
                 b
                 for b in self.held.values()
-                if b.supersedes == meaning.proposition and b.status == "current"
+                if b.supersedes == meaning.proposition and b.status is BeliefStatus.CURRENT
             ),
             None,
         )
         if newer is not None:  # already known to be replaced
-            new = replace(new, status="superseded", superseded_by=newer.proposition)
+            new = replace(new, status=BeliefStatus.SUPERSEDED, superseded_by=newer.proposition)
         self.set(new, minute, eid)
         older = self.held.get(meaning.supersedes or "")
-        if older is not None and older.status == "current":
+        if older is not None and older.status is BeliefStatus.CURRENT:
             self.set(
-                replace(older, status="superseded", superseded_by=meaning.proposition),
+                replace(older, status=BeliefStatus.SUPERSEDED, superseded_by=meaning.proposition),
                 minute,
                 eid,
             )
@@ -86,8 +90,8 @@ class Beliefs:
             return
         gone = {e.id for e in evicted}
         for _, b in sorted(self.held.items()):
-            if b.status == "current" and b.support and set(b.support) <= gone:
-                self.set(replace(b, status="forgotten"), minute, eid)
+            if b.status is BeliefStatus.CURRENT and b.support and set(b.support) <= gone:
+                self.set(replace(b, status=BeliefStatus.FORGOTTEN), minute, eid)
 
     def rebase(self, summary: mem.Experience, now: int) -> None:
         """A belief whose experiences were summarised now rests on the summary — and knows
@@ -108,8 +112,8 @@ class Beliefs:
     def outdate(self, now: int) -> None:
         """Beliefs whose validity has passed are outdated."""
         for _, b in sorted(self.held.items()):
-            if b.status == "current" and b.valid_to is not None and b.valid_to <= now:
-                self.set(replace(b, status="outdated"), now, 0)
+            if b.status is BeliefStatus.CURRENT and b.valid_to is not None and b.valid_to <= now:
+                self.set(replace(b, status=BeliefStatus.OUTDATED), now, 0)
 
     def recalled(self, recalls: Iterable[mem.Recall]) -> list[Belief]:
         """The beliefs the recalled experiences are about: what is in mind for a plan."""
@@ -126,7 +130,7 @@ class Beliefs:
             b = self.held.get(r.experience.proposition or "")
             if (
                 b is not None
-                and b.status == "current"
+                and b.status is BeliefStatus.CURRENT
                 and b.subject == resource
                 and b.sense == KEPT_AT
                 and b.value == "true"
@@ -137,6 +141,6 @@ class Beliefs:
 
     def answer(self, proposition: str) -> Answer:
         b = self.held.get(proposition)
-        if b is None or b.status == "forgotten":
+        if b is None or b.status is BeliefStatus.FORGOTTEN:
             return Answer(None, None, None)
         return Answer(b.value, b.modality, "self" if b.first_hand else b.told_by)

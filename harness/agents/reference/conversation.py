@@ -5,18 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.engine.contract import Claim
+from harness.engine.contract import AgentSetup, Claim
 from scenarios import day_of
 
 from .beliefs import Beliefs
-from .context import Context
 from .memory import Memory
 from .model import life
 from .model.conversation import news_for, phrase
 
 
 class Conversation:
-    def __init__(self, ctx: Context, beliefs: Beliefs, memory: Memory) -> None:
+    def __init__(self, ctx: AgentSetup, beliefs: Beliefs, memory: Memory) -> None:
         self.ctx, self.beliefs, self.memory = ctx, beliefs, memory
         self.told: dict[str, list[str]] = {}  # partner → propositions told
         self.group_news: list[str] = []

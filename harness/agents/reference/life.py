@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.engine.contract import Observation
+from harness.engine.contract import AgentSetup, Observation, StateSample
 
-from .context import Context, Diagnostics
+from .context import Diagnostics
 from .model import life
 
 
 class Life:
-    def __init__(self, ctx: Context, log: Diagnostics, *, trace_needs: bool) -> None:
+    def __init__(self, ctx: AgentSetup, log: Diagnostics, *, trace_needs: bool) -> None:
         self.ctx, self.log = ctx, log
         self.trace_needs = trace_needs  # energy and hunger are traced where they drive choices
         self.state = life.initial_state(ctx.spec.persona, ctx.start)
@@ -81,11 +81,4 @@ class Life:
                 **values,
             }
         for variable, value in values.items():
-            self.log.add(
-                "state",
-                minute=minute,
-                event_id=0,
-                agent=self.ctx.name,
-                variable=variable,
-                value=round(value, 6),
-            )
+            self.log.add(StateSample(minute, 0, self.ctx.name, variable, round(value, 6)))

@@ -6,14 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .context import Context, Diagnostics
+from harness.engine.contract import AgentSetup, MemoryOp
+
+from .context import Diagnostics
 from .model import memory as mem
 
 SUMMARY_AGE = 24 * 60  # experiences older than a day are summarised at night
 
 
 class Memory:
-    def __init__(self, ctx: Context, log: Diagnostics) -> None:
+    def __init__(self, ctx: AgentSetup, log: Diagnostics) -> None:
         self.ctx, self.log = ctx, log
         self.store = mem.Memory(ctx.name, int(ctx.policy["memory.capacity"]))
 
@@ -100,4 +102,4 @@ class Memory:
             "size": len(self.store.experiences),
             "capacity": self.store.capacity,
         }
-        self.log.add("memory_ops", **{**row, **extra})
+        self.log.add(MemoryOp(**{**row, **extra}))

@@ -7,17 +7,18 @@ from __future__ import annotations
 from dataclasses import asdict, replace
 from typing import Any
 
-from harness.engine.contract import Intent, Request
+from harness.engine.contract import AgentSetup, Intent, PlanNote, PlanStage, Request
+from harness.engine.lifecycle import transition
 
-from .context import Context, Diagnostics
+from .context import Diagnostics
 from .model.beliefs import Belief
-from .model.planning import Plan, hurrying, request_plan, request_step
+from .model.planning import PENDING, Plan, hurrying, request_plan, request_step
 
 REQUEST = "request:"  # the goal prefix of a request's plan
 
 
 class Planning:
-    def __init__(self, ctx: Context, log: Diagnostics) -> None:
+    def __init__(self, ctx: AgentSetup, log: Diagnostics) -> None:
         self.ctx, self.log = ctx, log
         self.plans: dict[str, Plan] = {}
         self.requests: dict[str, Request] = {}
@@ -59,16 +60,7 @@ class Planning:
         eid: int,
     ) -> None:
         self.log.add(
-            "plans",
-            minute=minute,
-            event_id=eid,
-            agent=self.ctx.name,
-            plan_id=plan_id,
-            goal=goal,
-            day=day,
-            action=action,
-            target=target,
-            reason=reason,
+            PlanNote(minute, eid, self.ctx.name, plan_id, goal, day, action, target, reason)
         )
 
     def places(self) -> set[str]:
@@ -92,7 +84,7 @@ class Planning:
         for goal, plan in sorted(self.plans.items()):
             if (
                 goal.startswith(REQUEST)
-                and plan.step == 0
+                and plan.stage is PlanStage.FETCH
                 and plan.source
                 and plan.start is not None
                 and plan.start > minute
@@ -106,19 +98,23 @@ class Planning:
             return []
         plan, intent = due
         if intent.kind == "decline":  # declining is done at once
-            self.plans[plan.goal] = replace(plan, step=2)
+            self._advance(plan, PlanStage.DONE)
         else:
             self.busy = plan.goal
         return [intent]
 
     def request_result(self, goal: str, ok: bool) -> None:
         plan = self.plans[goal]
-        self.plans[goal] = replace(plan, step=plan.step + 1 if ok else 3)
+        following = PlanStage.CARRY_OUT if plan.stage is PlanStage.FETCH else PlanStage.DONE
+        self._advance(plan, following if ok else PlanStage.FAILED)
+
+    def _advance(self, plan: Plan, stage: PlanStage) -> None:
+        self.plans[plan.goal] = replace(plan, stage=transition(plan.stage, stage))
 
     def request_starts(self) -> list[int]:
         """When pending requests' next steps are due."""
         return [
             p.start
             for g, p in self.plans.items()
-            if g.startswith(REQUEST) and p.step < 2 and p.start is not None
+            if g.startswith(REQUEST) and p.stage in PENDING and p.start is not None
         ]

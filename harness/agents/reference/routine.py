@@ -8,11 +8,11 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Any
 
-from harness.engine.contract import Intent, Observation
+from harness.engine.contract import AgentSetup, Intent, Observation
 from scenarios import day_of
 
 from .beliefs import Beliefs
-from .context import NEVER, Context
+from .context import NEVER
 from .conversation import Conversation
 from .life import Life
 from .memory import Memory
@@ -25,7 +25,7 @@ from .planning import Planning
 class Routine:
     def __init__(
         self,
-        ctx: Context,
+        ctx: AgentSetup,
         planning: Planning,
         memory: Memory,
         beliefs: Beliefs,

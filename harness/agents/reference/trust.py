@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.engine.contract import Observation
+from harness.engine.contract import AgentSetup, Observation, TrustChange
 
-from .context import Context, Diagnostics
+from .context import Diagnostics
 from .model import memory as mem
 from .model.trust import Relations, judge, met, trust_in
 
 
 class Trust:
-    def __init__(self, ctx: Context, log: Diagnostics) -> None:
+    def __init__(self, ctx: AgentSetup, log: Diagnostics) -> None:
         self.ctx, self.log = ctx, log
         self.relations = Relations()
 
@@ -72,13 +72,5 @@ class Trust:
             float(policy["trust.learning_rate"]),
         )
         if new is not None:
-            self.log.add(
-                "trust",
-                minute=minute,
-                event_id=eid,
-                agent=self.ctx.name,
-                other=other,
-                domain=domain,
-                value=new,
-                reason=f"{'kept' if kept else 'broke'} word on {prop}",
-            )
+            reason = f"{'kept' if kept else 'broke'} word on {prop}"
+            self.log.add(TrustChange(minute, eid, self.ctx.name, other, domain, new, reason))

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.engine.contract import Intent, Observation
+from harness.engine.contract import AgentSetup, Intent, Observation
 
 from .agent import ReferenceBase
-from .context import Context
 from .model.beliefs import Belief
 from .planning import REQUEST
 from .routine import Routine
 
 
 class Villager(ReferenceBase):
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: AgentSetup) -> None:
         super().__init__(ctx, trace_needs=False)
         self.routine = Routine(
             ctx,

@@ -11,12 +11,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from harness.engine.contract import Meaning
+from harness.engine.contract import BeliefStatus, Meaning
 
 from .memory import Experience
 
 MODALITY_WEIGHT = {"certain": 1.0, "likely": 0.7, "rumor": 0.4}
-STATUSES = ("current", "superseded", "outdated", "forgotten")
 
 
 @dataclass(frozen=True)
@@ -31,7 +30,7 @@ class Belief:
     origin: str | None  # as the agent believes it
     told_by: str | None
     first_hand: bool
-    status: str = "current"
+    status: BeliefStatus = BeliefStatus.CURRENT
     support: tuple[int, ...] = ()  # experience ids
     contradict: tuple[int, ...] = ()
     sources: tuple[str, ...] = ()  # the informants (or origins) already counted
@@ -41,8 +40,7 @@ class Belief:
     sense: str | None = None  # what its predicate means for plans (the scenario's vocabulary)
 
     def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"belief status {self.status!r}; expected one of {STATUSES}")
+        object.__setattr__(self, "status", BeliefStatus(self.status))
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from harness.engine.contract import Intent, Request
+from harness.engine.contract import Intent, PlanStage, Request
 from scenarios import MINUTES_PER_DAY, AgentSpec, day_of
 from scenarios.persona import Persona
 
@@ -18,6 +18,7 @@ ACTIVITY_MINUTES = 15
 # what a proposition's predicate means for plans (the scenario's vocabulary): the place is
 # unusable that day (closed, blocked, a gathering moved away), or closes early (go while open)
 UNUSABLE, CLOSES_EARLY = "unusable", "closes_early"
+PENDING = (PlanStage.FETCH, PlanStage.CARRY_OUT)  # a request's plan still to be carried out
 KIND_ORDER = {"plan": 0, "errand": 1, "move": 2, "activity": 3}
 
 
@@ -71,7 +72,10 @@ class Plan:
     item: str | None = None
     source: str | None = None  # where to fetch `item` first
     start: int | None = None  # minute to set off (requests)
-    step: int = 0  # requests: 0 fetch, 1 carry out, 2 done
+    stage: PlanStage = PlanStage.CARRY_OUT  # a request's plan starts by fetching its item
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stage", PlanStage(self.stage))
 
 
 def blocking(beliefs: list[Any], places: tuple[str, ...], day: int, trigger: float) -> Any:
@@ -117,7 +121,16 @@ def request_plan(
     goal = f"request:{request.request_id}"
     vetoes = persona.vetoes(request.action, request.item)
     if vetoes:
-        return Plan(goal, day_of(minute), "decline", vetoes[0].id, 0, "rule conflict", start=minute)
+        return Plan(
+            goal,
+            day_of(minute),
+            "decline",
+            vetoes[0].id,
+            0,
+            "rule conflict",
+            start=minute,
+            stage=PlanStage.FETCH,
+        )
     day = day_of(request.deadline)
     leave = max(minute, request.deadline - SET_OFF_BEFORE)
     if hurrying(beliefs, request.source, day, trigger):
@@ -132,6 +145,7 @@ def request_plan(
         item=request.item,
         source=request.source,
         start=leave,
+        stage=PlanStage.FETCH,
     )
 
 
@@ -142,7 +156,7 @@ def request_step(
     for goal, plan in sorted(plans.items()):
         if (
             not goal.startswith("request:")
-            or plan.step >= 2
+            or plan.stage not in PENDING
             or plan.start is None
             or plan.start > now
         ):
@@ -152,7 +166,7 @@ def request_step(
             return plan, Intent(
                 "decline", plan.target, "decline", plan.plan_id, goal, request.request_id
             )
-        if plan.step == 0:
+        if plan.stage is PlanStage.FETCH:
             return plan, Intent(
                 "act",
                 request.source,

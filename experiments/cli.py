@@ -127,6 +127,22 @@ def scenario_list() -> None:
 
 
 # --- run and score -------------------------------------------------------------------------------
+def _agent_option(command):  # type: ignore[no-untyped-def]
+    """--agent on every command that runs episodes: a registered name (the built-in ones and
+    installed packages' `villagelab.agents` entry points) or an import path module:Factory;
+    checked, and its code hashed, before any episode runs."""
+    from harness.agents.registry import describe
+
+    return click.option(
+        "--agent",
+        "agent_kind",
+        default="reference",
+        show_default=True,
+        metavar="NAME|module:Factory",
+        help=f"the agent: {describe()}",
+    )(command)
+
+
 def _execution(
     serial: bool,
     workers: int | None,
@@ -185,14 +201,7 @@ TRACES_URI_HELP = (
     type=click.Path(path_type=Path),
     help="also write the scorecard JSON here",
 )
-@click.option(
-    "--agent",
-    "agent_kind",
-    type=click.Choice(["reference", "simple"]),
-    default="reference",
-    show_default=True,
-    help="the agent implementation",
-)
+@_agent_option
 @click.option(
     "--agents",
     type=click.IntRange(min=2),
@@ -346,6 +355,7 @@ def _write_card(card, traces, json_path: Path, comparison=None) -> None:  # type
     help=TRACES_URI_HELP + "; each trial's under STUDY/trial-N (default: only "
     "champions' traces are kept, in the runs folder)",
 )
+@_agent_option
 def search(
     study: str,
     trials: int,
@@ -359,6 +369,7 @@ def search(
     workers: int | None,
     serial: bool,
     traces_uri: str | None,
+    agent_kind: str,
 ) -> None:
     """Search the policy surface; promote only what beats the champion, roll back the rest."""
     from .config import load_config
@@ -374,7 +385,7 @@ def search(
         mode=mode,
         config=config,
         runs=runs,
-        execution=_execution(serial, workers, ray_address, traces_uri=traces_uri),
+        execution=_execution(serial, workers, ray_address, agent_kind, traces_uri),
         storage=storage,
         tracking_uri=tracking_uri,
     )
@@ -585,6 +596,7 @@ def ui(runs_dir: Path, port: int) -> None:
     show_default=True,
     help="where the champion registry is (--policy champion)",
 )
+@_agent_option
 def gate(
     policy_spec: str,
     baseline_path: Path | None,
@@ -595,8 +607,10 @@ def gate(
     workers: int | None,
     serial: bool,
     runs_dir: Path,
+    agent_kind: str,
 ) -> None:
-    """Fail (exit 1) when the policy regresses against the committed baseline."""
+    """Fail (exit 1) when the policy regresses against the committed baseline; exit 3 when
+    the baseline was made with another instrument or another agent."""
     from scorecards import render_table
 
     from .gate import DEFAULT_BASELINE, run_gate, write_outputs
@@ -605,7 +619,7 @@ def gate(
     result = run_gate(
         p,
         baseline_path or DEFAULT_BASELINE,
-        _execution(serial, workers),
+        _execution(serial, workers, agent=agent_kind),
         update_baseline=update_baseline,
     )
     out.print(render_table(result.evaluation.scorecard, result.comparison))
@@ -644,6 +658,7 @@ def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-d
 @click.option("--scenario", "scenario_names", multiple=True, required=True)
 @click.option("--seeds", default="0-4", show_default=True, callback=_seeds)
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
+@_agent_option
 def sweep_command(
     name: str,
     values_text: str,
@@ -651,6 +666,7 @@ def sweep_command(
     scenario_names: tuple[str, ...],
     seeds: tuple[int, ...],
     serial: bool,
+    agent_kind: str,
 ) -> None:
     """One parameter over several values: what it buys on one metric, what it costs on
     another."""
@@ -665,7 +681,9 @@ def sweep_command(
     except ValueError as exc:
         raise InputError(f"--values {values_text!r}: {exc}") from None
     instrument = Instrument.load(scenario_names)
-    points = sweep(base, name, values, instrument, seeds, _execution(serial, None))
+    points = sweep(
+        base, name, values, instrument, seeds, _execution(serial, None, agent=agent_kind)
+    )
     out.print(
         f"objective by {name}: "
         + ", ".join(
@@ -711,21 +729,25 @@ def inspect_agent(
     default=0,
     help="also run the gate's A/A check this many times (false-alarm rate)",
 )
-def bench(agents: int, profile: bool, gate_aa: int) -> None:
+@_agent_option
+def bench(agents: int, profile: bool, gate_aa: int, agent_kind: str) -> None:
     """Throughput: episodes of each scenario, the generated village, scoring."""
+    from harness.agents.registry import resolve
+
     from .bench import episode_rates, village_rate
 
+    agent = resolve(agent_kind).path  # a bad --agent stops here, before anything runs
     if gate_aa:
         from .gate import aa_check
 
         careful = load_policy(Path(__file__).resolve().parent.parent / "policies" / "careful.yaml")
-        alarms, repeats = aa_check(careful, gate_aa, _execution(True, None))
+        alarms, repeats = aa_check(careful, gate_aa, _execution(True, None, agent=agent_kind))
         out.print(f"gate.aa_false_alarms: {alarms} of {repeats} ({alarms / repeats:.1%})")
 
-    for name, seconds, rate in episode_rates():
+    for name, seconds, rate in episode_rates(agent=agent):
         out.print(f"episode.{name}: {seconds * 1000:.1f} ms, {rate:,.0f} agent-ticks/s")
-    rate, report = village_rate(agents, profile=profile)
-    eager, _ = village_rate(agents, lazy=False)
+    rate, report = village_rate(agents, profile=profile, agent=agent)
+    eager, _ = village_rate(agents, lazy=False, agent=agent)
     out.print(
         f"village.{agents}_agents_one_day: {rate:,.0f} agent-ticks/s "
         f"(every agent asked every tick: {eager:,.0f})"

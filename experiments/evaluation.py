@@ -22,6 +22,9 @@ from harness import (
     write_episode,
 )
 from harness.agents import agent_path
+from harness.agents.registry import AgentChoice, check_made
+from harness.agents.registry import resolve as resolve_agent
+from harness.engine.episode import setup_for
 from harness.engine.runner import RayBatch
 from harness.engine.schema import SCHEMA_VERSION, TABLES
 from harness.engine.store import episode_written, read_episode, sweep_orphans
@@ -114,6 +117,8 @@ class Evaluation:
     agent: str = "reference"
     traces_uri: str | None = None  # where the workers wrote the traces, if not to `out`
     resumed: int = 0  # episodes found already written by an earlier run of the same command
+    agent_path: str = ""  # the agent's import path
+    agent_hash: str = ""  # the agent's code
 
     def load_traces(self) -> dict[str, pd.DataFrame]:
         """The traces: in hand, or read back from the shared URI the workers wrote to."""
@@ -178,13 +183,18 @@ def evaluate(
 
     With `out`, the run can be resumed: the same command again skips the episodes already
     written there and runs the rest. `out` holding another run's traces is refused."""
+    agent = resolve_agent(execution.agent)  # a bad --agent stops here, before anything runs
+    first = instrument.scenarios[0]
+    check_made(agent, setup_for(first, first.agents[0], policy, seeds[0] if seeds else 0))
     hashes = instrument.hashes(policy)
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
     written: set[tuple[str, int]] = set()
     if out is not None:
-        written = _already_written(out, jobs, hashes, execution)
+        written = _already_written(out, jobs, hashes, execution, agent)
         sweep_orphans(out)  # temp files a killed run left behind; their episodes run again
-        _write_manifest(out, instrument, policy, hashes, execution, seeds, [], complete=False)
+        _write_manifest(
+            out, instrument, policy, hashes, execution, agent, seeds, [], complete=False
+        )
 
     def done(record: EpisodeRecord) -> None:
         if out is not None and record.status == "ok" and record.stored_at is None:
@@ -228,14 +238,23 @@ def evaluate(
         execution.agent,
         execution.traces_uri,
         resumed=len(written),
+        agent_path=agent.path,
+        agent_hash=agent.hash,
     )
     if out is not None:
-        _write_manifest(out, instrument, policy, hashes, execution, seeds, records, complete=True)
+        _write_manifest(
+            out, instrument, policy, hashes, execution, agent, seeds, records, complete=True
+        )
     return evaluation
 
 
+def _agent_fields(agent: AgentChoice) -> dict[str, str]:
+    """How a manifest (or a baseline) names the agent that made it."""
+    return {"agent": agent.name, "agent_path": agent.path, "agent_hash": agent.hash}
+
+
 def _already_written(
-    out: Path, jobs: list[Job], hashes: dict[str, str], execution: Execution
+    out: Path, jobs: list[Job], hashes: dict[str, str], execution: Execution, agent: AgentChoice
 ) -> set[tuple[str, int]]:
     """The episodes a previous run of the same policy, harness, instrument and agent left
     complete in `out` (or at its trace URI). Another run's traces are never mixed in."""
@@ -246,7 +265,11 @@ def _already_written(
         prior = json.loads(manifest.read_text())
     except (OSError, ValueError) as exc:
         raise InputError(f"{manifest}: unreadable ({exc}); give a new --out or remove it") from None
-    made_by = {**hashes, "agent": execution.agent, "traces": execution.traces_uri or "traces"}
+    made_by = {
+        **hashes,
+        **_agent_fields(agent),
+        "traces": execution.traces_uri or "traces",
+    }
     differ = [k for k, v in made_by.items() if prior.get(k) != v]
     if differ:
         raise InputError(
@@ -322,6 +345,7 @@ def _write_manifest(
     policy: Policy,
     hashes: dict[str, str],
     execution: Execution,
+    agent: AgentChoice,
     seeds: Sequence[int],
     records: list[EpisodeRecord],
     *,
@@ -336,7 +360,7 @@ def _write_manifest(
             "schema_version": SCHEMA_VERSION,
             **hashes,
             "policy_values": dict(policy),
-            "agent": execution.agent,
+            **_agent_fields(agent),
             "scenarios": [s.name for s in instrument.scenarios],
             "scenario_files": [str(f) for f in instrument.files],
             "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},

@@ -25,6 +25,9 @@ import optuna
 from optuna.trial import TrialState
 
 from harness import Job, read_traces, write_episode
+from harness.agents.registry import check_made
+from harness.agents.registry import resolve as resolve_agent
+from harness.engine.episode import setup_for
 from policies import InputError, Policy, baseline_path, load_policy
 from scorecards import Scorecard, Values, assemble, instance_objective, merge_values
 from scorecards.report import write_reports
@@ -149,7 +152,15 @@ class Search:
             if config.start_policy
             else load_policy(baseline_path())
         )
-        self.hashes = self.instrument.hashes(self.start_policy)
+        # the agent is part of what a study is bound to: its import path and its code
+        agent = resolve_agent(execution.agent)  # a bad --agent stops here
+        first = self.instrument.scenarios[0]
+        check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
+        self.hashes = {
+            **self.instrument.hashes(self.start_policy),
+            "agent": agent.path,
+            "agent_hash": agent.hash,
+        }
         self.storage = storage_for(storage, runs.journal)
         self.pareto = Objectives()
         self.folder = runs.study_dir(study)

@@ -23,7 +23,7 @@ from optuna.trial import TrialState
 from policies import WHITELIST, InputError, Policy
 
 MODES = ("global", "local", "pareto")
-FROZEN = ("harness", "instrument")
+FROZEN = ("harness", "instrument", "agent", "agent_hash")
 
 
 @dataclass(frozen=True)
@@ -105,21 +105,29 @@ def open_study(
             load_if_exists=True,
         )
     recorded = {k: study.user_attrs.get(k) for k in (*FROZEN, "mode")}
+    frozen = {k: hashes[k] for k in FROZEN if k in hashes}  # what this driver binds it to
     if recorded["harness"] is None:
-        for key in FROZEN:
-            study.set_user_attr(key, hashes[key])
+        for key, value in frozen.items():
+            study.set_user_attr(key, value)
         study.set_user_attr("mode", mode)
         return study
-    moved = [k for k in FROZEN if recorded[k] != hashes[k]]
+    moved = [k for k in frozen if recorded[k] != frozen[k]]
+    if "agent" in moved:
+        raise InputError(
+            f"study {name!r} searches policies for the agent {recorded['agent']}, not "
+            f"{frozen['agent']}; resume it with --agent {recorded['agent']}, or start a new "
+            "study with another --study name"
+        )
     if moved:
         what = {
             "harness": "the code of harness, policies, scenarios, scorecards or experiments",
             "instrument": "a scenario file, the scorecard definition or the seed sets",
+            "agent_hash": "the agent's code",
         }
         raise InputError(
             f"study {name!r} is bound to a frozen harness and instrument, and "
             f"{' and '.join(what[k] for k in moved)} changed since it began "
-            f"({', '.join(f'{k} {recorded[k]} → {hashes[k]}' for k in moved)}). Start a new "
+            f"({', '.join(f'{k} {recorded[k]} → {frozen[k]}' for k in moved)}). Start a new "
             "study with another --study name, or restore what changed."
         )
     if recorded["mode"] != mode:

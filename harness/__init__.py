@@ -1,56 +1,15 @@
-"""The frozen harness: `engine` (contract, world, tick loop, traces, runners, hashes) and
-`agents` (the built-in agents). The engine's public names are re-exported here."""
+"""The frozen harness: `engine` (contract, world, tick loop, traces, runners, hashes),
+`agents` (the built-in agents and the agent registry) and `worlds` (physics plug-ins that
+scenarios name). The engine's public names are re-exported here, loaded on first use."""
 
-from .engine import (
-    SCHEMA_VERSION,
-    TABLE_NAMES,
-    TABLES,
-    Agent,
-    Answer,
-    Claim,
-    Episode,
-    EpisodeRecord,
-    Intent,
-    Job,
-    Meaning,
-    Observation,
-    Request,
-    atomic_write_json,
-    ensure_ray,
-    harness_hash,
-    instrument_hash,
-    read_table,
-    read_traces,
-    run_episode,
-    run_ray,
-    run_serial,
-    state_hash,
-    write_episode,
-)
+from __future__ import annotations
 
-__all__ = [
-    "SCHEMA_VERSION",
-    "TABLES",
-    "TABLE_NAMES",
-    "Agent",
-    "Answer",
-    "Claim",
-    "Episode",
-    "EpisodeRecord",
-    "Intent",
-    "Job",
-    "Meaning",
-    "Observation",
-    "Request",
-    "atomic_write_json",
-    "ensure_ray",
-    "harness_hash",
-    "instrument_hash",
-    "read_table",
-    "read_traces",
-    "run_episode",
-    "run_ray",
-    "run_serial",
-    "state_hash",
-    "write_episode",
-]
+from typing import Any
+
+from . import engine
+
+__all__ = list(engine.__all__)
+
+
+def __getattr__(name: str) -> Any:
+    return getattr(engine, name)

@@ -411,3 +411,44 @@ def test_a_search_on_a_cluster_keeps_every_trials_traces_at_the_shared_uri(tmp_p
     # the champion's report was made from the traces read back from the shared URI
     (folder,) = (runs / "studies" / "kept" / "champions").glob("0-*")
     assert (folder / "report.html").exists() and not (folder / "traces").exists()
+
+
+def test_workers_on_a_cluster_import_a_user_agent_by_its_path(tmp_path, ray_head):
+    """An agent defined outside the five packages runs on a `ray start --head` cluster: what
+    travels is its import path, and each worker imports it (issue 13)."""
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [
+            EXE,
+            "run",
+            "--scenario",
+            "public_fact",
+            "--scenario",
+            "secret",
+            "--policy",
+            "policies/careful.yaml",
+            "--seeds",
+            "0-1",
+            "--workers",
+            "2",
+            "--ray-address",
+            ray_head,
+            "--agent",
+            "tests.fixtures.agents:Quoting",
+            "--out",
+            str(out),
+        ],
+        env=QUIET,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [e["status"] for e in manifest["episodes"]] == ["ok"] * 4
+    assert manifest["agent_path"] == "tests.fixtures.agents:Quoting"
+    import pandas as pd
+
+    said = pd.read_parquet(out / "traces" / "utterances")
+    assert len(said) > 0 and (said.text_by == "agent").all()  # the user agent's own words

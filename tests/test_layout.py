@@ -38,7 +38,12 @@ def test_no_engine_module_imports_an_agent():
 
 
 def test_importing_the_engine_loads_no_agent():
-    code = "import sys, harness.engine; print([m for m in sys.modules if 'agents' in m])"
+    code = (
+        "import importlib, pkgutil, sys, harness.engine as e\n"
+        "for m in pkgutil.iter_modules(e.__path__): importlib.import_module(f'{e.__name__}.{m.name}')\n"
+        "assert 'harness.engine.episode' in sys.modules\n"
+        "print([m for m in sys.modules if 'agents' in m])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

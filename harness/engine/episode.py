@@ -15,7 +15,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from scenarios import MINUTES_PER_DAY, Scenario
+from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario
 
 from . import plugins
 from ._acting import Acting
@@ -43,6 +43,19 @@ DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote)
 EXPOSING = (ObservationKind.NOTICE, ObservationKind.CLAIM)  # kinds that expose a proposition
 
 
+def setup_for(scenario: Scenario, spec: AgentSpec, policy: Any, seed: int) -> AgentSetup:
+    """What one agent of a scenario is given at the start of an episode on `seed`."""
+    return AgentSetup(
+        scenario.name,
+        spec,
+        policy,
+        Draws(scenario.name, seed),
+        scenario.start,
+        scenario.end,
+        scenario.tick_minutes,
+    )
+
+
 class Episode(Happenings, Acting):
     def __init__(
         self,
@@ -61,17 +74,7 @@ class Episode(Happenings, Acting):
         self.world = World.from_scenario(scenario)
         self.specs = {a.id: a for a in scenario.agents}
         self.agents: dict[str, Agent] = {
-            a.id: factory(
-                AgentSetup(
-                    scenario.name,
-                    a,
-                    policy,
-                    self.draws,
-                    scenario.start,
-                    scenario.end,
-                    scenario.tick_minutes,
-                )
-            )
+            a.id: factory(setup_for(scenario, a, policy, seed))
             for a in sorted(scenario.agents, key=lambda a: a.id)
         }
         self.positions = {a.id: Position(a.home) for a in scenario.agents}

@@ -452,3 +452,22 @@ def test_workers_on_a_cluster_import_a_user_agent_by_its_path(tmp_path, ray_head
 
     said = pd.read_parquet(out / "traces" / "utterances")
     assert len(said) > 0 and (said.text_by == "agent").all()  # the user agent's own words
+
+
+def test_the_documented_example_agent_runs_on_a_cluster(tmp_path, ray_head):
+    """docs/agents.md's example, saved in a user's folder, under `run --workers 2` attached to
+    a `ray start --head` cluster (issue 13's done-when)."""
+    from .test_docs import example_code
+
+    (tmp_path / "example_agent.py").write_text(example_code())
+    policy = ROOT / "policies" / "careful.yaml"
+    result = subprocess.run(
+        [EXE, "run", "--scenario", "public_fact", "--scenario", "secret", "--policy",
+         str(policy), "--seeds", "0-1", "--workers", "2", "--ray-address", ray_head,
+         "--agent", "example_agent:Gossip", "--out", str(tmp_path / "out")],
+        env=QUIET, capture_output=True, text=True, cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert [e["status"] for e in manifest["episodes"]] == ["ok"] * 4
+    assert manifest["agent_path"] == "example_agent:Gossip"

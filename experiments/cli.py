@@ -1,34 +1,29 @@
 """The `villagelab` command line (DESIGN §9): the composition root.
 
 Exit codes everywhere: 0 ok; 1 regression or broken guardrail; 2 bad input or error;
-3 baseline missing or made with another instrument. A user's mistake never shows a traceback.
+3 baseline missing, or made with another instrument or agent. A user's mistake never shows a traceback.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 
-from policies import InputError, describe, diff, load_policy
-from scenarios import builtin_names, parse_seeds
+from policies import InputError
 
-# piped output (CI logs, files) gets a readable width instead of rich's 80 columns
-_WIDTH = None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120
-out = Console(width=_WIDTH)
-err = Console(stderr=True, width=_WIDTH)
-
-
-def _seeds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
-    try:
-        return parse_seeds(value)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
+from .commands import checks, files, runs
+from .commands._common import (
+    TRACES_URI_HELP,
+    agent_option,
+    err,
+    make_execution,
+    out,
+    traces_uri_option,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -36,281 +31,17 @@ def cli() -> None:
     """villagelab: search policies of stateful agent societies against a balanced scorecard."""
 
 
-# --- policy --------------------------------------------------------------------------------------
-@cli.group()
-def policy() -> None:
-    """Validate, show and compare policy files."""
-
-
-@policy.command("validate")
-@click.argument("path", type=click.Path(path_type=Path))
-def policy_validate(path: Path) -> None:
-    """Check a policy file against the whitelist."""
-    p = load_policy(path)
-    out.print(f"{path}: ok (policy {p.hash})")
-
-
-@policy.command("show")
-@click.argument("path", type=click.Path(path_type=Path))
-def policy_show(path: Path) -> None:
-    """Every whitelisted parameter: its value here, its default and what it means."""
-    p = load_policy(path)
-    table = Table(title=f"{path} (policy {p.hash})")
-    for col in ("parameter", "value", "default", "meaning"):
-        table.add_column(col)
-    for name, value, default, meaning in describe(p):
-        mark = "" if value == default else "[bold]"
-        table.add_row(name, f"{mark}{value}", str(default), meaning)
-    out.print(table)
-
-
-@policy.command("diff")
-@click.argument("a", type=click.Path(path_type=Path))
-@click.argument("b", type=click.Path(path_type=Path))
-def policy_diff(a: Path, b: Path) -> None:
-    """The parameters on which two policies differ."""
-    pa_, pb = load_policy(a), load_policy(b)
-    rows = diff(pa_, pb)
-    if not rows:
-        out.print(f"no difference (both policy {pa_.hash})")
-        return
-    table = Table()
-    for col in ("parameter", str(a), str(b)):
-        table.add_column(col)
-    for name, va, vb in rows:
-        table.add_row(name, str(va), str(vb))
-    out.print(table)
-
-
-# --- scenario ------------------------------------------------------------------------------------
-@cli.group()
-def scenario() -> None:
-    """Validate scenario files and list the built-in library."""
-
-
-@scenario.command("validate")
-@click.argument("path", type=click.Path(path_type=Path))
-def scenario_validate(path: Path) -> None:
-    """Check a scenario file: schema and every cross-reference."""
-    from harness.engine.validation import load_checked
-
-    s = load_checked(path)
-    out.print(
-        f"{path}: ok (scenario {s.name}, {len(s.agents)} agents, "
-        f"{len(s.truth)} tracked propositions)"
-    )
-
-
-@scenario.command("list")
-def scenario_list() -> None:
-    """The built-in scenarios, what each tests and its metrics."""
-    from harness.engine.validation import load_checked
-
-    table = Table()
-    for col in ("scenario", "agents", "what it tests", "metrics"):
-        table.add_column(col)
-    for name in builtin_names():
-        s = load_checked(name)
-        table.add_row(
-            name, str(len(s.agents)), " ".join(s.description.split()), ", ".join(s.metrics)
-        )
-    from scenarios import village
-
-    v = village(25)
-    table.add_row(
-        "village",
-        "--agents N",
-        "generated (--structure-seed S): " + " ".join(v.description.split()),
-        ", ".join(v.metrics),
-    )
-    out.print(table)
-
-
-# --- run and score -------------------------------------------------------------------------------
-def _agent_option(command):  # type: ignore[no-untyped-def]
-    """--agent on every command that runs episodes: a registered name (the built-in ones and
-    installed packages' `villagelab.agents` entry points) or an import path module:Factory;
-    checked, and its code hashed, before any episode runs."""
-    from harness.agents.registry import describe
-
-    return click.option(
-        "--agent",
-        "agent_kind",
-        default="reference",
-        show_default=True,
-        metavar="NAME|module:Factory",
-        help=f"the agent: {describe()}",
-    )(command)
-
-
-def _execution(
-    serial: bool,
-    workers: int | None,
-    address: str | None = None,
-    agent: str = "reference",
-    traces_uri: str | None = None,
-):  # type: ignore[no-untyped-def]
-    from .evaluation import Execution
-
-    return Execution(
-        serial=serial, workers=workers, address=address, agent=agent, traces_uri=traces_uri
-    )
-
-
-def _traces_uri(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A shared trace location must be a URI pyarrow can open, checked before anything runs."""
-    if value is None:
-        return None
-    from harness.engine.store import filesystem, is_uri
-
-    if not is_uri(value):
-        raise click.BadParameter(
-            f"{value!r} is not a URI; expected one every worker can "
-            "write, e.g. file:///mnt/shared/traces or s3://bucket/prefix"
-        )
-    try:
-        filesystem(value)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
-    return value.rstrip("/")
-
-
-TRACES_URI_HELP = (
-    "a URI every Ray worker can write and this machine read (file:// on a "
-    "shared mount, s3://, gs://): workers write the traces there and send "
-    "back only measured values"
-)
-
-
-@cli.command()
-@click.option(
-    "--scenario",
-    "scenario_names",
-    multiple=True,
-    required=True,
-    help="a built-in scenario name or a path (repeatable)",
-)
-@click.option("--policy", "policy_path", required=True, type=click.Path(path_type=Path))
-@click.option("--seeds", default="0-4", show_default=True, callback=_seeds)
-@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path))
-@click.option("--workers", type=click.IntRange(min=1), help="Ray workers (default: all cores)")
-@click.option("--serial", is_flag=True, help="run in this process, without Ray")
-@click.option(
-    "--json",
-    "json_path",
-    type=click.Path(path_type=Path),
-    help="also write the scorecard JSON here",
-)
-@_agent_option
-@click.option(
-    "--agents",
-    type=click.IntRange(min=2),
-    default=25,
-    show_default=True,
-    help="agents in the generated 'village' scenario",
-)
-@click.option(
-    "--structure-seed",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="the generated village's structure seed (part of its identity)",
-)
-@click.option("--ray-address", help="attach to a running Ray cluster (e.g. 127.0.0.1:6379)")
-@click.option("--traces-uri", callback=_traces_uri, help=TRACES_URI_HELP)
-def run(
-    scenario_names: tuple[str, ...],
-    policy_path: Path,
-    seeds: tuple[int, ...],
-    out_dir: Path,
-    workers: int | None,
-    serial: bool,
-    json_path: Path | None,
-    agent_kind: str,
-    agents: int,
-    structure_seed: int,
-    ray_address: str | None,
-    traces_uri: str | None,
-) -> None:
-    """Run scenario × seed episodes, write Parquet traces to OUT (or --traces-uri) and score
-    them; the manifest goes to OUT."""
-    from scorecards import render_table
-
-    from .evaluation import Instrument, evaluate
-    from .progress import episode_progress
-
-    p = load_policy(policy_path)  # bad input stops here, before anything runs
-    instrument = Instrument.load(scenario_names, agents=agents, structure_seed=structure_seed)
-    total = len(instrument.scenarios) * len(seeds)
-    with episode_progress(err, total) as advance:
-        execution = _execution(serial, workers, ray_address, agent_kind, traces_uri)
-        evaluation = evaluate(p, instrument, seeds, execution, out=out_dir, on_done=advance)
-    out.print(render_table(evaluation.scorecard))
-    if json_path:
-        _write_card(evaluation.scorecard, evaluation.load_traces(), json_path)
-    bad = evaluation.problems
-    for r in evaluation.records:
-        if r.retried and r.status == "ok":
-            err.print(
-                f"[yellow]episode {r.scenario}/{r.seed}: ran twice; the first worker "
-                f"was lost ({r.retried})"
-            )
-    for r in bad:
-        err.print(f"[red]episode {r.scenario}/{r.seed}: {r.status}: {r.error}")
-    if evaluation.resumed:
-        err.print(
-            f"resumed: {evaluation.resumed} of {total} episodes were already written in {out_dir}"
-        )
-    out.print(
-        f"traces: {traces_uri or out_dir}/traces\nmanifest: {out_dir}/manifest.json\n"
-        f"episodes: {total - len(bad)} ok, {len(bad)} not ok"
-    )
-    if bad:
-        sys.exit(2)
-
-
-@cli.command()
-@click.argument("directory", type=click.Path(path_type=Path))
-@click.option("--json", "json_path", type=click.Path(path_type=Path))
-def score(directory: Path, json_path: Path | None) -> None:
-    """Score traces already written by `villagelab run` (DIRECTORY holds its manifest; the
-    traces are beside it, or at the URI the manifest names)."""
-    from harness import read_traces
-    from harness.engine.store import is_uri
-    from scorecards import load_definition, render_table
-    from scorecards import score as score_traces
-
-    manifest = directory / "manifest.json"
-    if not manifest.exists():
-        raise InputError(
-            f"{directory}: no manifest.json; expected a folder written by "
-            "'villagelab run --out DIR'"
-        )
-    meta = json.loads(manifest.read_text())
-    if not meta.get("complete", True):
-        raise InputError(
-            f"{manifest}: the run that writes this folder has not finished (or "
-            "was interrupted); run the same 'villagelab run' command again to "
-            "resume it"
-        )
-    hashes = {k: meta[k] for k in ("harness", "instrument", "policy")}
-    applicable = meta.get("metrics")  # each scenario's declared metrics, as run
-    location = meta.get("traces", "traces")
-    episodes = [(e["scenario"], e["seed"]) for e in meta["episodes"] if e["status"] == "ok"]
-    traces = read_traces(location if is_uri(location) else directory, episodes)
-    card = score_traces(traces, load_definition(), hashes=hashes, applicable=applicable)
-    out.print(render_table(card))
-    if json_path:
-        _write_card(card, traces, json_path)
-
-
-def _write_card(card, traces, json_path: Path, comparison=None) -> None:  # type: ignore[no-untyped-def]
-    """The scorecard JSON and, beside it, the markdown and HTML reports."""
-    from scorecards.report import write_reports
-
-    card.write_json(json_path)
-    md, html = write_reports(card, traces, json_path.parent, comparison=comparison)
-    out.print(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")
+for command in (
+    files.policy,
+    files.scenario,
+    files.inspect_agent,
+    runs.run,
+    runs.score,
+    checks.gate,
+    checks.sweep_command,
+    checks.bench,
+):
+    cli.add_command(command)
 
 
 # --- search ---------------------------------------------------------------------------------------
@@ -351,11 +82,11 @@ def _write_card(card, traces, json_path: Path, comparison=None) -> None:  # type
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
 @click.option(
     "--traces-uri",
-    callback=_traces_uri,
+    callback=traces_uri_option,
     help=TRACES_URI_HELP + "; each trial's under STUDY/trial-N (default: only "
     "champions' traces are kept, in the runs folder)",
 )
-@_agent_option
+@agent_option
 def search(
     study: str,
     trials: int,
@@ -385,7 +116,7 @@ def search(
         mode=mode,
         config=config,
         runs=runs,
-        execution=_execution(serial, workers, ray_address, agent_kind, traces_uri),
+        execution=make_execution(serial, workers, ray_address, agent_kind, traces_uri),
         storage=storage,
         tracking_uri=tracking_uri,
     )
@@ -498,7 +229,7 @@ def champion_rollback(to_version: int | None, runs_dir: Path, tracking_uri: str 
 @_uri_option
 def champion_export(path: Path, runs_dir: Path, tracking_uri: str | None) -> None:
     """Write the champion's policy as a YAML file."""
-    from harness.engine.store import atomic_write_bytes
+    from villagelab.files import atomic_write_bytes
 
     number, policy = _registry(runs_dir, tracking_uri).policy()
     atomic_write_bytes(path, policy.to_yaml().encode())
@@ -559,210 +290,14 @@ def ui(runs_dir: Path, port: int) -> None:
     )
 
 
-# --- gate ----------------------------------------------------------------------------------------
-@cli.command()
-@click.option(
-    "--policy",
-    "policy_spec",
-    required=True,
-    help="a policy file, or 'champion' for the registry's champion",
-)
-@click.option(
-    "--baseline",
-    "baseline_path",
-    type=click.Path(path_type=Path),
-    help="baseline scorecard (default scorecards/baseline.json)",
-)
-@click.option("--json", "json_path", type=click.Path(path_type=Path))
-@click.option(
-    "--junit",
-    "junit_path",
-    type=click.Path(path_type=Path),
-    help="JUnit XML: one case per (scenario, metric) and per guardrail",
-)
-@click.option(
-    "--summary",
-    "summary_path",
-    type=click.Path(path_type=Path),
-    help="markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)",
-)
-@click.option("--update-baseline", is_flag=True, help="write the baseline from this policy")
-@click.option("--workers", type=click.IntRange(min=1))
-@click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
-@click.option(
-    "--runs-dir",
-    type=click.Path(path_type=Path),
-    default=Path("runs"),
-    show_default=True,
-    help="where the champion registry is (--policy champion)",
-)
-@_agent_option
-def gate(
-    policy_spec: str,
-    baseline_path: Path | None,
-    json_path: Path | None,
-    junit_path: Path | None,
-    summary_path: Path | None,
-    update_baseline: bool,
-    workers: int | None,
-    serial: bool,
-    runs_dir: Path,
-    agent_kind: str,
-) -> None:
-    """Fail (exit 1) when the policy regresses against the committed baseline; exit 3 when
-    the baseline was made with another instrument or another agent."""
-    from scorecards import render_table
-
-    from .gate import DEFAULT_BASELINE, run_gate, write_outputs
-
-    p = _policy_or_champion(policy_spec, runs_dir)
-    result = run_gate(
-        p,
-        baseline_path or DEFAULT_BASELINE,
-        _execution(serial, workers, agent=agent_kind),
-        update_baseline=update_baseline,
-    )
-    out.print(render_table(result.evaluation.scorecard, result.comparison))
-    write_outputs(result, json_path=json_path, junit_path=junit_path, summary_path=summary_path)
-    if json_path:
-        from scorecards.report import write_reports
-
-        write_reports(
-            result.evaluation.scorecard,
-            result.evaluation.traces,
-            json_path.parent,
-            comparison=result.comparison,
-            title="villagelab gate",
-        )
-    (out if result.code == 0 else err).print(f"gate: {result.message}")
-    sys.exit(result.code)
-
-
-def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-def]
-    if spec != "champion":
-        return load_policy(Path(spec))
-    from .champion import champion_policy
-
-    return champion_policy(runs_dir)
-
-
-@cli.command("sweep")
-@click.option("--param", "name", required=True, help="a whitelisted parameter")
-@click.option("--values", "values_text", required=True, help="comma-separated, e.g. 0.2,0.5,0.8")
-@click.option(
-    "--policy",
-    "policy_path",
-    type=click.Path(path_type=Path),
-    help="the policy held fixed otherwise (default: careful.yaml)",
-)
-@click.option("--scenario", "scenario_names", multiple=True, required=True)
-@click.option("--seeds", default="0-4", show_default=True, callback=_seeds)
-@click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
-@_agent_option
-def sweep_command(
-    name: str,
-    values_text: str,
-    policy_path: Path | None,
-    scenario_names: tuple[str, ...],
-    seeds: tuple[int, ...],
-    serial: bool,
-    agent_kind: str,
-) -> None:
-    """One parameter over several values: what it buys on one metric, what it costs on
-    another."""
-    from .evaluation import Instrument
-    from .sweep import parse_values, sweep
-
-    base = load_policy(
-        policy_path or Path(__file__).resolve().parent.parent / "policies" / "careful.yaml"
-    )
-    try:
-        values = parse_values(name, values_text)
-    except ValueError as exc:
-        raise InputError(f"--values {values_text!r}: {exc}") from None
-    instrument = Instrument.load(scenario_names)
-    points = sweep(
-        base, name, values, instrument, seeds, _execution(serial, None, agent=agent_kind)
-    )
-    out.print(
-        f"objective by {name}: "
-        + ", ".join(
-            f"{p.value}: {'—' if p.objective is None else f'{p.objective:.3f}'}" for p in points
-        )
-    )
-    for scenario in sorted({sc for p in points for sc in p.metrics}):
-        metrics = sorted({m for p in points for m in p.metrics.get(scenario, {})})
-        table = Table(
-            title=f"{scenario} — {name} (the rest as {policy_path or 'careful.yaml'})",
-            title_justify="left",
-        )
-        table.add_column(name)
-        for m in metrics:
-            table.add_column(m)
-        for p in points:
-            row = p.metrics.get(scenario, {})
-            table.add_row(str(p.value), *(f"{row[m]:.3f}" if m in row else "—" for m in metrics))
-        out.print(table)
-
-
-@cli.command("inspect")
-@click.argument("directory", type=click.Path(path_type=Path))
-@click.option("--scenario", "scenario_name", required=True)
-@click.option("--seed", type=int, required=True)
-@click.option("--agent", required=True)
-@click.option("--tick", type=int, help="default: the end of the episode")
-def inspect_agent(
-    directory: Path, scenario_name: str, seed: int, agent: str, tick: int | None
-) -> None:
-    """One agent at one tick, from the traces: state, events, beliefs, retrievals."""
-    from .inspect import inspect
-
-    out.print(inspect(directory, scenario_name, seed, agent, tick))
-
-
-@cli.command()
-@click.option("--agents", type=click.IntRange(min=2), default=25, show_default=True)
-@click.option("--profile", is_flag=True, help="also show where the village's time goes")
-@click.option(
-    "--gate-aa",
-    type=click.IntRange(min=0),
-    default=0,
-    help="also run the gate's A/A check this many times (false-alarm rate)",
-)
-@_agent_option
-def bench(agents: int, profile: bool, gate_aa: int, agent_kind: str) -> None:
-    """Throughput: episodes of each scenario, the generated village, scoring."""
-    from harness.agents.registry import resolve
-
-    from .bench import episode_rates, village_rate
-
-    agent = resolve(agent_kind).path  # a bad --agent stops here, before anything runs
-    if gate_aa:
-        from .gate import aa_check
-
-        careful = load_policy(Path(__file__).resolve().parent.parent / "policies" / "careful.yaml")
-        alarms, repeats = aa_check(careful, gate_aa, _execution(True, None, agent=agent_kind))
-        out.print(f"gate.aa_false_alarms: {alarms} of {repeats} ({alarms / repeats:.1%})")
-
-    for name, seconds, rate in episode_rates(agent=agent):
-        out.print(f"episode.{name}: {seconds * 1000:.1f} ms, {rate:,.0f} agent-ticks/s")
-    rate, report = village_rate(agents, profile=profile, agent=agent)
-    eager, _ = village_rate(agents, lazy=False, agent=agent)
-    out.print(
-        f"village.{agents}_agents_one_day: {rate:,.0f} agent-ticks/s "
-        f"(every agent asked every tick: {eager:,.0f})"
-    )
-    try:
-        from scorecards.bench import bench_score
-    except ImportError:
-        bench_score = None
-    if bench_score is not None:
-        out.print(f"score.1M_rows: {bench_score(1_000_000):.2f} s")
-    if report:
-        out.print(report)
+# MLflow, quiet: no usage telemetry, no progress bars (the user may still choose otherwise)
+QUIET_MLFLOW = {"MLFLOW_DISABLE_TELEMETRY": "true", "MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR": "false"}
 
 
 def main() -> None:
+    """The entry point: the one place that sets process-wide things, before any command."""
+    for key, value in QUIET_MLFLOW.items():
+        os.environ.setdefault(key, value)
     try:
         cli.main(standalone_mode=False)
     except InputError as exc:

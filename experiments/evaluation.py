@@ -14,7 +14,6 @@ from harness import (
     TABLE_NAMES,
     EpisodeRecord,
     Job,
-    atomic_write_json,
     harness_hash,
     instrument_hash,
     read_traces,
@@ -40,6 +39,7 @@ from scorecards import (
     merge_values,
     score,
 )
+from villagelab.files import atomic_write_json
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,7 @@ def measured_episode(
             step = f"writing traces to {traces_uri}"
             write_episode(traces_uri, scenario.name, seed, record.tables)
             record = replace(record, tables={}, stored_at=traces_uri)
-    except Exception as exc:  # recorded, never silently dropped
+    except Exception as exc:  # noqa: BLE001 - recorded, never silently dropped
         record = record.crashed(f"{step}: {type(exc).__name__}: {exc}")
     return record
 

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from harness.engine.hashing import instrument_parts
-from harness.engine.store import atomic_write_bytes
 from policies import InputError, Policy
 from scenarios import load_suite
 from scorecards import Scorecard
 from scorecards.gate import Verdict, junit_xml, markdown_summary, verdict
+from villagelab.files import atomic_write_bytes
 
 from .evaluation import Evaluation, Execution, Instrument, evaluate
 

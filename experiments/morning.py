@@ -12,8 +12,8 @@ from pathlib import Path
 import optuna
 from optuna.trial import TrialState
 
-from harness.engine.store import atomic_write_bytes
 from policies import InputError, diff, load_policy
+from villagelab.files import atomic_write_bytes
 
 from .champion import Registry, tracking_uri_for
 from .search import RunsDir
@@ -89,8 +89,10 @@ def morning_report(
             importances = {}
         lines += [
             "",
-            f"## Parameter importances (fANOVA over the {len(complete)} completed "
-            f"trials of {main.study_name})",
+            (
+                f"## Parameter importances (fANOVA over the {len(complete)} completed "
+                f"trials of {main.study_name})"
+            ),
             "",
             "| parameter | importance |",
             "|---|---|",

@@ -584,7 +584,7 @@ def load_confirmation_start() -> int:
 
 
 def promotion_write_export(path: Path, policy: Policy) -> None:
-    from harness.engine.store import atomic_write_bytes
+    from villagelab.files import atomic_write_bytes
 
     atomic_write_bytes(path, policy.to_yaml().encode())
 

@@ -173,9 +173,8 @@ def counted(study: optuna.Study) -> int:
     done = 0
     requeued = {t.user_attrs.get("requeued_from") for t in study.get_trials(deepcopy=False)}
     for t in study.get_trials(deepcopy=False):
-        if t.state in (TrialState.COMPLETE, TrialState.PRUNED):
-            done += 1
-        elif t.state == TrialState.FAIL and t.number not in requeued:
+        finished = t.state in (TrialState.COMPLETE, TrialState.PRUNED)
+        if finished or (t.state == TrialState.FAIL and t.number not in requeued):
             done += 1
     return done
 

@@ -11,13 +11,10 @@ a dead driver left RUNNING are closed as KILLED. The tracking URI is always abso
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 
 if TYPE_CHECKING:
     from policies import Policy

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from policies import InputError, YamlSource
+from villagelab.yamlsource import InputError, YamlSource
 
 from .model import Scenario
 
@@ -94,8 +94,10 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
             else [
                 (
                     where,
-                    f"unknown proposition {ref!r}; expected one "
-                    f"of {', '.join(props) or '(none declared)'}",
+                    (
+                        f"unknown proposition {ref!r}; expected one "
+                        f"of {', '.join(props) or '(none declared)'}"
+                    ),
                 )
             ]
         )
@@ -186,8 +188,10 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
         if not (stocked or supplied):
             yield (
                 ("requests", i, "item"),
-                f"a resource with a source: {r.item!r} is neither stocked at nor supplied "
-                f"to {r.source!r}",
+                (
+                    f"a resource with a source: {r.item!r} is neither stocked at nor supplied "
+                    f"to {r.source!r}"
+                ),
             )
     for i, p in enumerate(s.probes):
         yield from agent(p.agent, ("probes", i, "agent"))

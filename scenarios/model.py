@@ -43,7 +43,7 @@ class World(Frozen):
 
     places: tuple[Place, ...] = Field(min_length=1)
     roads: tuple[Road, ...] = ()
-    facts: dict[str, bool | int | float | str] = {}
+    facts: dict[str, bool | int | float | str] = Field(default_factory=dict)
     stock: tuple[Stock, ...] = ()
     daylight: tuple[Clock, Clock] | None = None  # from, to: light without a lamp
     project: Project | None = None  # a project the world tracks (for a physics plug-in)
@@ -103,11 +103,11 @@ class WorldEvent(Frozen):
     channel: Literal["seen", "heard", "read"] = "seen"
     modality: Modality = "certain"  # how sure the notice itself is ("a rumor has it ...")
     seen_by: tuple[Id, ...] = ()  # who perceives it (besides whoever is at `place`)
-    sets: dict[str, bool | int | str] = {}
+    sets: dict[str, bool | int | str] = Field(default_factory=dict)
     until: Moment | None = None  # a sign's end (default: the scenario's end)
     privacy: Literal["public", "private"] = "public"
     audience: tuple[Id, ...] = ()  # for a private notice: who may know it
-    adds: dict[Id, int] = {}  # a supply's units by resource
+    adds: dict[Id, int] = Field(default_factory=dict)  # a supply's units by resource
     speaker: Id | None = None  # a tell's speaker
     stated_source: str | None = "self"  # what a tell names as its source
     daily: bool = False  # happens again every day at the same time
@@ -213,7 +213,7 @@ class Scenario(Frozen):
     # modules whose `actions(scenario)` add the actions this world offers beyond the engine's
     # own (pick_up, deliver, decline), e.g. harness.worlds.village
     physics: tuple[ModulePath, ...] = ()
-    predicates: dict[Id, Predicate] = {}
+    predicates: dict[Id, Predicate] = Field(default_factory=dict)
     start: Moment = 0
     duration: Span
     tick_minutes: int = Field(1, ge=1, le=60)

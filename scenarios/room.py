@@ -98,7 +98,9 @@ class RoomKnowledge(Frozen):
     window: tuple[Clock, Clock]  # daylight as the window shows it
     meals: Meals
     materials_at: tuple[Id, ...] = ()  # where materials are usually kept or arrive
-    practice_places: dict[Id, Id] = {}  # practice action → where it is done (else the floor)
+    practice_places: dict[Id, Id] = Field(
+        default_factory=dict
+    )  # practice action → where it is done (else the floor)
     project: ProjectKnowledge
     light: Light
 

@@ -19,12 +19,12 @@ DOC = (ROOT / "docs" / "agents.md").read_text()
 
 def example_code() -> str:
     section = DOC[DOC.index("## A complete example") :]
-    return re.search(r"```python\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+    return re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)  # type: ignore[union-attr]
 
 
 def documented_commands() -> list[list[str]]:
     section = DOC[DOC.index("## Running it") :]
-    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)  # type: ignore[union-attr]
+    block = re.search(r"```sh\n(.*?)```", section, re.DOTALL).group(1)  # type: ignore[union-attr]
     return [shlex.split(line) for line in block.splitlines() if line.startswith("villagelab ")]
 
 

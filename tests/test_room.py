@@ -300,7 +300,7 @@ def test_situational_rules_forbid_and_prefer_by_occasion_and_place():
     state = life.initial_state(painter, night)
     options, _ = autonomy.candidates(lit, state, painter, ROOM, night)
     assert any(c.action == "paint" for c in options)
-    choice, vetoed = arbitration.arbitrate(options, painter, ROOM, lit, night, Draws0(), "x")
+    _choice, vetoed = arbitration.arbitrate(options, painter, ROOM, lit, night, Draws0(), "x")
     assert ("paint", "rule for night at desk") in [(c.action, why) for c, why in vetoed] or (
         "paint",
         "rule for night at easel",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 
@@ -73,7 +72,7 @@ def test_champion_is_exported_from_the_registry(searched):
 
     _, runs, result = searched
     registry = Registry(f"sqlite:///{runs / 'mlflow.db'}")
-    number, policy = registry.policy()
+    _number, policy = registry.policy()
     assert dict(load_policy(runs / "studies" / "tiny" / "champion.yaml")) == dict(policy)
     promoted = [line for line in result.stderr.splitlines() if ": promoted" in line]
     assert len(registry.history()) == 1 + len(promoted)  # the start policy, then promotions

@@ -21,7 +21,7 @@ from typing import Any
 
 from harness.engine import plugins
 from harness.engine.contract import CONTRACT_METHODS, AgentSetup
-from policies import InputError
+from villagelab.yamlsource import InputError
 
 GROUP = "villagelab.agents"
 BUILTIN: dict[str, str] = {
@@ -89,7 +89,7 @@ def check_made(choice: AgentChoice, setup: AgentSetup) -> None:
     functions, whose agents can only be seen once made). Before any episode runs."""
     try:
         agent = plugins.load(choice.path)(setup)
-    except Exception as exc:  # the user's factory failing is the user's input error
+    except Exception as exc:  # noqa: BLE001 - the user's factory failing is the user's input error
         raise InputError(
             f"--agent {choice.name!r}: {choice.path} could not make an agent for "
             f"{setup.name!r} ({type(exc).__name__}: {exc})"

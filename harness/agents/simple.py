@@ -1,8 +1,9 @@
 """A deliberately simple agent: it keeps only its last few claims and repeats them.
 
 It exists to prove the interface is real: it runs through the same tick loop and is scored by
-the same scorecard as the reference agent, from what it observably says and does. It has no
-memory model, so internal metrics (memory_noise, memory_load) are absent for it.
+the same scorecard as the reference agent, from what it observably says and does, and it uses
+nothing but the contract. It has no memory model, so internal metrics (memory_noise,
+memory_load) are absent for it.
 """
 
 from __future__ import annotations
@@ -20,18 +21,19 @@ from harness.engine.contract import (
     Observation,
     ObservationKind,
 )
-from scenarios import MINUTES_PER_DAY, AgentSpec, day_of
 
 KEEP = 3  # claims remembered; older ones are simply gone
 UNUSABLE = "unusable"  # the sense of a proposition that a place cannot be used that day
+DAY = 24 * 60  # minutes; day 1 starts at minute 0
 
 
-def day_plan(spec: AgentSpec, start: int, end: int) -> list[tuple[int, str, str, int]]:
-    """The day as the spec writes it, with no variation: (minute, "errand"|"move", errand id
-    or place, day), in time order; a routine slot goes to its first place."""
+def day_plan(spec: Any, start: int, end: int) -> list[tuple[int, str, str, int]]:
+    """The day as the agent's spec (`AgentSetup.spec`) writes it, with no variation: (minute,
+    "errand"|"move", errand id or place, day), in time order; a routine slot goes to its first
+    place."""
     out = []
-    for day in range(day_of(start), day_of(end) + 1):
-        base = (day - 1) * MINUTES_PER_DAY
+    for day in range(start // DAY + 1, end // DAY + 2):
+        base = (day - 1) * DAY
         out += [(base + e.at, "errand", e.id, day) for e in spec.errands if day in e.days]
         out += [(base + r.at, "move", r.go[0], day) for r in spec.routine]
     return sorted(x for x in out if start <= x[0] <= end)

@@ -32,12 +32,36 @@ _WHERE = {
     "SCHEMA_VERSION": "schema",
     "TABLES": "schema",
     "TABLE_NAMES": "schema",
-    "atomic_write_json": "store",
     "read_table": "store",
     "read_traces": "store",
     "write_episode": "store",
 }
-__all__ = sorted(_WHERE)
+__all__ = [
+    "SCHEMA_VERSION",
+    "TABLES",
+    "TABLE_NAMES",
+    "Agent",
+    "AgentSetup",
+    "Answer",
+    "Claim",
+    "Episode",
+    "EpisodeRecord",
+    "Intent",
+    "Job",
+    "Meaning",
+    "Observation",
+    "Request",
+    "ensure_ray",
+    "harness_hash",
+    "instrument_hash",
+    "read_table",
+    "read_traces",
+    "run_episode",
+    "run_ray",
+    "run_serial",
+    "state_hash",
+    "write_episode",
+]
 
 
 def __getattr__(name: str) -> Any:

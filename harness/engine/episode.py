@@ -138,7 +138,7 @@ class Episode(Happenings, Acting):
         after.extend((m, "snapshot", None) for m in range(s.start + day, s.end, day))
         after.append((s.end, "snapshot", None))
         order = {"event": 0, "request": 1, "probe": 0, "census": 1, "snapshot": 2}
-        key = lambda x: (x[0], order[x[1]], getattr(x[2], "id", ""))  # noqa: E731
+        key = lambda x: (x[0], order[x[1]], getattr(x[2], "id", ""))
         return sorted(before, key=key), sorted(after, key=key)
 
     def _due_items(self, which: int, now: int) -> list[tuple[int, str, Any]]:

@@ -1,6 +1,7 @@
 """The two hashes every run records (DESIGN §1).
 
-harness — the code of the five packages and the whitelist: what is measured.
+harness — the code of the five packages (and their shared leaves, villagelab/) and the
+whitelist: what is measured.
 instrument — the scenario files, the scorecard definition and the seed sets: what measures.
 Baselines, champion exports, runs and traces are never hashed.
 """
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("harness", "policies", "scenarios", "scorecards", "experiments")
+PACKAGES = ("harness", "policies", "scenarios", "scorecards", "experiments", "villagelab")
 
 
 def _digest(files: Iterable[Path], extra: Iterable[bytes] = ()) -> str:

@@ -68,7 +68,7 @@ class EpisodeRecord:
 def _execute(scenario: Scenario, values: dict[str, Any], seed: int, agent: str) -> EpisodeRecord:
     try:
         tables = run_episode(scenario, Policy(values), seed, agent)
-    except Exception as exc:  # a crash is a result, recorded with its cause
+    except Exception as exc:  # noqa: BLE001 - a crash is a result, recorded with its cause
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return EpisodeRecord(scenario.name, seed, "crashed", detail)
     return EpisodeRecord(scenario.name, seed, "ok", None, tables)

@@ -11,10 +11,7 @@ URI pyarrow understands (file://, s3://, gs://, hdfs://, abfs://).
 from __future__ import annotations
 
 import contextlib
-import json
-import os
 import secrets
-import tempfile
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -25,39 +22,11 @@ import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
+from villagelab.files import atomic_write_bytes
+
 from .schema import TABLE_NAMES, TABLES
 
 PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd", "write_page_checksum": True}
-_UMASK = os.umask(0)  # read once: mkstemp makes private files, ours follow the umask
-os.umask(_UMASK)
-
-
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Readers see the old file or the new one, never half of one; a failure leaves no temp."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o666 & ~_UMASK)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):  # make the rename itself durable where the OS allows
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-
-
-def atomic_write_json(path: Path, payload: Any) -> None:
-    atomic_write_bytes(Path(path), (json.dumps(payload, indent=2, sort_keys=True) + "\n").encode())
 
 
 def episode_path(root: Path, table: str, scenario: str, seed: int) -> Path:

@@ -21,7 +21,7 @@ def scenario_problems(scenario: Scenario) -> Iterator[tuple[Location, str]]:
     for i, module in enumerate(scenario.physics):
         try:
             offered = [a.name for a in physics_actions(module, scenario)]
-        except Exception as exc:  # a plug-in's own failure is the scenario's problem to report
+        except Exception as exc:  # noqa: BLE001 - a plug-in's own failure is the scenario's problem to report
             yield ("physics", i), f"{exc}; expected a module whose actions(scenario) gives Actions"
             continue
         for name in offered:

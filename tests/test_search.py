@@ -14,8 +14,19 @@ def searched(tmp_path_factory):
     config = root / "tiny.yaml"
     config.write_text("scenarios: [public_fact]\nseeds: 0-1\n")
     runs = root / "runs"
-    result = villagelab("search", "--study", "tiny", "--trials", "3", "--config", str(config),
-                        "--runs-dir", str(runs), "--serial", cwd=root)
+    result = villagelab(
+        "search",
+        "--study",
+        "tiny",
+        "--trials",
+        "3",
+        "--config",
+        str(config),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+        cwd=root,
+    )
     assert result.returncode == 0, result.stderr
     return root, runs, result
 
@@ -42,8 +53,13 @@ def test_mlflow_holds_one_parent_and_a_child_per_trial_with_its_decision(searche
         tags = child.data.tags
         assert tags["mlflow.parentRunId"] == parents[0].info.run_id
         assert tags["villagelab.decision"] in ("promoted", "rolled_back", "pruned")
-        assert {"villagelab.policy", "villagelab.harness", "villagelab.instrument",
-                "villagelab.trial", "villagelab.study"} <= set(tags)
+        assert {
+            "villagelab.policy",
+            "villagelab.harness",
+            "villagelab.instrument",
+            "villagelab.trial",
+            "villagelab.study",
+        } <= set(tags)
         assert "retrieval.top_k" in child.data.params
         assert child.info.status == "FINISHED"
         if tags["villagelab.decision"] != "pruned":

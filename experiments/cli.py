@@ -1,13 +1,15 @@
 """The `villagelab` command line (DESIGN §9): the composition root.
 
 Exit codes everywhere: 0 ok; 1 regression or broken guardrail; 2 bad input or error;
-3 baseline missing, or made with another instrument or agent. A user's mistake never shows a traceback.
+3 baseline missing, or made with another instrument or agent. A user's mistake never shows a
+traceback.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import traceback
 from pathlib import Path
 
 import click
@@ -22,8 +24,11 @@ from .commands._common import (
     err,
     make_execution,
     out,
+    secret_bearing,
     traces_uri_option,
 )
+from .names import name_option
+from .terminal import cell, scrub_output
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -46,7 +51,12 @@ for command in (
 
 # --- search ---------------------------------------------------------------------------------------
 @cli.command()
-@click.option("--study", required=True, help="the study's name (the same command resumes it)")
+@click.option(
+    "--study",
+    required=True,
+    callback=name_option("study"),
+    help="the study's name (the same command resumes it)",
+)
 @click.option(
     "--trials",
     type=click.IntRange(min=1),
@@ -73,10 +83,15 @@ for command in (
 )
 @click.option(
     "--storage",
-    help="Optuna storage URL, e.g. postgresql://... for several "
-    "drivers (default: a journal file in the runs folder)",
+    callback=secret_bearing,
+    help="Optuna storage URL, e.g. postgresql://... for several drivers (default: a "
+    "journal file in the runs folder)",
 )
-@click.option("--tracking-uri", help="MLflow tracking URI (default: SQLite in the runs folder)")
+@click.option(
+    "--tracking-uri",
+    callback=secret_bearing,
+    help="MLflow tracking URI (default: SQLite in the runs folder)",
+)
 @click.option("--ray-address", help="attach to this Ray cluster")
 @click.option("--workers", type=click.IntRange(min=1), help="local Ray workers")
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
@@ -120,7 +135,7 @@ def search(
         storage=storage,
         tracking_uri=tracking_uri,
     )
-    err.print(
+    err.say(
         f"study {study} ({mode}): budget {trials} trials on "
         f"{len(config.scenarios)} scenarios × seeds {','.join(map(str, config.seeds))}"
         + (f", at most {hours:g} h" if hours else "")
@@ -131,7 +146,7 @@ def search(
         d: sum(o.decision == d for o in result.outcomes)
         for d in ("promoted", "rolled_back", "pruned", "failed")
     }
-    out.print(
+    out.say(
         f"study: {study}\nmode: {mode}\ntrials_this_run: {len(result.outcomes)}\n"
         + "".join(f"{k}: {v}\n" for k, v in counts.items())
         + f"stopped_by: {result.stopped}\n"
@@ -167,7 +182,9 @@ _runs_option = click.option(
     "--runs-dir", type=click.Path(path_type=Path), default=Path("runs"), show_default=True
 )
 _uri_option = click.option(
-    "--tracking-uri", help="MLflow tracking URI (default: the runs folder's SQLite store)"
+    "--tracking-uri",
+    callback=secret_bearing,
+    help="MLflow tracking URI (default: the runs folder's SQLite store)",
 )
 
 
@@ -179,12 +196,12 @@ def champion_show(runs_dir: Path, tracking_uri: str | None) -> None:
     registry = _registry(runs_dir, tracking_uri)
     number, policy = registry.policy()
     v = next(v for v in registry.history() if v.version == number)
-    out.print(
+    out.say(
         f"champion: version {v.version}\nstudy: {v.study}\ntrial: {v.trial}\n"
         f"objective: {v.objective}\npolicy: {v.policy_hash}\n"
         f"replaced: {v.previous}\nsource: {v.source}"
     )
-    out.print(policy.to_yaml())
+    out.say(policy.to_yaml())
 
 
 @champion.command("history")
@@ -197,15 +214,20 @@ def champion_history(runs_dir: Path, tracking_uri: str | None) -> None:
         table.add_column(col)
     for v in _registry(runs_dir, tracking_uri).history():
         table.add_row(
-            str(v.version),
-            "←" if v.current else "",
-            v.study,
-            v.trial,
-            "" if v.objective is None else f"{v.objective:.4f}",
-            v.policy_hash,
-            "" if v.previous is None else str(v.previous),
+            *map(
+                cell,
+                (
+                    v.version,
+                    "←" if v.current else "",
+                    v.study,
+                    v.trial,
+                    "" if v.objective is None else f"{v.objective:.4f}",
+                    v.policy_hash,
+                    "" if v.previous is None else v.previous,
+                ),
+            )
         )
-    out.print(table)
+    out.show(table)
 
 
 @champion.command("rollback")
@@ -220,7 +242,7 @@ def champion_history(runs_dir: Path, tracking_uri: str | None) -> None:
 def champion_rollback(to_version: int | None, runs_dir: Path, tracking_uri: str | None) -> None:
     """Move the alias back."""
     old, new = _registry(runs_dir, tracking_uri).rollback(to_version)
-    out.print(f"champion: version {old} → version {new}")
+    out.say(f"champion: version {old} → version {new}")
 
 
 @champion.command("export")
@@ -233,13 +255,17 @@ def champion_export(path: Path, runs_dir: Path, tracking_uri: str | None) -> Non
 
     number, policy = _registry(runs_dir, tracking_uri).policy()
     atomic_write_bytes(path, policy.to_yaml().encode())
-    out.print(f"champion version {number} (policy {policy.hash}) → {path}")
+    out.say(f"champion version {number} (policy {policy.hash}) → {path}")
 
 
 @cli.command()
-@click.option("--study", required=True)
+@click.option("--study", required=True, callback=name_option("study"))
 @_runs_option
-@click.option("--storage", help="the study's Optuna storage URL, if not the journal file")
+@click.option(
+    "--storage",
+    callback=secret_bearing,
+    help="the study's Optuna storage URL, if not the journal file",
+)
 @_uri_option
 def report(study: str, runs_dir: Path, storage: str | None, tracking_uri: str | None) -> None:
     """The morning summary of a study: promotions, the champion against careful and
@@ -247,8 +273,8 @@ def report(study: str, runs_dir: Path, storage: str | None, tracking_uri: str | 
     from .morning import morning_report
 
     path, text = morning_report(study, runs_dir, storage, tracking_uri)
-    out.print(text)
-    out.print(f"report: {path}")
+    out.say(text)
+    out.say(f"report: {path}")
 
 
 @cli.command()
@@ -270,7 +296,7 @@ def ui(runs_dir: Path, port: int) -> None:
         "MLFLOW_DISABLE_TELEMETRY": "true",
         "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false",
     }
-    out.print(f"MLflow UI on http://127.0.0.1:{port} (Ctrl-C stops it)")
+    out.say(f"MLflow UI on http://127.0.0.1:{port} (Ctrl-C stops it)")
     sys.exit(
         subprocess.call(
             [
@@ -298,22 +324,33 @@ def main() -> None:
     """The entry point: the one place that sets process-wide things, before any command."""
     for key, value in QUIET_MLFLOW.items():
         os.environ.setdefault(key, value)
+    scrub_output()  # libraries log and print URIs; none of their credentials gets out
+    os.environ.setdefault("MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT", "true")  # ours say it
     try:
         cli.main(standalone_mode=False)
     except InputError as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        err.say(exc, label="error:", label_style="red")
         sys.exit(2)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except click.UsageError as exc:  # as click shows it, but the user's text cleaned
+        if exc.ctx is not None:
+            err.say(exc.ctx.get_usage())
+            err.say(f"Try '{exc.ctx.command_path} {exc.ctx.help_option_names[0]}' for help.\n")
+        err.say(exc.format_message(), label="Error:", label_style="red")
+        sys.exit(2)
     except click.ClickException as exc:
-        exc.show()
+        err.say(exc.format_message(), label="Error:", label_style="red")
         sys.exit(2)
     except click.exceptions.Abort:
-        err.print("aborted")
+        err.say("aborted")
         sys.exit(130)
     except KeyboardInterrupt:
-        err.print("interrupted")
+        err.say("interrupted")
         sys.exit(130)
+    except Exception:  # noqa: BLE001 — a bug, not the user's mistake: shown, credentials masked
+        err.say(traceback.format_exc().rstrip(), label="internal error:", label_style="red")
+        sys.exit(2)
 
 
 if __name__ == "__main__":

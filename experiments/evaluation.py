@@ -40,6 +40,7 @@ from scorecards import (
     score,
 )
 from villagelab.files import atomic_write_json
+from villagelab.safe_text import redact
 
 
 @dataclass(frozen=True)
@@ -268,7 +269,7 @@ def _already_written(
     made_by = {
         **hashes,
         **_agent_fields(agent),
-        "traces": execution.traces_uri or "traces",
+        "traces": _traces_entry(execution),
     }
     differ = [k for k, v in made_by.items() if prior.get(k) != v]
     if differ:
@@ -366,7 +367,13 @@ def _write_manifest(
             "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
             "seeds": list(seeds),
             "episodes": [r.summary() for r in records],
-            "traces": execution.traces_uri or "traces",
+            "traces": _traces_entry(execution),
             "complete": complete,
         },
     )
+
+
+def _traces_entry(execution: Execution) -> str:
+    """Where a manifest says the traces are: beside it, or the URI (credentials masked: a
+    manifest is a file others read; `score` needs the URI again on its command line)."""
+    return "traces" if execution.traces_uri is None else redact(execution.traces_uri)

@@ -1,21 +1,19 @@
-"""What the commands share: the consoles, the --seeds, --agent and --traces-uri options, and
+"""What the commands share: the terminals, the --seeds, --agent and --traces-uri options, and
 how a run's execution (serial, Ray, the agent) and its scorecard files are made."""
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from scenarios import parse_seeds
+from villagelab.safe_text import remember
 
-# piped output (CI logs, files) gets a readable width instead of rich's 80 columns
-_WIDTH = None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120
-out = Console(width=_WIDTH)
-err = Console(stderr=True, width=_WIDTH)
+from ..terminal import Terminal
+
+out = Terminal()
+err = Terminal(stderr=True)
 
 
 def seeds_option(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
@@ -61,6 +59,7 @@ def traces_uri_option(ctx: click.Context, param: click.Parameter, value: str | N
         return None
     from harness.engine.store import filesystem, is_uri
 
+    remember(value)
     if not is_uri(value):
         raise click.BadParameter(
             f"{value!r} is not a URI; expected one every worker can "
@@ -71,6 +70,11 @@ def traces_uri_option(ctx: click.Context, param: click.Parameter, value: str | N
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     return value.rstrip("/")
+
+
+def secret_bearing(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A store's URL may carry a password: it is used, never shown, logged or written."""
+    return remember(value)
 
 
 TRACES_URI_HELP = (
@@ -86,4 +90,4 @@ def write_card(card, traces, json_path: Path, comparison=None) -> None:  # type:
 
     card.write_json(json_path)
     md, html = write_reports(card, traces, json_path.parent, comparison=comparison)
-    out.print(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")
+    out.say(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")

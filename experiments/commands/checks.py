@@ -11,6 +11,7 @@ from rich.table import Table
 
 from policies import InputError, load_policy
 
+from ..terminal import cell
 from ._common import agent_option, err, make_execution, out, seeds_option
 
 
@@ -76,7 +77,7 @@ def gate(
         make_execution(serial, workers, agent=agent_kind),
         update_baseline=update_baseline,
     )
-    out.print(render_table(result.evaluation.scorecard, result.comparison))
+    out.show(render_table(result.evaluation.scorecard, result.comparison))
     write_outputs(result, json_path=json_path, junit_path=junit_path, summary_path=summary_path)
     if json_path:
         from scorecards.report import write_reports
@@ -88,7 +89,7 @@ def gate(
             comparison=result.comparison,
             title="villagelab gate",
         )
-    (out if result.code == 0 else err).print(f"gate: {result.message}")
+    (out if result.code == 0 else err).say(f"gate: {result.message}")
     sys.exit(result.code)
 
 
@@ -138,7 +139,7 @@ def sweep_command(
     points = sweep(
         base, name, values, instrument, seeds, make_execution(serial, None, agent=agent_kind)
     )
-    out.print(
+    out.say(
         f"objective by {name}: "
         + ", ".join(
             f"{p.value}: {'—' if p.objective is None else f'{p.objective:.3f}'}" for p in points
@@ -147,7 +148,7 @@ def sweep_command(
     for scenario in sorted({sc for p in points for sc in p.metrics}):
         metrics = sorted({m for p in points for m in p.metrics.get(scenario, {})})
         table = Table(
-            title=f"{scenario} — {name} (the rest as {policy_path or 'careful.yaml'})",
+            title=cell(f"{scenario} — {name} (the rest as {policy_path or 'careful.yaml'})"),
             title_justify="left",
         )
         table.add_column(name)
@@ -155,8 +156,8 @@ def sweep_command(
             table.add_column(m)
         for p in points:
             row = p.metrics.get(scenario, {})
-            table.add_row(str(p.value), *(f"{row[m]:.3f}" if m in row else "—" for m in metrics))
-        out.print(table)
+            table.add_row(cell(p.value), *(f"{row[m]:.3f}" if m in row else "—" for m in metrics))
+        out.show(table)
 
 
 @click.command()
@@ -181,13 +182,13 @@ def bench(agents: int, profile: bool, gate_aa: int, agent_kind: str) -> None:
 
         careful = load_policy(Path(__file__).resolve().parents[2] / "policies" / "careful.yaml")
         alarms, repeats = aa_check(careful, gate_aa, make_execution(True, None, agent=agent_kind))
-        out.print(f"gate.aa_false_alarms: {alarms} of {repeats} ({alarms / repeats:.1%})")
+        out.say(f"gate.aa_false_alarms: {alarms} of {repeats} ({alarms / repeats:.1%})")
 
     for name, seconds, rate in episode_rates(agent=agent):
-        out.print(f"episode.{name}: {seconds * 1000:.1f} ms, {rate:,.0f} agent-ticks/s")
+        out.say(f"episode.{name}: {seconds * 1000:.1f} ms, {rate:,.0f} agent-ticks/s")
     rate, report = village_rate(agents, profile=profile, agent=agent)
     eager, _ = village_rate(agents, lazy=False, agent=agent)
-    out.print(
+    out.say(
         f"village.{agents}_agents_one_day: {rate:,.0f} agent-ticks/s "
         f"(every agent asked every tick: {eager:,.0f})"
     )
@@ -196,6 +197,6 @@ def bench(agents: int, profile: bool, gate_aa: int, agent_kind: str) -> None:
     except ImportError:
         bench_score = None
     if bench_score is not None:
-        out.print(f"score.1M_rows: {bench_score(1_000_000):.2f} s")
+        out.say(f"score.1M_rows: {bench_score(1_000_000):.2f} s")
     if report:
-        out.print(report)
+        out.say(report)

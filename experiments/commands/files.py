@@ -10,10 +10,10 @@ from rich.table import Table
 from policies import describe, diff, load_policy
 from scenarios import builtin_names
 
+from ..terminal import cell, clean
 from ._common import out
 
 
-# --- policy --------------------------------------------------------------------------------------
 @click.group()
 def policy() -> None:
     """Validate, show and compare policy files."""
@@ -24,7 +24,7 @@ def policy() -> None:
 def policy_validate(path: Path) -> None:
     """Check a policy file against the whitelist."""
     p = load_policy(path)
-    out.print(f"{path}: ok (policy {p.hash})")
+    out.say(f"{path}: ok (policy {p.hash})")
 
 
 @policy.command("show")
@@ -32,13 +32,17 @@ def policy_validate(path: Path) -> None:
 def policy_show(path: Path) -> None:
     """Every whitelisted parameter: its value here, its default and what it means."""
     p = load_policy(path)
-    table = Table(title=f"{path} (policy {p.hash})")
+    table = Table(title=cell(f"{path} (policy {p.hash})"))
     for col in ("parameter", "value", "default", "meaning"):
         table.add_column(col)
     for name, value, default, meaning in describe(p):
-        mark = "" if value == default else "[bold]"
-        table.add_row(name, f"{mark}{value}", str(default), meaning)
-    out.print(table)
+        table.add_row(
+            cell(name),
+            cell(value, None if value == default else "bold"),
+            cell(default),
+            cell(meaning),
+        )
+    out.show(table)
 
 
 @policy.command("diff")
@@ -49,14 +53,14 @@ def policy_diff(a: Path, b: Path) -> None:
     pa_, pb = load_policy(a), load_policy(b)
     rows = diff(pa_, pb)
     if not rows:
-        out.print(f"no difference (both policy {pa_.hash})")
+        out.say(f"no difference (both policy {pa_.hash})")
         return
     table = Table()
-    for col in ("parameter", str(a), str(b)):
+    for col in ("parameter", clean(a), clean(b)):
         table.add_column(col)
     for name, va, vb in rows:
-        table.add_row(name, str(va), str(vb))
-    out.print(table)
+        table.add_row(cell(name), cell(va), cell(vb))
+    out.show(table)
 
 
 @click.group()
@@ -67,11 +71,11 @@ def scenario() -> None:
 @scenario.command("validate")
 @click.argument("path", type=click.Path(path_type=Path))
 def scenario_validate(path: Path) -> None:
-    """Check a scenario file: schema and every cross-reference."""
+    """Check a scenario file: schema, every cross-reference and the actions it names."""
     from harness.engine.validation import load_checked
 
     s = load_checked(path)
-    out.print(
+    out.say(
         f"{path}: ok (scenario {s.name}, {len(s.agents)} agents, "
         f"{len(s.truth)} tracked propositions)"
     )
@@ -88,18 +92,21 @@ def scenario_list() -> None:
     for name in builtin_names():
         s = load_checked(name)
         table.add_row(
-            name, str(len(s.agents)), " ".join(s.description.split()), ", ".join(s.metrics)
+            cell(name),
+            cell(len(s.agents)),
+            cell(" ".join(s.description.split())),
+            cell(", ".join(s.metrics)),
         )
     from scenarios import village
 
     v = village(25)
     table.add_row(
-        "village",
-        "--agents N",
-        "generated (--structure-seed S): " + " ".join(v.description.split()),
-        ", ".join(v.metrics),
+        cell("village"),
+        cell("--agents N"),
+        cell("generated (--structure-seed S): " + " ".join(v.description.split())),
+        cell(", ".join(v.metrics)),
     )
-    out.print(table)
+    out.show(table)
 
 
 @click.command("inspect")
@@ -114,4 +121,4 @@ def inspect_agent(
     """One agent at one tick, from the traces: state, events, beliefs, retrievals."""
     from ..inspect import inspect
 
-    out.print(inspect(directory, scenario_name, seed, agent, tick))
+    out.show(inspect(directory, scenario_name, seed, agent, tick))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
-from policies import InputError, load_policy
+from policies import load_policy
+from villagelab.safe_text import redact
 
 from ._common import (
     TRACES_URI_HELP,
@@ -85,24 +85,28 @@ def run(
     with episode_progress(err, total) as advance:
         execution = make_execution(serial, workers, ray_address, agent_kind, traces_uri)
         evaluation = evaluate(p, instrument, seeds, execution, out=out_dir, on_done=advance)
-    out.print(render_table(evaluation.scorecard))
+    out.show(render_table(evaluation.scorecard))
     if json_path:
         write_card(evaluation.scorecard, evaluation.load_traces(), json_path)
     bad = evaluation.problems
     for r in evaluation.records:
         if r.retried and r.status == "ok":
-            err.print(
-                f"[yellow]episode {r.scenario}/{r.seed}: ran twice; the first worker "
-                f"was lost ({r.retried})"
+            err.say(
+                f"episode {r.scenario}/{r.seed}: ran twice; the first worker was lost "
+                f"({r.retried})",
+                style="yellow",
             )
     for r in bad:
-        err.print(f"[red]episode {r.scenario}/{r.seed}: {r.status}: {r.error}")
+        err.say(f"episode {r.scenario}/{r.seed}: {r.status}: {r.error}", style="red")
     if evaluation.resumed:
-        err.print(
+        err.say(
             f"resumed: {evaluation.resumed} of {total} episodes were already written in {out_dir}"
         )
-    out.print(
-        f"traces: {traces_uri or out_dir}/traces\nmanifest: {out_dir}/manifest.json\n"
+    from harness.engine.store import join_uri
+
+    traces = redact(join_uri(traces_uri, "traces")) if traces_uri else out_dir / "traces"
+    out.say(
+        f"traces: {traces}\nmanifest: {out_dir}/manifest.json\n"
         f"episodes: {total - len(bad)} ok, {len(bad)} not ok"
     )
     if bad:
@@ -112,33 +116,23 @@ def run(
 @click.command()
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.option("--json", "json_path", type=click.Path(path_type=Path))
-def score(directory: Path, json_path: Path | None) -> None:
+@click.option(
+    "--traces-uri",
+    callback=traces_uri_option,
+    help="the URI the run wrote its traces to, when its manifest names one",
+)
+def score(directory: Path, json_path: Path | None, traces_uri: str | None) -> None:
     """Score traces already written by `villagelab run` (DIRECTORY holds its manifest; the
-    traces are beside it, or at the URI the manifest names)."""
+    traces are beside it, or at the URI given again with --traces-uri)."""
     from harness import read_traces
-    from harness.engine.store import is_uri
     from scorecards import load_definition, render_table
     from scorecards import score as score_traces
 
-    manifest = directory / "manifest.json"
-    if not manifest.exists():
-        raise InputError(
-            f"{directory}: no manifest.json; expected a folder written by "
-            "'villagelab run --out DIR'"
-        )
-    meta = json.loads(manifest.read_text())
-    if not meta.get("complete", True):
-        raise InputError(
-            f"{manifest}: the run that writes this folder has not finished (or "
-            "was interrupted); run the same 'villagelab run' command again to "
-            "resume it"
-        )
-    hashes = {k: meta[k] for k in ("harness", "instrument", "policy")}
-    applicable = meta.get("metrics")  # each scenario's declared metrics, as run
-    location = meta.get("traces", "traces")
-    episodes = [(e["scenario"], e["seed"]) for e in meta["episodes"] if e["status"] == "ok"]
-    traces = read_traces(location if is_uri(location) else directory, episodes)
-    card = score_traces(traces, load_definition(), hashes=hashes, applicable=applicable)
-    out.print(render_table(card))
+    from ..manifest import read_manifest
+
+    meta = read_manifest(directory, traces_uri)
+    traces = read_traces(meta.traces, meta.episodes)
+    card = score_traces(traces, load_definition(), hashes=meta.hashes, applicable=meta.metrics)
+    out.show(render_table(card))
     if json_path:
         write_card(card, traces, json_path)

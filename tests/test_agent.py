@@ -57,6 +57,7 @@ def test_a_probe_leaves_the_agent_state_unchanged(kind):
         ("public_fact", "reference"),
         ("secret", "reference"),
         ("picnic_request", "reference"),
+        ("room_two_days", "reference"),  # the agent on its own: autonomy among its components
         ("public_fact", "simple"),
     ],
 )
@@ -299,3 +300,18 @@ def test_the_simple_agent_is_scored_by_the_same_scorecard():
     )
     assert card.metrics["reach"].mean > 0
     assert "memory_noise" not in card.metrics  # no internals exposed: absent, not zero
+
+
+def test_the_reference_agent_is_two_compositions_of_components_whose_states_make_its_state():
+    from harness.agents.reference import AutonomousAgent, Villager
+
+    shared = {"memory", "beliefs", "trust", "conversation", "planning", "life"}
+    village = episode("public_fact", until=60).agents
+    room = episode("room_two_days", until=60).agents
+    assert all(type(a) is Villager for a in village.values())
+    assert all(type(a) is AutonomousAgent for a in room.values())
+    for agent, own in ((next(iter(village.values())), "routine"), (room["mara"], "autonomy")):
+        state = agent.get_state()
+        assert set(state) == shared | {own}  # one entry per component, nothing else
+        components = agent.components()
+        assert all(state[name] == c.get_state() for name, c in components.items())

@@ -114,7 +114,7 @@ def open_study(
         study.set_user_attr("mode", mode)
         return study
     moved = [k for k in frozen if recorded[k] != frozen[k]]
-    if "agent" in moved:
+    if "agent" in moved and recorded["agent"] is not None:  # else: older than agent binding
         raise InputError(
             f"study {name!r} searches policies for the agent {recorded['agent']}, not "
             f"{frozen['agent']}; resume it with --agent {recorded['agent']}, or start a new "
@@ -124,6 +124,7 @@ def open_study(
         what = {
             "harness": "the code of harness, policies, scenarios, scorecards or experiments",
             "instrument": "a scenario file, the scorecard definition or the seed sets",
+            "agent": "the agent",
             "agent_hash": "the agent's code",
         }
         raise InputError(

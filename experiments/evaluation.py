@@ -23,13 +23,15 @@ from harness import (
 from harness.agents import agent_path
 from harness.agents.registry import AgentChoice, check_made
 from harness.agents.registry import resolve as resolve_agent
+from harness.engine.budget import Budget
 from harness.engine.episode import setup_for
 from harness.engine.runner import RayBatch
-from harness.engine.schema import SCHEMA_VERSION, TABLES
+from harness.engine.schema import TABLES
 from harness.engine.store import episode_written, read_episode, sweep_orphans
 from harness.engine.validation import load_checked
 from policies import InputError, Policy
 from scenarios import Scenario, resolve, village
+from scenarios.checks import DEFAULT, Bounds, cost_problem
 from scorecards import (
     Scorecard,
     ScorecardDefinition,
@@ -39,8 +41,13 @@ from scorecards import (
     merge_values,
     score,
 )
-from villagelab.files import atomic_write_json
-from villagelab.safe_text import redact
+from villagelab.yamlsource import listing
+
+from .rundir import agent_fields, traces_entry, write_manifest
+
+
+class NoEpisodeFinished(InputError):
+    """Every episode of an evaluation ended without traces (exit 2, each one's status said)."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +57,8 @@ class Execution:
     serial: bool = False
     workers: int | None = None
     address: str | None = None
-    timeout_s: float | None = None
+    # each episode's wall clock and memory: past them it ends timed_out or out_of_memory
+    budget: Budget = field(default_factory=Budget)
     agent: str = "reference"  # which agent: a built-in name or module:Factory
     # a URI every worker can write and the driver read (file:// on a shared mount, s3://…):
     # workers write their episodes' traces there and send back only measured values
@@ -73,22 +81,38 @@ class Instrument:
         *,
         agents: int = 25,
         structure_seed: int = 0,
+        bounds: Bounds = DEFAULT,
     ) -> Instrument:
-        """Scenarios by name or path; `village` is generated with `agents` and its seed."""
+        """Scenarios by name or path; `village` is generated with `agents` and its seed.
+        Each is within `bounds`, its episodes' estimated cost too (refused up front, saying
+        the estimate)."""
         if not names:
             raise InputError(
                 "no scenario given; name one with --scenario (see 'villagelab scenario list')"
             )
         files = tuple(resolve(n) for n in names if n != "village")
-        scenarios = tuple(
-            village(agents, structure_seed) if n == "village" else load_checked(resolve(n))
-            for n in names
-        )
+        scenarios = []
+        for n in names:
+            if n == "village":
+                if agents > bounds.agents:
+                    raise InputError(
+                        f"village: --agents {agents:,}; expected at most "
+                        f"{bounds.agents:,}{bounds.hint}"
+                    )
+                scenario = village(agents, structure_seed)
+            else:
+                scenario = load_checked(resolve(n), bounds)
+            problem = cost_problem(scenario, bounds)
+            if problem:
+                raise InputError(f"{n if n == 'village' else resolve(n)}: {problem}")
+            scenarios.append(scenario)
         seen = [s.name for s in scenarios]
         if len(set(seen)) != len(seen):
             raise InputError(f"a scenario is named twice: {', '.join(seen)}")
         return cls(
-            scenarios, files, load_definition(definition) if definition else load_definition()
+            tuple(scenarios),
+            files,
+            load_definition(definition) if definition else load_definition(),
         )
 
     @property
@@ -138,13 +162,14 @@ def measured_episode(
     definition: ScorecardDefinition,
     applicable: dict[str, tuple[str, ...]],
     traces_uri: str | None = None,
+    budget: Budget | None = None,
 ) -> EpisodeRecord:
     """Run one episode and measure its metrics where it ran (a Ray worker), so the driver
     only merges numbers; given a shared trace URI, write the traces there too and send
     none back. A metric or a write that fails is a crashed episode, like any other."""
     from harness.engine.runner import _execute
 
-    record = _execute(scenario, values, seed, agent)
+    record = _execute(scenario, values, seed, agent, budget)
     if record.status != "ok":
         return record
     step = "scoring"
@@ -188,14 +213,22 @@ def evaluate(
     first = instrument.scenarios[0]
     check_made(agent, setup_for(first, first.agents[0], policy, seeds[0] if seeds else 0))
     hashes = instrument.hashes(policy)
+    run = {  # what made the folder, as its manifest says
+        **hashes,
+        "policy_values": dict(policy),
+        **agent_fields(agent),
+        "scenarios": [s.name for s in instrument.scenarios],
+        "scenario_files": [str(f) for f in instrument.files],
+        "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
+        "seeds": list(seeds),
+        "traces": traces_entry(execution.traces_uri),
+    }
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
     written: set[tuple[str, int]] = set()
     if out is not None:
         written = _already_written(out, jobs, hashes, execution, agent)
         sweep_orphans(out)  # temp files a killed run left behind; their episodes run again
-        _write_manifest(
-            out, instrument, policy, hashes, execution, agent, seeds, [], complete=False
-        )
+        write_manifest(out, run, [], complete=False)
 
     def done(record: EpisodeRecord) -> None:
         if out is not None and record.status == "ok" and record.stored_at is None:
@@ -222,6 +255,13 @@ def evaluate(
         if job.key not in written:
             done(record)
         records.append(record)
+    if not any(r.status == "ok" for r in records):
+        if out is not None:
+            write_manifest(out, run, records, complete=True)
+        raise NoEpisodeFinished(
+            listing([f"episode {r.scenario}/{r.seed}: {r.status}: {r.error}" for r in records])
+            + "\nno episode finished, so there is nothing to score"
+        )
     if execution.traces_uri is None:
         traces = collect(records)
         card = score(traces, instrument.definition, hashes=hashes, applicable=instrument.applicable)
@@ -243,15 +283,8 @@ def evaluate(
         agent_hash=agent.hash,
     )
     if out is not None:
-        _write_manifest(
-            out, instrument, policy, hashes, execution, agent, seeds, records, complete=True
-        )
+        write_manifest(out, run, records, complete=True)
     return evaluation
-
-
-def _agent_fields(agent: AgentChoice) -> dict[str, str]:
-    """How a manifest (or a baseline) names the agent that made it."""
-    return {"agent": agent.name, "agent_path": agent.path, "agent_hash": agent.hash}
 
 
 def _already_written(
@@ -268,8 +301,8 @@ def _already_written(
         raise InputError(f"{manifest}: unreadable ({exc}); give a new --out or remove it") from None
     made_by = {
         **hashes,
-        **_agent_fields(agent),
-        "traces": _traces_entry(execution),
+        **agent_fields(agent),
+        "traces": traces_entry(execution.traces_uri),
     }
     differ = [k for k, v in made_by.items() if prior.get(k) != v]
     if differ:
@@ -312,68 +345,34 @@ def episodes(
     agent = agent_path(execution.agent)  # the workers import the agent by this path
     if not measured:
         if execution.serial:
-            return run_serial(jobs, policy, agent)
+            return run_serial(jobs, policy, agent, budget=execution.budget)
         return iter(
             RayBatch(
                 jobs,
                 policy,
                 workers=execution.workers,
                 address=execution.address,
-                timeout_s=execution.timeout_s,
+                budget=execution.budget,
                 agent=agent,
             )
         )
     extra = (instrument.definition, instrument.applicable, traces_uri)
     if execution.serial:
-        return (measured_episode(j.scenario, dict(policy), j.seed, agent, *extra) for j in jobs)
+        return (
+            measured_episode(
+                j.scenario, dict(policy), j.seed, agent, *extra, budget=execution.budget
+            )
+            for j in jobs
+        )
     return iter(
         RayBatch(
             jobs,
             policy,
             workers=execution.workers,
             address=execution.address,
-            timeout_s=execution.timeout_s,
+            budget=execution.budget,
             agent=agent,
             function=measured_episode,
             extra=extra,
         )
     )
-
-
-def _write_manifest(
-    out: Path,
-    instrument: Instrument,
-    policy: Policy,
-    hashes: dict[str, str],
-    execution: Execution,
-    agent: AgentChoice,
-    seeds: Sequence[int],
-    records: list[EpisodeRecord],
-    *,
-    complete: bool,
-) -> None:
-    """What a trace folder holds and what made it: hashes, policy, episodes and their status.
-    Written first with `complete: false`, so that an interrupted run can be recognised and
-    resumed, and again at the end."""
-    atomic_write_json(
-        Path(out) / "manifest.json",
-        {
-            "schema_version": SCHEMA_VERSION,
-            **hashes,
-            "policy_values": dict(policy),
-            **_agent_fields(agent),
-            "scenarios": [s.name for s in instrument.scenarios],
-            "scenario_files": [str(f) for f in instrument.files],
-            "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
-            "seeds": list(seeds),
-            "episodes": [r.summary() for r in records],
-            "traces": _traces_entry(execution),
-            "complete": complete,
-        },
-    )
-
-
-def _traces_entry(execution: Execution) -> str:
-    """Where a manifest says the traces are: beside it, or the URI (credentials masked: a
-    manifest is a file others read; `score` needs the URI again on its command line)."""
-    return "traces" if execution.traces_uri is None else redact(execution.traces_uri)

@@ -12,7 +12,7 @@ from rich.table import Table
 from policies import InputError, load_policy
 
 from ..terminal import cell
-from ._common import agent_option, err, make_execution, out, seeds_option
+from ._common import agent_option, budget_options, err, make_execution, out, seeds_option
 
 
 @click.command()
@@ -52,6 +52,7 @@ from ._common import agent_option, err, make_execution, out, seeds_option
     help="where the champion registry is (--policy champion)",
 )
 @agent_option
+@budget_options
 def gate(
     policy_spec: str,
     baseline_path: Path | None,
@@ -114,6 +115,7 @@ def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-d
 @click.option("--seeds", default="0-4", show_default=True, callback=seeds_option)
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
 @agent_option
+@budget_options
 def sweep_command(
     name: str,
     values_text: str,

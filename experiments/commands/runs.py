@@ -13,6 +13,9 @@ from villagelab.safe_text import redact
 from ._common import (
     TRACES_URI_HELP,
     agent_option,
+    allow_large_option,
+    bounds,
+    budget_options,
     err,
     make_execution,
     out,
@@ -58,6 +61,8 @@ from ._common import (
 )
 @click.option("--ray-address", help="attach to a running Ray cluster (e.g. 127.0.0.1:6379)")
 @click.option("--traces-uri", callback=traces_uri_option, help=TRACES_URI_HELP)
+@budget_options
+@allow_large_option
 def run(
     scenario_names: tuple[str, ...],
     policy_path: Path,
@@ -71,6 +76,7 @@ def run(
     structure_seed: int,
     ray_address: str | None,
     traces_uri: str | None,
+    allow_large: bool,
 ) -> None:
     """Run scenario × seed episodes, write Parquet traces to OUT (or --traces-uri) and score
     them; the manifest goes to OUT."""
@@ -80,7 +86,9 @@ def run(
     from ..progress import episode_progress
 
     p = load_policy(policy_path)  # bad input stops here, before anything runs
-    instrument = Instrument.load(scenario_names, agents=agents, structure_seed=structure_seed)
+    instrument = Instrument.load(
+        scenario_names, agents=agents, structure_seed=structure_seed, bounds=bounds(allow_large)
+    )
     total = len(instrument.scenarios) * len(seeds)
     with episode_progress(err, total) as advance:
         execution = make_execution(serial, workers, ray_address, agent_kind, traces_uri)

@@ -19,6 +19,7 @@ import pyarrow as pa
 from policies import Policy
 from scenarios import Scenario
 
+from .budget import Budget, BudgetExceeded
 from .contract import EpisodeStatus
 from .episode import run_episode
 from .lifecycle import transition
@@ -66,9 +67,21 @@ class EpisodeRecord:
         }
 
 
-def _execute(scenario: Scenario, values: dict[str, Any], seed: int, agent: str) -> EpisodeRecord:
+def _execute(
+    scenario: Scenario,
+    values: dict[str, Any],
+    seed: int,
+    agent: str,
+    budget: Budget | None = None,
+) -> EpisodeRecord:
     try:
-        tables = run_episode(scenario, Policy(values), seed, agent)
+        tables = run_episode(scenario, Policy(values), seed, agent, budget)
+    except BudgetExceeded as exc:  # the episode's own budget: a result, the run goes on
+        return EpisodeRecord(scenario.name, seed, exc.status, str(exc))
+    except MemoryError:
+        return EpisodeRecord(
+            scenario.name, seed, "out_of_memory", "MemoryError: the process ran out of memory"
+        )
     except Exception as exc:  # noqa: BLE001 - a crash is a result, recorded with its cause
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return EpisodeRecord(scenario.name, seed, "crashed", detail)
@@ -85,10 +98,11 @@ def run_serial(
     policy: Policy,
     agent: str,
     on_done: Callable[[EpisodeRecord], None] | None = None,
+    budget: Budget | None = None,
 ) -> Iterator[EpisodeRecord]:
     """Episodes in this process; `agent` is the agent factory's import path."""
     for job in ordered(jobs):
-        record = _execute(job.scenario, dict(policy), job.seed, agent)
+        record = _execute(job.scenario, dict(policy), job.seed, agent, budget)
         if on_done:
             on_done(record)
         yield record
@@ -176,7 +190,7 @@ class RayBatch:
         *,
         workers: int | None = None,
         address: str | None = None,
-        timeout_s: float | None = None,
+        budget: Budget | None = None,
         submit_order: list[Job] | None = None,
         agent: str,
         function: Callable[..., EpisodeRecord] | None = None,
@@ -185,10 +199,13 @@ class RayBatch:
         import ray
 
         ensure_ray(workers, address)
-        self._ray, self.timeout_s = ray, timeout_s
+        self._ray, self.budget = ray, budget
         task = _remote_episode(function)
         values = dict(policy)
-        self._submit = lambda job: task.remote(job.scenario, values, job.seed, agent, *extra)
+        limits = {} if budget is None else {"budget": budget}  # a caller's function may not
+        self._submit = lambda job: task.remote(
+            job.scenario, values, job.seed, agent, *extra, **limits
+        )
         self.fixed = ordered(jobs)
         self.pending = {job.key: self._submit(job) for job in (submit_order or self.fixed)}
 
@@ -210,12 +227,18 @@ class RayBatch:
         tries = 0
         while True:
             try:
-                record: EpisodeRecord = ray.get(self.pending[job.key], timeout=self.timeout_s)
+                record: EpisodeRecord = ray.get(self.pending[job.key], timeout=self._last_resort)
             except ray.exceptions.GetTimeoutError:
                 ray.cancel(self.pending[job.key], force=True)
                 record = EpisodeRecord(
-                    job.scenario.name, job.seed, "timed_out", f"no result within {self.timeout_s} s"
+                    job.scenario.name,
+                    job.seed,
+                    "timed_out",
+                    f"no result within {self._last_resort:g} s (the worker did not answer)",
                 )
+            except ray.exceptions.OutOfMemoryError as exc:  # Ray's memory monitor killed it
+                reason = str(exc).splitlines()[0]
+                record = EpisodeRecord(job.scenario.name, job.seed, "out_of_memory", reason)
             except ray.exceptions.RayError as exc:
                 reason = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
                 if tries < RETRIES:
@@ -224,6 +247,15 @@ class RayBatch:
                     continue
                 record = EpisodeRecord(job.scenario.name, job.seed, "failed", reason)
             return replace(record, retried=retried)
+
+    @property
+    def _last_resort(self) -> float | None:
+        """How long the driver waits for one result before giving its worker up. The worker
+        ends an episode at its budget itself; this catches a worker that never answers. A
+        task may wait for a free worker behind others that each use their whole budget."""
+        if self.budget is None or self.budget.seconds is None:
+            return None
+        return 2 * self.budget.seconds + 60.0
 
     def close(self) -> None:
         for ref in self.pending.values():
@@ -237,7 +269,7 @@ def run_ray(
     *,
     workers: int | None = None,
     address: str | None = None,
-    timeout_s: float | None = None,
+    budget: Budget | None = None,
     submit_order: list[Job] | None = None,
     on_done: Callable[[EpisodeRecord], None] | None = None,
     agent: str,
@@ -251,7 +283,7 @@ def run_ray(
         policy,
         workers=workers,
         address=address,
-        timeout_s=timeout_s,
+        budget=budget,
         submit_order=submit_order,
         agent=agent,
     )

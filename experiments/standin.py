@@ -10,12 +10,12 @@ an experiment, rather than in `harness/agents/llm/`, because it plays the part o
 its identity reaches a run as the model id (`standin-1`, part of every cache key), not as agent
 code. It uses the standard library only.
 
-The rule set (greedy: temperature and seed change nothing). The *focus* is the last user
-message.
+The rule set (greedy: temperature and seed change nothing). The *focus* is the first user
+message: later turns (a reply and a request to correct it) ask the same question again.
 1. Structured reply (`json_schema`): an instance of the schema, built property by property.
 2. A string with `enum`: the option that occurs earliest in the focus (whole word, any case),
    skipping options ruled out; when none occurs, the first option not ruled out. An option
-   is *ruled out* where the last user message (all of it) says "<option> [is|are|was|were|be] <negative>"
+   is *ruled out* where the first user message (all of it) says "<option> [is|are|was|were|be] <negative>"
    or "<avoid|not|no|never|skip> [the] <option>", negative being not, closed, blocked, shut,
    cancelled, canceled, unsafe or gone.
 3. In an object, the first enum property *selects*: the properties after it read only the
@@ -29,7 +29,7 @@ message.
 7. Without a schema: `json_object` gives {"reply": <rule 5>}; text gives rule 5's words.
 Usage: about four characters a token (prompt: every message plus 4 per message).
 
-For tests of failure handling: `--delay S` waits before each answer, `--fail-first N` answers
+`GET /stats` reports completions served and the most in flight at once. For failure tests: `--delay S` waits before each answer, `--fail-first N` answers
 HTTP 503 to the first N completions, `--garble-first N` answers non-JSON to the first N
 structured completions, `--api-key-env NAME` requires `Authorization: Bearer <$NAME>`.
 """
@@ -107,7 +107,7 @@ def _selector(properties: dict[str, Any]) -> str | None:
 
 
 def instance(schema: dict[str, Any], focus: str, whole: str, chosen: str | None = None) -> Any:
-    """A value for `schema` read from `focus` (lines of `whole`, the last user message);
+    """A value for `schema` read from `focus` (lines of `whole`, the first user message);
     `chosen` fixes an object's selector."""
     kind = schema.get("type")
     if isinstance(kind, list):
@@ -148,7 +148,7 @@ def tokens(text: str) -> int:
 def complete(body: dict[str, Any]) -> tuple[str, int, int]:
     """The reply's content and usage for a validated request body."""
     messages = body["messages"]
-    focus = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
+    focus = next((m["content"] for m in messages if m["role"] == "user"), "")
     fmt = body.get("response_format") or {"type": "text"}
     if fmt.get("type") == "json_schema":
         content = json.dumps(instance(fmt["json_schema"]["schema"], focus, focus),
@@ -189,6 +189,8 @@ class Counters:
         self.lock = threading.Lock()
         self.completions = 0
         self.structured = 0
+        self.in_flight = 0
+        self.max_in_flight = 0
 
 
 class StandinServer(ThreadingHTTPServer):
@@ -225,6 +227,11 @@ class Handler(BaseHTTPRequestHandler):
                 {"id": self.server.options.model, "object": "model", "owned_by": "standin"}]})
         elif self.path.rstrip("/") == "/health":
             self._send(200, {"status": "ok"})
+        elif self.path.rstrip("/") == "/stats":  # what a test needs to see from outside
+            c = self.server.counters
+            with c.lock:
+                self._send(200, {"completions": c.completions, "structured": c.structured,
+                                 "in_flight": c.in_flight, "max_in_flight": c.max_in_flight})
         else:
             self._error(404, f"no route {self.path}")
 
@@ -257,6 +264,16 @@ class Handler(BaseHTTPRequestHandler):
             counters.completions += 1
             counters.structured += structured
             n, s = counters.completions, counters.structured
+            counters.in_flight += 1
+            counters.max_in_flight = max(counters.max_in_flight, counters.in_flight)
+        try:
+            self._answer(body, n, s, structured)
+        finally:
+            with counters.lock:
+                counters.in_flight -= 1
+
+    def _answer(self, body: dict[str, Any], n: int, s: int, structured: bool) -> None:
+        options = self.server.options
         if options.delay:
             time.sleep(options.delay)
         if n <= options.fail_first:

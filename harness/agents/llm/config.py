@@ -129,4 +129,5 @@ def _located(source: YamlSource, err: Any) -> str:
         return f"{head}: missing; expected a value here"
     got = err.get("input")
     shown = "<hidden>" if where and where[-1] == "base_url" else repr(got)  # may hold a password
-    return f"{head}: got {shown}; expected {err['msg'].removeprefix('Value error, ')}"
+    msg = err["msg"].removeprefix("Value error, ").removeprefix("expected ")
+    return f"{head}: got {shown}; expected {msg[0].lower()}{msg[1:]}"

@@ -33,12 +33,12 @@ class PromptFile:
     variant: str
     sections: tuple[tuple[str, Template], ...]
 
-    def piece(self, name: str, **values: str) -> str:
+    def piece(self, section: str, /, **values: str) -> str:
         """One section with its placeholders filled (a missing value raises KeyError)."""
-        for section, template in self.sections:
-            if section == name:
+        for name, template in self.sections:
+            if name == section:
                 return template.substitute(values)
-        raise KeyError(f"{self.family}/{self.variant}.txt has no [{name}] section")
+        raise KeyError(f"{self.family}/{self.variant}.txt has no [{section}] section")
 
     def messages(self, **values: str) -> tuple[Message, ...]:
         return (Message("system", self.piece("system", **values)),

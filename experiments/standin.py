@@ -258,7 +258,7 @@ class Handler(BaseHTTPRequestHandler):
         if body["model"] != self.server.options.model:
             self._error(404, f"model {body['model']!r} not found", "not_found_error")
             return
-        options, counters = self.server.options, self.server.counters
+        counters = self.server.counters
         structured = (body.get("response_format") or {}).get("type") == "json_schema"
         with counters.lock:
             counters.completions += 1

@@ -50,9 +50,15 @@ from typing import Any
 
 MODEL_ID = "standin-1"
 NEGATIVE = "not|closed|blocked|shut|cancelled|canceled|unsafe|gone"
-_PERSON = [(r"\byou are\b", "I am"), (r"\byou were\b", "I was"), (r"\btold you\b", "told me"),
-           (r"\bto you\b", "to me"), (r"\byourself\b", "myself"), (r"\byour\b", "my"),
-           (r"\byou\b", "I")]
+_PERSON = [
+    (r"\byou are\b", "I am"),
+    (r"\byou were\b", "I was"),
+    (r"\btold you\b", "told me"),
+    (r"\bto you\b", "to me"),
+    (r"\byourself\b", "myself"),
+    (r"\byour\b", "my"),
+    (r"\byou\b", "I"),
+]
 
 
 # --- the rule set ---------------------------------------------------------------------------------
@@ -68,14 +74,16 @@ def _position(option: str, focus: str) -> int | None:
 def ruled_out(option: str, focus: str) -> bool:
     after = _word(option) + rf"\s+(?:(?:is|are|was|were|be)\s+)?(?:{NEGATIVE})\b"
     before = r"\b(?:avoid|not|no|never|skip)\s+(?:the\s+)?" + _word(option)
-    return bool(re.search(after, focus, re.IGNORECASE) or re.search(before, focus,
-                                                                    re.IGNORECASE))
+    return bool(re.search(after, focus, re.IGNORECASE) or re.search(before, focus, re.IGNORECASE))
 
 
 def occurring(options: list[str], focus: str, whole: str) -> list[str]:
     """Options `focus` mentions and `whole` does not rule out, by first occurrence."""
-    found = [(pos, i, o) for i, o in enumerate(options)
-             if (pos := _position(o, focus)) is not None and not ruled_out(o, whole)]
+    found = [
+        (pos, i, o)
+        for i, o in enumerate(options)
+        if (pos := _position(o, focus)) is not None and not ruled_out(o, whole)
+    ]
     return [o for _, _, o in sorted(found)]
 
 
@@ -102,8 +110,9 @@ def speech(focus: str) -> str:
 
 
 def _selector(properties: dict[str, Any]) -> str | None:
-    return next((n for n, s in properties.items() if s.get("type") == "string" and "enum" in s),
-                None)
+    return next(
+        (n for n, s in properties.items() if s.get("type") == "string" and "enum" in s), None
+    )
 
 
 def instance(schema: dict[str, Any], focus: str, whole: str, chosen: str | None = None) -> Any:
@@ -113,8 +122,7 @@ def instance(schema: dict[str, Any], focus: str, whole: str, chosen: str | None 
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), "null")
     if "anyOf" in schema:
-        return instance(next(s for s in schema["anyOf"] if s.get("type") != "null"), focus,
-                        whole)
+        return instance(next(s for s in schema["anyOf"] if s.get("type") != "null"), focus, whole)
     if kind == "object":
         properties = schema.get("properties", {})
         selector, out, here = _selector(properties), {}, focus
@@ -151,8 +159,9 @@ def complete(body: dict[str, Any]) -> tuple[str, int, int]:
     focus = next((m["content"] for m in messages if m["role"] == "user"), "")
     fmt = body.get("response_format") or {"type": "text"}
     if fmt.get("type") == "json_schema":
-        content = json.dumps(instance(fmt["json_schema"]["schema"], focus, focus),
-                             ensure_ascii=False)
+        content = json.dumps(
+            instance(fmt["json_schema"]["schema"], focus, focus), ensure_ascii=False
+        )
     elif fmt.get("type") == "json_object":
         content = json.dumps({"reply": speech(focus)}, ensure_ascii=False)
     else:
@@ -171,15 +180,22 @@ def _problem(body: Any) -> str | None:
     if not isinstance(messages, list) or not messages:
         return "'messages' must be a non-empty list"
     for m in messages:
-        if not (isinstance(m, dict) and m.get("role") in ("system", "user", "assistant")
-                and isinstance(m.get("content"), str)):
+        if not (
+            isinstance(m, dict)
+            and m.get("role") in ("system", "user", "assistant")
+            and isinstance(m.get("content"), str)
+        ):
             return "each message needs a role (system, user, assistant) and string content"
     fmt = body.get("response_format")
-    if fmt is not None and (not isinstance(fmt, dict) or fmt.get("type") not in (
-            "text", "json_object", "json_schema")):
+    if fmt is not None and (
+        not isinstance(fmt, dict) or fmt.get("type") not in ("text", "json_object", "json_schema")
+    ):
         return "'response_format.type' must be text, json_object or json_schema"
-    if fmt and fmt.get("type") == "json_schema" and not isinstance(
-            (fmt.get("json_schema") or {}).get("schema"), dict):
+    if (
+        fmt
+        and fmt.get("type") == "json_schema"
+        and not isinstance((fmt.get("json_schema") or {}).get("schema"), dict)
+    ):
         return "'response_format.json_schema.schema' must be an object"
     return None
 
@@ -223,23 +239,36 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path.rstrip("/") in ("/v1/models", "/models"):
-            self._send(200, {"object": "list", "data": [
-                {"id": self.server.options.model, "object": "model", "owned_by": "standin"}]})
+            self._send(
+                200,
+                {
+                    "object": "list",
+                    "data": [
+                        {"id": self.server.options.model, "object": "model", "owned_by": "standin"}
+                    ],
+                },
+            )
         elif self.path.rstrip("/") == "/health":
             self._send(200, {"status": "ok"})
         elif self.path.rstrip("/") == "/stats":  # what a test needs to see from outside
             c = self.server.counters
             with c.lock:
-                self._send(200, {"completions": c.completions, "structured": c.structured,
-                                 "in_flight": c.in_flight, "max_in_flight": c.max_in_flight})
+                self._send(
+                    200,
+                    {
+                        "completions": c.completions,
+                        "structured": c.structured,
+                        "in_flight": c.in_flight,
+                        "max_in_flight": c.max_in_flight,
+                    },
+                )
         else:
             self._error(404, f"no route {self.path}")
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
-        if self.path.split("?")[0].rstrip("/") not in ("/v1/chat/completions",
-                                                       "/chat/completions"):
+        if self.path.split("?")[0].rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
             self._error(404, f"no route {self.path}")
             return
         key = self.server.api_key
@@ -282,18 +311,33 @@ class Handler(BaseHTTPRequestHandler):
         content, prompt_tokens, completion_tokens = complete(body)
         if structured and s <= options.garble_first:
             content = "Sure! Here is what I think: " + content[: len(content) // 2]
-        self._send(200, {
-            "id": f"chatcmpl-standin-{n}", "object": "chat.completion", "created": 0,
-            "model": options.model,
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens}})
+        self._send(
+            200,
+            {
+                "id": f"chatcmpl-standin-{n}",
+                "object": "chat.completion",
+                "created": 0,
+                "model": options.model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": content},
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
+            },
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m experiments.standin",
-                                     description="A deterministic stand-in chat model.")
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.standin", description="A deterministic stand-in chat model."
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765, help="0 picks a free port")
     parser.add_argument("--port-file", type=Path, help="write the port here once listening")

@@ -37,9 +37,20 @@ def start_standin(folder: Path, *flags: str, env: dict[str, str] | None = None) 
     """Start `python -m experiments.standin` on port 0 and wait (bounded) for its port."""
     port_file = folder / f"standin-{time.monotonic_ns()}.port"
     process = subprocess.Popen(
-        [sys.executable, "-m", "experiments.standin", "--port", "0", "--port-file",
-         str(port_file), *flags], cwd=ROOT, stdout=subprocess.DEVNULL,
-        env={**os.environ, **(env or {})})
+        [
+            sys.executable,
+            "-m",
+            "experiments.standin",
+            "--port",
+            "0",
+            "--port-file",
+            str(port_file),
+            *flags,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
+    )
     for _ in range(300):  # up to ~30 s on a loaded machine
         if port_file.exists():
             return Standin(process, int(port_file.read_text()))
@@ -52,7 +63,14 @@ def start_standin(folder: Path, *flags: str, env: dict[str, str] | None = None) 
 
 def config_text(base_url: str, **sections: dict) -> str:
     """An LLM config file's text: the endpoint plus any sections given."""
-    endpoint = {"base_url": base_url, "model": "standin-1", "timeout_s": 10,
-                "connect_timeout_s": 2, "max_retries": 2, "backoff_s": 0.01,
-                "backoff_max_s": 0.05, **sections.pop("endpoint", {})}
+    endpoint = {
+        "base_url": base_url,
+        "model": "standin-1",
+        "timeout_s": 10,
+        "connect_timeout_s": 2,
+        "max_retries": 2,
+        "backoff_s": 0.01,
+        "backoff_max_s": 0.05,
+        **sections.pop("endpoint", {}),
+    }
     return json.dumps({"endpoint": endpoint, **sections}, indent=1)  # JSON is YAML

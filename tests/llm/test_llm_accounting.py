@@ -22,17 +22,34 @@ from harness.agents.llm.config import EndpointConfig, Price
 
 
 def call(n: int, agent: str = "ana") -> ChatCall:
-    return ChatCall(Purpose.IMPORTANCE, (Message("user", f"- [m{n}] news number {n}"),),
-                    temperature=0.0, max_tokens=32, seed=n, agent=agent, minute=60 * n,
-                    event_id=n)
+    return ChatCall(
+        Purpose.IMPORTANCE,
+        (Message("user", f"- [m{n}] news number {n}"),),
+        temperature=0.0,
+        max_tokens=32,
+        seed=n,
+        agent=agent,
+        minute=60 * n,
+        event_id=n,
+    )
 
 
-def accounted(standin_url: str, tmp_path, budgets: Budgets | None = None,
-              cache_only: bool = False, cache: ResponseCache | None = None) -> Accounted:
+def accounted(
+    standin_url: str,
+    tmp_path,
+    budgets: Budgets | None = None,
+    cache_only: bool = False,
+    cache: ResponseCache | None = None,
+) -> Accounted:
     ep = EndpointConfig(base_url=standin_url, model="standin-1", max_retries=0)
     inner = None if cache_only else connect(ep, None, tmp_path)
-    return Accounted(cache or ResponseCache(tmp_path / "c.sqlite"), inner, "standin-1",
-                     budgets or Budgets(), cache_only)
+    return Accounted(
+        cache or ResponseCache(tmp_path / "c.sqlite"),
+        inner,
+        "standin-1",
+        budgets or Budgets(),
+        cache_only,
+    )
 
 
 def test_one_row_per_call_with_tokens_latency_and_hits(standin, tmp_path):
@@ -40,8 +57,12 @@ def test_one_row_per_call_with_tokens_latency_and_hits(standin, tmp_path):
     model.complete(call(1))
     model.complete(call(1))
     first, second = model.drain()
-    assert (first.agent, first.minute, first.event_id, first.purpose) == ("ana", 60, 1,
-                                                                         "importance")
+    assert (first.agent, first.minute, first.event_id, first.purpose) == (
+        "ana",
+        60,
+        1,
+        "importance",
+    )
     assert first.tokens_in > 0 and first.tokens_out > 0 and first.attempts == 1
     assert not first.cache_hit and first.latency_ms > 0 and first.error is None
     assert second.cache_hit and second.latency_ms == 0 and second.attempts == 0
@@ -98,10 +119,22 @@ def test_cost_and_summary():
     assert estimated_cost(1_000_000, 500_000, price) == pytest.approx(6.0)
     assert estimated_cost(10, 10, None) is None
     rows = [
-        {"cache_hit": False, "error": None, "tokens_in": 100, "tokens_out": 20,
-         "latency_ms": 10.0, "overhead_ms": 1.0},
-        {"cache_hit": True, "error": None, "tokens_in": 100, "tokens_out": 20,
-         "latency_ms": 0.0, "overhead_ms": 0.5},
+        {
+            "cache_hit": False,
+            "error": None,
+            "tokens_in": 100,
+            "tokens_out": 20,
+            "latency_ms": 10.0,
+            "overhead_ms": 1.0,
+        },
+        {
+            "cache_hit": True,
+            "error": None,
+            "tokens_in": 100,
+            "tokens_out": 20,
+            "latency_ms": 0.0,
+            "overhead_ms": 0.5,
+        },
     ]
     s = summarise(rows, price)
     assert s["llm_calls"] == 2 and s["llm_cache_hit_rate"] == 0.5

@@ -25,8 +25,15 @@ from harness.agents.llm.structured import as_json, choice, record
 
 
 def call(text: str = "- [m1] the bakery is closed", seed: int = 1, **changes) -> ChatCall:
-    base = ChatCall(Purpose.SHARE, (Message("system", "Reply."), Message("user", text)),
-                    temperature=0.2, max_tokens=64, seed=seed, agent="ana", minute=5)
+    base = ChatCall(
+        Purpose.SHARE,
+        (Message("system", "Reply."), Message("user", text)),
+        temperature=0.2,
+        max_tokens=64,
+        seed=seed,
+        agent="ana",
+        minute=5,
+    )
     return replace(base, **changes)
 
 
@@ -59,8 +66,11 @@ def test_the_store_is_plain_sqlite_with_the_request_readable(tmp_path):
     c = call()
     cache.put(c.key("m"), "m", c, ChatReply("words", 3, 1, 1.0))
     cache.close()
-    row = sqlite3.connect(tmp_path / "c.sqlite").execute(
-        "select model, purpose, content, request from replies").fetchone()
+    row = (
+        sqlite3.connect(tmp_path / "c.sqlite")
+        .execute("select model, purpose, content, request from replies")
+        .fetchone()
+    )
     assert row[:3] == ("m", "share", "words")
     assert json.loads(row[3])["messages"][1]["content"] == "- [m1] the bakery is closed"
 
@@ -98,9 +108,10 @@ def test_many_processes_write_at_once_and_agree(tmp_path):
     ctx = mp.get_context("spawn")
     outs = [tmp_path / f"seen{i}.json" for i in range(4)]
     start = ctx.Barrier(4)
-    procs = [ctx.Process(target=_writer,
-                         args=(str(tmp_path / "c.sqlite"), i, 400, str(outs[i]), start))
-             for i in range(4)]
+    procs = [
+        ctx.Process(target=_writer, args=(str(tmp_path / "c.sqlite"), i, 400, str(outs[i]), start))
+        for i in range(4)
+    ]
     for p in procs:
         p.start()
     for p in procs:

@@ -23,14 +23,29 @@ from harness.agents.llm.config import EndpointConfig
 
 
 def endpoint(base_url: str, **changes) -> EndpointConfig:
-    values = {"base_url": base_url, "model": "standin-1", "timeout_s": 5, "connect_timeout_s": 2,
-              "max_retries": 2, "backoff_s": 0.01, "backoff_max_s": 0.05, **changes}
+    values = {
+        "base_url": base_url,
+        "model": "standin-1",
+        "timeout_s": 5,
+        "connect_timeout_s": 2,
+        "max_retries": 2,
+        "backoff_s": 0.01,
+        "backoff_max_s": 0.05,
+        **changes,
+    }
     return EndpointConfig(**values)
 
 
 def call(text: str = "- [m1] the bakery is closed on day 2", seed: int = 1) -> ChatCall:
-    return ChatCall(Purpose.ANSWER, (Message("system", "Reply."), Message("user", text)),
-                    temperature=0.0, max_tokens=64, seed=seed, agent="ana", minute=5)
+    return ChatCall(
+        Purpose.ANSWER,
+        (Message("system", "Reply."), Message("user", text)),
+        temperature=0.0,
+        max_tokens=64,
+        seed=seed,
+        agent="ana",
+        minute=5,
+    )
 
 
 def test_a_call_returns_content_and_usage(standin, tmp_path):
@@ -136,8 +151,10 @@ def _caller(base_url: str, slots_dir: str, limit: int, calls: int, seed: int) ->
 def test_concurrent_calls_are_capped_across_processes(standin_factory, tmp_path):
     server = standin_factory("--delay", "0.2")
     ctx = mp.get_context("spawn")
-    procs = [ctx.Process(target=_caller, args=(server.base_url, str(tmp_path), 2, 3, i))
-             for i in range(4)]
+    procs = [
+        ctx.Process(target=_caller, args=(server.base_url, str(tmp_path), 2, 3, i))
+        for i in range(4)
+    ]
     for p in procs:
         p.start()
     for p in procs:
@@ -161,8 +178,10 @@ def test_a_slot_is_freed_when_its_holder_dies(tmp_path):
     holder = ctx.Process(target=_hold_slot, args=(str(tmp_path), url, ready))
     holder.start()
     assert ready.wait(60)
-    with pytest.raises(EndpointFailure, match="slots stayed busy"), \
-            CallSlots(tmp_path, url, 1, 0.2).hold():
+    with (
+        pytest.raises(EndpointFailure, match="slots stayed busy"),
+        CallSlots(tmp_path, url, 1, 0.2).hold(),
+    ):
         pass
     holder.kill()
     holder.join(timeout=30)

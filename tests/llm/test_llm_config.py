@@ -41,18 +41,31 @@ def test_a_good_file(tmp_path, monkeypatch):
     assert "sk-abc" not in repr(config) and "sk-abc" not in config.model_dump_json()
 
 
-@pytest.mark.parametrize("change,where,expected", [
-    (("max_concurrent: 2", "max_concurrent: 0"), ":5: endpoint.max_concurrent",
-     "greater than or equal to 1"),
-    (("  model: standin-1\n", ""), ":1: endpoint.model", "missing"),
-    (("calls:", "calls:\n  temperature: 0.5"), ":7: calls.temperature", "unknown key"),
-    (("base_url: http://127.0.0.1:8765/v1/", "base_url: ftp://x"), ":2: endpoint.base_url",
-     "http:// or https:// URL"),
-    (("{input: 0.5, output: 1.5}", "{input: -1, output: 1.5}"), ":13: prices.standin-1.input",
-     "greater than or equal to 0"),
-])
-def test_bad_input_names_file_line_place_and_expectation(tmp_path, monkeypatch, change, where,
-                                                         expected):
+@pytest.mark.parametrize(
+    "change,where,expected",
+    [
+        (
+            ("max_concurrent: 2", "max_concurrent: 0"),
+            ":5: endpoint.max_concurrent",
+            "greater than or equal to 1",
+        ),
+        (("  model: standin-1\n", ""), ":1: endpoint.model", "missing"),
+        (("calls:", "calls:\n  temperature: 0.5"), ":7: calls.temperature", "unknown key"),
+        (
+            ("base_url: http://127.0.0.1:8765/v1/", "base_url: ftp://x"),
+            ":2: endpoint.base_url",
+            "http:// or https:// URL",
+        ),
+        (
+            ("{input: 0.5, output: 1.5}", "{input: -1, output: 1.5}"),
+            ":13: prices.standin-1.input",
+            "greater than or equal to 0",
+        ),
+    ],
+)
+def test_bad_input_names_file_line_place_and_expectation(
+    tmp_path, monkeypatch, change, where, expected
+):
     monkeypatch.setenv("VILLAGELAB_TEST_KEY", "sk-abc")
     path = write(tmp_path, GOOD.replace(*change))
     with pytest.raises(InputError) as error:
@@ -63,8 +76,11 @@ def test_bad_input_names_file_line_place_and_expectation(tmp_path, monkeypatch, 
 
 def test_an_unset_key_variable_is_named_and_cache_only_needs_none(tmp_path, monkeypatch):
     monkeypatch.delenv("VILLAGELAB_TEST_KEY", raising=False)
-    with pytest.raises(InputError, match=r"llm.yaml:4: endpoint.api_key_env: the environment "
-                                         r"variable VILLAGELAB_TEST_KEY is not set"):
+    with pytest.raises(
+        InputError,
+        match=r"llm.yaml:4: endpoint.api_key_env: the environment "
+        r"variable VILLAGELAB_TEST_KEY is not set",
+    ):
         load_llm_config(write(tmp_path, GOOD))
     offline = GOOD.replace("cache_only: false", "cache_only: true")
     assert load_llm_config(write(tmp_path, offline)).cache.cache_only

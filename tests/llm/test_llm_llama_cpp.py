@@ -42,10 +42,14 @@ def _server_available() -> bool:
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not MODEL or not Path(MODEL).is_file(),
-                       reason="set VILLAGELAB_LLAMA_MODEL to a local GGUF model file"),
-    pytest.mark.skipif(not _server_available(),
-                       reason="pip install 'llama-cpp-python[server]' to run a local model"),
+    pytest.mark.skipif(
+        not MODEL or not Path(MODEL).is_file(),
+        reason="set VILLAGELAB_LLAMA_MODEL to a local GGUF model file",
+    ),
+    pytest.mark.skipif(
+        not _server_available(),
+        reason="pip install 'llama-cpp-python[server]' to run a local model",
+    ),
 ]
 
 
@@ -58,9 +62,24 @@ def _free_port() -> int:
 def test_structured_answers_from_a_local_llama_cpp_server(tmp_path):
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", MODEL, "--model_alias", "local",
-         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            MODEL,
+            "--model_alias",
+            "local",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "2048",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         base_url = f"http://127.0.0.1:{port}/v1"
         for _ in range(600):  # loading a model takes a while; bounded at ~5 minutes
@@ -72,14 +91,27 @@ def test_structured_answers_from_a_local_llama_cpp_server(tmp_path):
             assert server.poll() is None, "the llama.cpp server exited"
             time.sleep(0.5)
         ep = EndpointConfig(base_url=base_url, model="local", timeout_s=300, max_retries=1)
-        model = Accounted(ResponseCache(tmp_path / "c.sqlite"), connect(ep, None, tmp_path),
-                          "local", Budgets())
+        model = Accounted(
+            ResponseCache(tmp_path / "c.sqlite"), connect(ep, None, tmp_path), "local", Budgets()
+        )
         schema = record(modality=choice(["certain", "likely", "rumor"]))
-        call = ChatCall(Purpose.ANSWER, (
-            Message("system", "Answer with JSON only."),
-            Message("user", "Someone said the bridge might be blocked tomorrow. How sure is "
-                            "that: certain, likely or rumor?")),
-            0.0, 32, 7, "answer", as_json(schema), agent="ana")
+        call = ChatCall(
+            Purpose.ANSWER,
+            (
+                Message("system", "Answer with JSON only."),
+                Message(
+                    "user",
+                    "Someone said the bridge might be blocked tomorrow. How sure is "
+                    "that: certain, likely or rumor?",
+                ),
+            ),
+            0.0,
+            32,
+            7,
+            "answer",
+            as_json(schema),
+            agent="ana",
+        )
         value = ask(model, call, parse_retries=2)
         (row, *_) = model.drain()
         assert row.tokens_in > 0 and not row.cache_hit

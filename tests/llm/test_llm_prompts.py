@@ -8,12 +8,19 @@ from harness.agents.llm import prompts, words
 from policies.llm_whitelist import LLM_PARAMS
 
 CALL_VALUES = {
-    "name": "ana", "time": words.clock(8 * 60), "place": "square", "partner": "bo",
+    "name": "ana",
+    "time": words.clock(8 * 60),
+    "place": "square",
+    "partner": "bo",
     "event": "You saw that the bakery is closed on day 2.",
     "appraisal": "it touches your plan for the morning, so it seems important",
-    "informant": "bo", "claim": "the bridge is blocked on day 1", "outcome": "it was so.",
-    "plan": "buy_bread at the bakery", "places": "bakery, market, square",
-    "actions": "buy_bread, stay", "question": "Is the bakery closed on day 2?",
+    "informant": "bo",
+    "claim": "the bridge is blocked on day 1",
+    "outcome": "it was so.",
+    "plan": "buy_bread at the bakery",
+    "places": "bakery, market, square",
+    "actions": "buy_bread, stay",
+    "question": "Is the bakery closed on day 2?",
     "memories": "- [m3] the bakery is closed on day 2; you saw it yourself (self)",
 }
 
@@ -42,8 +49,13 @@ def test_fragments_have_their_pieces():
     for variant in prompts.variants("sources"):
         f = prompts.load("sources", variant)
         for piece in ("self", "told", "told_origin", "unknown", "private"):
-            f.piece(piece, informant="bo", origin="cai", certainty="it is only a rumor",
-                    audience="ana and bo")
+            f.piece(
+                piece,
+                informant="bo",
+                origin="cai",
+                certainty="it is only a rumor",
+                audience="ana and bo",
+            )
 
 
 def test_state_is_put_into_words():
@@ -56,14 +68,17 @@ def test_state_is_put_into_words():
         assert prompts.raw_numbers(words.trust(level)) == []
 
 
-@pytest.mark.parametrize("text,found", [
-    ("the bakery is closed on day 2 at 08:00", []),
-    ("- [m12] home_3 and m7", []),
-    ("you are 0.73 sure", ["0.73"]),
-    ("trust: 80%", ["80%"]),
-    ("importance 7 of 10", ["7", "10"]),
-    ("valence -0.2", ["-0.2"]),
-])
+@pytest.mark.parametrize(
+    "text,found",
+    [
+        ("the bakery is closed on day 2 at 08:00", []),
+        ("- [m12] home_3 and m7", []),
+        ("you are 0.73 sure", ["0.73"]),
+        ("trust: 80%", ["80%"]),
+        ("importance 7 of 10", ["7", "10"]),
+        ("valence -0.2", ["-0.2"]),
+    ],
+)
 def test_raw_numbers_are_found(text, found):
     assert prompts.raw_numbers(text) == found
 

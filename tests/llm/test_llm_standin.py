@@ -8,12 +8,24 @@ import httpx
 
 from experiments import standin as model
 
-SHARE = {"type": "object", "properties": {"claims": {
-    "type": "array", "maxItems": 2, "items": {"type": "object", "properties": {
-        "memory": {"type": "string", "enum": ["m1", "m3", "m7"]},
-        "modality": {"type": "string", "enum": ["certain", "likely", "rumor"]},
-        "source": {"type": "string", "enum": ["none", "self", "ana", "bo"]},
-        "words": {"type": "string"}}}}}}
+SHARE = {
+    "type": "object",
+    "properties": {
+        "claims": {
+            "type": "array",
+            "maxItems": 2,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "memory": {"type": "string", "enum": ["m1", "m3", "m7"]},
+                    "modality": {"type": "string", "enum": ["certain", "likely", "rumor"]},
+                    "source": {"type": "string", "enum": ["none", "self", "ana", "bo"]},
+                    "words": {"type": "string"},
+                },
+            },
+        }
+    },
+}
 MEMORIES = """It is the morning of day 1, at the square. You are chatting with bo.
 - [m3] the bakery is closed on day 2; ana told you; you think it likely.
 - [m7] the bridge is blocked on day 1; you saw it yourself (self); you are certain of it.
@@ -22,12 +34,20 @@ What do you tell bo?"""
 
 
 def _body(content: str, schema: dict | None = None) -> dict:
-    body = {"model": "standin-1", "messages": [
-        {"role": "system", "content": "You are bo. Reply with JSON only."},
-        {"role": "user", "content": content}], "temperature": 0.7, "seed": 3}
+    body = {
+        "model": "standin-1",
+        "messages": [
+            {"role": "system", "content": "You are bo. Reply with JSON only."},
+            {"role": "user", "content": content},
+        ],
+        "temperature": 0.7,
+        "seed": 3,
+    }
     if schema is not None:
-        body["response_format"] = {"type": "json_schema",
-                                   "json_schema": {"name": "x", "strict": True, "schema": schema}}
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "x", "strict": True, "schema": schema},
+        }
     return body
 
 
@@ -38,8 +58,12 @@ def test_structured_reply_follows_the_schema_over_http(standin):
     assert data["object"] == "chat.completion" and data["model"] == "standin-1"
     claims = json.loads(data["choices"][0]["message"]["content"])["claims"]
     assert [c["memory"] for c in claims] == ["m3", "m7"]  # maxItems 2, in order of mention
-    assert claims[0] == {"memory": "m3", "modality": "likely", "source": "ana",
-                         "words": "the bakery is closed on day 2; ana told me; I think it likely."}
+    assert claims[0] == {
+        "memory": "m3",
+        "modality": "likely",
+        "source": "ana",
+        "words": "the bakery is closed on day 2; ana told me; I think it likely.",
+    }
     assert claims[1]["modality"] == "certain" and claims[1]["source"] == "self"
     usage = data["usage"]
     assert usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
@@ -92,9 +116,13 @@ def test_rule_enum_earliest_mention_and_ruled_out():
 
 
 def test_rule_selector_narrows_the_focus():
-    schema = {"type": "object", "properties": {
-        "memory": {"type": "string", "enum": ["none", "m2", "m5"]},
-        "source": {"type": "string", "enum": ["none", "self", "ana", "cai"]}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "memory": {"type": "string", "enum": ["none", "m2", "m5"]},
+            "source": {"type": "string", "enum": ["none", "self", "ana", "cai"]},
+        },
+    }
     focus = "Is the bakery closed?\n- [m5] cai told you so\n- [m2] ana told you so"
     assert model.instance(schema, focus, focus) == {"memory": "m5", "source": "cai"}
     assert model.instance(schema, "Is it?", "Is it?") == {"memory": "none", "source": "none"}

@@ -52,8 +52,14 @@ class Budgets:
 class Accounted:
     """The outermost model wrapper of one episode: checks budgets, records a row per call."""
 
-    def __init__(self, cache: ResponseCache, inner: ChatModel | None, model_id: str,
-                 budgets: Budgets, cache_only: bool = False) -> None:
+    def __init__(
+        self,
+        cache: ResponseCache,
+        inner: ChatModel | None,
+        model_id: str,
+        budgets: Budgets,
+        cache_only: bool = False,
+    ) -> None:
         self.model_id, self.budgets, self.cache = model_id, budgets, cache
         self.cached = Cached(inner, cache, model_id, cache_only)
         self.rows: list[CallRow] = []
@@ -63,8 +69,10 @@ class Accounted:
     def _check_episode(self, call: ChatCall) -> None:
         cap = self.budgets.episode_tokens
         if cap is not None and self.tokens_used >= cap:
-            raise BudgetExhausted(f"the episode used {self.tokens_used} tokens of its {cap} "
-                                  f"before a {call.purpose} call by {call.agent}")
+            raise BudgetExhausted(
+                f"the episode used {self.tokens_used} tokens of its {cap} "
+                f"before a {call.purpose} call by {call.agent}"
+            )
 
     def _check_trial(self, call: ChatCall) -> None:
         cap, scope = self.budgets.trial_tokens, self.budgets.trial_scope
@@ -92,18 +100,27 @@ class Accounted:
         self._record(call, reply, started, None)
         return reply
 
-    def _record(self, call: ChatCall, reply: ChatReply | None, started: float,
-                error: str | None) -> None:
+    def _record(
+        self, call: ChatCall, reply: ChatReply | None, started: float, error: str | None
+    ) -> None:
         total_ms = (time.perf_counter() - started) * 1000.0
         waited = 0.0 if reply is None or reply.cache_hit else reply.latency_ms
-        self.rows.append(CallRow(
-            agent=call.agent, minute=call.minute, event_id=call.event_id,
-            purpose=str(call.purpose), model=self.model_id,
-            tokens_in=0 if reply is None else reply.tokens_in,
-            tokens_out=0 if reply is None else reply.tokens_out,
-            latency_ms=round(waited, 3), overhead_ms=round(max(0.0, total_ms - waited), 3),
-            cache_hit=bool(reply is not None and reply.cache_hit),
-            attempts=0 if reply is None else reply.attempts, error=error))
+        self.rows.append(
+            CallRow(
+                agent=call.agent,
+                minute=call.minute,
+                event_id=call.event_id,
+                purpose=str(call.purpose),
+                model=self.model_id,
+                tokens_in=0 if reply is None else reply.tokens_in,
+                tokens_out=0 if reply is None else reply.tokens_out,
+                latency_ms=round(waited, 3),
+                overhead_ms=round(max(0.0, total_ms - waited), 3),
+                cache_hit=bool(reply is not None and reply.cache_hit),
+                attempts=0 if reply is None else reply.attempts,
+                error=error,
+            )
+        )
 
     def note_error(self, error: str) -> None:
         """Attach an error to the latest row (e.g. the reply could not be parsed)."""
@@ -113,7 +130,7 @@ class Accounted:
 
     def drain(self) -> list[CallRow]:
         """Rows since the last drain (the agent hands them to the recorder)."""
-        out = self.rows[self._drained:]
+        out = self.rows[self._drained :]
         self._drained = len(self.rows)
         return out
 
@@ -139,12 +156,17 @@ def summarise(rows: Iterable[CallRow | dict[str, Any]], price: Price | None) -> 
             paid_in, paid_out = paid_in + int(r["tokens_in"]), paid_out + int(r["tokens_out"])
         latency += float(r["latency_ms"])
         overhead += float(r["overhead_ms"])
-    out = {"llm_calls": float(calls), "llm_cache_hits": float(hits),
-           "llm_cache_hit_rate": hits / calls if calls else 0.0,
-           "llm_tokens_in": float(tin), "llm_tokens_out": float(tout),
-           "llm_tokens_paid": float(paid_in + paid_out), "llm_errors": float(errors),
-           "llm_latency_ms_mean": latency / max(1, calls - hits),
-           "llm_overhead_ms_mean": overhead / calls if calls else 0.0}
+    out = {
+        "llm_calls": float(calls),
+        "llm_cache_hits": float(hits),
+        "llm_cache_hit_rate": hits / calls if calls else 0.0,
+        "llm_tokens_in": float(tin),
+        "llm_tokens_out": float(tout),
+        "llm_tokens_paid": float(paid_in + paid_out),
+        "llm_errors": float(errors),
+        "llm_latency_ms_mean": latency / max(1, calls - hits),
+        "llm_overhead_ms_mean": overhead / calls if calls else 0.0,
+    }
     cost = estimated_cost(paid_in, paid_out, price)
     if cost is not None:
         out["llm_cost_usd"] = cost

@@ -53,8 +53,9 @@ class ResponseCache:
     def _db(self) -> sqlite3.Connection:
         if self._conn is None or self._pid != os.getpid():  # never share one across a fork
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                                   check_same_thread=False)
+            conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
             _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
             conn.execute("PRAGMA synchronous=NORMAL")
             for statement in _SCHEMA:
@@ -64,9 +65,14 @@ class ResponseCache:
 
     def get(self, key: str) -> ChatReply | None:
         with self._lock:
-            row = self._db().execute(
-                "SELECT content, tokens_in, tokens_out, latency_ms FROM replies WHERE key = ?",
-                (key,)).fetchone()
+            row = (
+                self._db()
+                .execute(
+                    "SELECT content, tokens_in, tokens_out, latency_ms FROM replies WHERE key = ?",
+                    (key,),
+                )
+                .fetchone()
+            )
         if row is None:
             return None
         return ChatReply(row[0], row[1], row[2], row[3], cache_hit=True, attempts=0)
@@ -77,10 +83,20 @@ class ResponseCache:
             db = self._db()
             db.execute(
                 "INSERT OR IGNORE INTO replies VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, model, str(call.purpose), reply.content, reply.tokens_in,
-                 reply.tokens_out, reply.latency_ms, canonical(call.body(model))))
-            row = db.execute("SELECT content, tokens_in, tokens_out FROM replies WHERE key = ?",
-                             (key,)).fetchone()
+                (
+                    key,
+                    model,
+                    str(call.purpose),
+                    reply.content,
+                    reply.tokens_in,
+                    reply.tokens_out,
+                    reply.latency_ms,
+                    canonical(call.body(model)),
+                ),
+            )
+            row = db.execute(
+                "SELECT content, tokens_in, tokens_out FROM replies WHERE key = ?", (key,)
+            ).fetchone()
         return replace(reply, content=row[0], tokens_in=row[1], tokens_out=row[2])
 
     def count(self) -> int:
@@ -90,16 +106,22 @@ class ResponseCache:
     def spend(self, scope: str, tokens: int) -> int:
         """Add tokens to a shared scope (a trial) atomically; returns the scope's new total."""
         with self._lock:
-            row = self._db().execute(
-                "INSERT INTO spend VALUES (?, ?) ON CONFLICT(scope) DO UPDATE "
-                "SET tokens = tokens + excluded.tokens RETURNING tokens",
-                (scope, tokens)).fetchone()
+            row = (
+                self._db()
+                .execute(
+                    "INSERT INTO spend VALUES (?, ?) ON CONFLICT(scope) DO UPDATE "
+                    "SET tokens = tokens + excluded.tokens RETURNING tokens",
+                    (scope, tokens),
+                )
+                .fetchone()
+            )
         return int(row[0])
 
     def spent(self, scope: str) -> int:
         with self._lock:
-            row = self._db().execute("SELECT tokens FROM spend WHERE scope = ?",
-                                     (scope,)).fetchone()
+            row = (
+                self._db().execute("SELECT tokens FROM spend WHERE scope = ?", (scope,)).fetchone()
+            )
         return 0 if row is None else int(row[0])
 
     def close(self) -> None:
@@ -125,8 +147,9 @@ class Cached:
     """A model behind the cache: a hit costs nothing; a miss calls `inner` (or, cache-only,
     raises `CacheMiss`) and stores what came back."""
 
-    def __init__(self, inner: ChatModel | None, cache: ResponseCache, model_id: str,
-                 cache_only: bool = False) -> None:
+    def __init__(
+        self, inner: ChatModel | None, cache: ResponseCache, model_id: str, cache_only: bool = False
+    ) -> None:
         self.inner, self.cache, self.model_id = inner, cache, model_id
         self.cache_only = cache_only or inner is None
 
@@ -136,6 +159,8 @@ class Cached:
         if hit is not None:
             return hit
         if self.cache_only or self.inner is None:
-            raise CacheMiss(f"{call.purpose} call by {call.agent or 'an agent'} is not in the "
-                            f"response cache ({self.cache.path.name}, key {key[:12]})")
+            raise CacheMiss(
+                f"{call.purpose} call by {call.agent or 'an agent'} is not in the "
+                f"response cache ({self.cache.path.name}, key {key[:12]})"
+            )
         return self.cache.put(key, self.model_id, call, self.inner.complete(call))

@@ -65,9 +65,14 @@ class ChatCall:
             "seed": self.seed,
         }
         if self.schema_json is not None:
-            body["response_format"] = {"type": "json_schema", "json_schema": {
-                "name": self.schema_name or "reply", "strict": True,
-                "schema": json.loads(self.schema_json)}}
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": self.schema_name or "reply",
+                    "strict": True,
+                    "schema": json.loads(self.schema_json),
+                },
+            }
         return body
 
     def key(self, model: str) -> str:
@@ -77,9 +82,18 @@ class ChatCall:
 
     def followed_by(self, *messages: Message) -> ChatCall:
         """The same call with more messages (a correction after an unparsable reply)."""
-        return ChatCall(self.purpose, (*self.messages, *messages), self.temperature,
-                        self.max_tokens, self.seed, self.schema_name, self.schema_json,
-                        self.agent, self.minute, self.event_id)
+        return ChatCall(
+            self.purpose,
+            (*self.messages, *messages),
+            self.temperature,
+            self.max_tokens,
+            self.seed,
+            self.schema_name,
+            self.schema_json,
+            self.agent,
+            self.minute,
+            self.event_id,
+        )
 
 
 @dataclass(frozen=True)

@@ -57,8 +57,13 @@ class _Redact(logging.Filter):
 
 
 _REDACT = _Redact()
-_HTTP_LOGGERS = ("httpx", "httpcore.connection", "httpcore.http11", "httpcore.http2",
-                 "httpcore.proxy")
+_HTTP_LOGGERS = (
+    "httpx",
+    "httpcore.connection",
+    "httpcore.http11",
+    "httpcore.http2",
+    "httpcore.proxy",
+)
 
 
 def _guard_logs(*secrets: str | None) -> None:
@@ -77,16 +82,19 @@ class HttpModel:
         self.endpoint = public_endpoint(endpoint.base_url)
         self._config = endpoint
         self._api_key = api_key
-        self._slots = CallSlots(slots_dir, endpoint.base_url, endpoint.max_concurrent,
-                                endpoint.slot_wait_s)
+        self._slots = CallSlots(
+            slots_dir, endpoint.base_url, endpoint.max_concurrent, endpoint.slot_wait_s
+        )
         self._client: httpx.Client | None = None
 
     def __repr__(self) -> str:  # never the key, never the credentials in the URL
         return f"HttpModel({self.model_id!r} at {self.endpoint})"
 
     def __getstate__(self) -> dict[str, Any]:
-        raise TypeError("an HttpModel is built where it is used (it holds a connection and a "
-                        "key); pass the LLMConfig instead")
+        raise TypeError(
+            "an HttpModel is built where it is used (it holds a connection and a "
+            "key); pass the LLMConfig instead"
+        )
 
     def _http(self) -> httpx.Client:
         if self._client is None:
@@ -99,11 +107,16 @@ class HttpModel:
                 auth = httpx.BasicAuth(parts.username, parts.password or "")
             c = self._config
             self._client = httpx.Client(
-                base_url=public_endpoint(c.base_url), params=dict(parse_qsl(parts.query)),
-                headers=headers, auth=auth, follow_redirects=False,
+                base_url=public_endpoint(c.base_url),
+                params=dict(parse_qsl(parts.query)),
+                headers=headers,
+                auth=auth,
+                follow_redirects=False,
                 timeout=httpx.Timeout(c.timeout_s, connect=c.connect_timeout_s),
-                limits=httpx.Limits(max_connections=c.max_concurrent,
-                                    max_keepalive_connections=c.max_concurrent))
+                limits=httpx.Limits(
+                    max_connections=c.max_concurrent, max_keepalive_connections=c.max_concurrent
+                ),
+            )
             query = parse_qsl(parts.query)
             _guard_logs(self._api_key, parts.password, *(v for _, v in query))
         return self._client
@@ -125,8 +138,9 @@ class HttpModel:
                     for chunk in resp.iter_bytes():
                         chunks.append(chunk)
                         if time.monotonic() > deadline:  # a server that trickles bytes
-                            raise _Transient(f"no complete reply within "
-                                             f"{self._config.timeout_s:g} s")
+                            raise _Transient(
+                                f"no complete reply within {self._config.timeout_s:g} s"
+                            )
                     payload = b"".join(chunks)
             except httpx.TimeoutException as exc:
                 raise _Transient(f"timed out ({type(exc).__name__})") from None
@@ -164,20 +178,27 @@ def _reply(payload: bytes, latency_ms: float, endpoint: str) -> ChatReply:
     except (ValueError, KeyError, IndexError, TypeError):
         raise _Transient("the reply is not a chat completion") from None
     usage = data.get("usage") or {}
-    return ChatReply(content=content, tokens_in=int(usage.get("prompt_tokens") or 0),
-                     tokens_out=int(usage.get("completion_tokens") or 0),
-                     latency_ms=round(latency_ms, 3))
+    return ChatReply(
+        content=content,
+        tokens_in=int(usage.get("prompt_tokens") or 0),
+        tokens_out=int(usage.get("completion_tokens") or 0),
+        latency_ms=round(latency_ms, 3),
+    )
 
 
 class Retrying:
     """Retries a model's transient failures with capped exponential backoff, then gives up with
     `EndpointFailure`. The jitter is a digest of the call and the attempt: no global RNG."""
 
-    def __init__(self, inner: HttpModel, max_retries: int, backoff_s: float,
-                 backoff_max_s: float) -> None:
+    def __init__(
+        self, inner: HttpModel, max_retries: int, backoff_s: float, backoff_max_s: float
+    ) -> None:
         self.inner, self.model_id = inner, inner.model_id
-        self.max_retries, self.backoff_s, self.backoff_max_s = (max_retries, backoff_s,
-                                                                 backoff_max_s)
+        self.max_retries, self.backoff_s, self.backoff_max_s = (
+            max_retries,
+            backoff_s,
+            backoff_max_s,
+        )
 
     def wait_before(self, attempt: int, key: str, retry_after: float | None) -> float:
         if retry_after is not None:
@@ -193,13 +214,18 @@ class Retrying:
                 return replace(self.inner.complete(call), attempts=attempt)
             except _Transient as exc:
                 if attempt > self.max_retries:
-                    raise EndpointFailure(f"{self.inner.endpoint}: {exc.reason} "
-                                          f"(gave up after {attempt} attempts)") from None
+                    raise EndpointFailure(
+                        f"{self.inner.endpoint}: {exc.reason} (gave up after {attempt} attempts)"
+                    ) from None
                 time.sleep(self.wait_before(attempt, key, exc.retry_after))
         raise AssertionError("unreachable")
 
 
 def connect(endpoint: EndpointConfig, api_key: str | None, slots_dir: Path) -> ChatModel:
     """The endpoint with its retry policy: what the cache wraps."""
-    return Retrying(HttpModel(endpoint, api_key, slots_dir), endpoint.max_retries,
-                    endpoint.backoff_s, endpoint.backoff_max_s)
+    return Retrying(
+        HttpModel(endpoint, api_key, slots_dir),
+        endpoint.max_retries,
+        endpoint.backoff_s,
+        endpoint.backoff_max_s,
+    )

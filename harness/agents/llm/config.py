@@ -23,20 +23,26 @@ _STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 class EndpointConfig(BaseModel):
     model_config = _STRICT
 
-    base_url: str = Field(description="the OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1")
+    base_url: str = Field(
+        description="the OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1"
+    )
     model: str = Field(min_length=1, description="the model id the endpoint serves")
     api_key_env: str | None = Field(
-        None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
-        description="name of the environment variable holding the API key (never the key)")
+        None,
+        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+        description="name of the environment variable holding the API key (never the key)",
+    )
     timeout_s: float = Field(60.0, gt=0, le=3600, description="a whole call, end to end")
     connect_timeout_s: float = Field(5.0, gt=0, le=600)
     max_retries: int = Field(3, ge=0, le=20, description="retries after the first attempt")
     backoff_s: float = Field(0.5, ge=0, le=60, description="first wait; doubles per retry")
     backoff_max_s: float = Field(8.0, ge=0, le=600)
-    max_concurrent: int = Field(4, ge=1, le=1024,
-                                description="calls in flight to this endpoint from one machine")
-    slot_wait_s: float = Field(600.0, gt=0, le=86400,
-                               description="longest wait for a free call slot before failing")
+    max_concurrent: int = Field(
+        4, ge=1, le=1024, description="calls in flight to this endpoint from one machine"
+    )
+    slot_wait_s: float = Field(
+        600.0, gt=0, le=86400, description="longest wait for a free call slot before failing"
+    )
 
     @field_validator("base_url")
     @classmethod
@@ -51,8 +57,9 @@ class CallConfig(BaseModel):
     model_config = _STRICT
 
     max_tokens: int = Field(256, ge=1, le=32768, description="longest reply of one call")
-    parse_retries: int = Field(2, ge=0, le=5,
-                               description="corrections asked for after an unparsable reply")
+    parse_retries: int = Field(
+        2, ge=0, le=5, description="corrections asked for after an unparsable reply"
+    )
 
 
 class CacheConfig(BaseModel):
@@ -83,8 +90,9 @@ class LLMConfig(BaseModel):
     calls: CallConfig = CallConfig()
     cache: CacheConfig = CacheConfig()
     budgets: BudgetConfig = BudgetConfig()
-    prices: dict[str, Price] = Field(default_factory=dict,
-                                     description="per model id; absent → cost unknown")
+    prices: dict[str, Price] = Field(
+        default_factory=dict, description="per model id; absent → cost unknown"
+    )
 
     def api_key(self) -> str | None:
         """The key from the named environment variable, read when a client is built."""
@@ -98,16 +106,19 @@ class LLMConfig(BaseModel):
         return self.prices.get(self.endpoint.model)
 
     def with_cache_only(self, cache_only: bool) -> LLMConfig:
-        return self.model_copy(update={"cache": self.cache.model_copy(
-            update={"cache_only": cache_only})})
+        return self.model_copy(
+            update={"cache": self.cache.model_copy(update={"cache_only": cache_only})}
+        )
 
 
 def load_llm_config(path: str | Path, *, need_key: bool = True) -> LLMConfig:
     """Read and validate an LLM config; `need_key`: the named key variable must be set."""
     source = YamlSource.load(path)
     if not isinstance(source.data, dict):
-        raise source.error((), "expected a mapping with endpoint:, and optionally calls:, "
-                               "cache:, budgets:, prices:")
+        raise source.error(
+            (),
+            "expected a mapping with endpoint:, and optionally calls:, cache:, budgets:, prices:",
+        )
     try:
         config = LLMConfig.model_validate(source.data)
     except ValidationError as exc:
@@ -115,8 +126,10 @@ def load_llm_config(path: str | Path, *, need_key: bool = True) -> LLMConfig:
     name = config.endpoint.api_key_env
     if need_key and name and not os.environ.get(name) and not config.cache.cache_only:
         line = source.line_of(("endpoint", "api_key_env"))
-        raise InputError(f"{source.path}:{line}: endpoint.api_key_env: the environment "
-                         f"variable {name} is not set; expected it to hold the API key")
+        raise InputError(
+            f"{source.path}:{line}: endpoint.api_key_env: the environment "
+            f"variable {name} is not set; expected it to hold the API key"
+        )
     return config
 
 

@@ -64,7 +64,9 @@ class CallSlots:
                     os.close(fd)
                 return
             if time.monotonic() >= deadline:
-                raise EndpointFailure(f"{self.endpoint}: all {self.limit} call slots stayed "
-                                      f"busy for {self.wait_s:g} s")
+                raise EndpointFailure(
+                    f"{self.endpoint}: all {self.limit} call slots stayed "
+                    f"busy for {self.wait_s:g} s"
+                )
             time.sleep(pause)
             pause = min(pause * 2, 0.1)

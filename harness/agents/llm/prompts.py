@@ -41,8 +41,10 @@ class PromptFile:
         raise KeyError(f"{self.family}/{self.variant}.txt has no [{section}] section")
 
     def messages(self, **values: str) -> tuple[Message, ...]:
-        return (Message("system", self.piece("system", **values)),
-                Message("user", self.piece("user", **values)))
+        return (
+            Message("system", self.piece("system", **values)),
+            Message("user", self.piece("user", **values)),
+        )
 
     def placeholders(self) -> set[str]:
         found: set[str] = set()
@@ -68,8 +70,9 @@ def load(family: str, variant: str, root: Path = PROMPTS) -> PromptFile:
     parts = _SECTION.split(text)
     if parts[0].strip():
         raise ValueError(f"{path}: text before the first [section] header")
-    sections = tuple((parts[i], Template(parts[i + 1].strip("\n")))
-                     for i in range(1, len(parts), 2))
+    sections = tuple(
+        (parts[i], Template(parts[i + 1].strip("\n"))) for i in range(1, len(parts), 2)
+    )
     return PromptFile(family, variant, sections)
 
 
@@ -95,5 +98,8 @@ def raw_numbers(text: str) -> list[str]:
     for pattern in _ALLOWED:
         for m in pattern.finditer(text):
             allowed.update(range(m.start(), m.end()))
-    return [m.group(0) for m in _NUMBER.finditer(text)
-            if not allowed.issuperset(range(m.start(), m.end()))]
+    return [
+        m.group(0)
+        for m in _NUMBER.finditer(text)
+        if not allowed.issuperset(range(m.start(), m.end()))
+    ]

@@ -24,8 +24,10 @@ from .calls import ChatCall, ChatReply, Message, canonical
 
 Schema = dict[str, Any]
 
-CORRECTION = ("Your last reply could not be used: {reason}. Reply again with only a JSON object "
-              "that follows the schema.")
+CORRECTION = (
+    "Your last reply could not be used: {reason}. Reply again with only a JSON object "
+    "that follows the schema."
+)
 
 
 # --- schema builders ------------------------------------------------------------------------------
@@ -46,8 +48,12 @@ def listing(item: Schema, max_items: int, description: str = "") -> Schema:
 
 
 def record(**properties: Schema) -> Schema:
-    return {"type": "object", "properties": properties, "required": list(properties),
-            "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
 
 
 def as_json(schema: Schema) -> str:
@@ -148,6 +154,8 @@ def ask(model: Asks, call: ChatCall, parse_retries: int) -> Any | None:
             return parse(reply.content, schema)
         except ReplyInvalid as exc:
             model.note_error(f"unparsable reply ({attempt + 1}/{parse_retries + 1}): {exc}")
-            call = call.followed_by(Message("assistant", reply.content[:4000]),
-                                    Message("user", CORRECTION.format(reason=exc)))
+            call = call.followed_by(
+                Message("assistant", reply.content[:4000]),
+                Message("user", CORRECTION.format(reason=exc)),
+            )
     return None

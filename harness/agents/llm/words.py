@@ -9,11 +9,19 @@ from __future__ import annotations
 from scenarios import MINUTES_PER_DAY
 
 # importance, as the model names it, and the number the agent's memory keeps
-IMPORTANCE: dict[str, float] = {"trivial": 0.1, "minor": 0.3, "notable": 0.5,
-                                "important": 0.7, "vital": 0.9}
+IMPORTANCE: dict[str, float] = {
+    "trivial": 0.1,
+    "minor": 0.3,
+    "notable": 0.5,
+    "important": 0.7,
+    "vital": 0.9,
+}
 
-MODALITY_WORDS = {"certain": "you are certain of it", "likely": "you think it likely",
-                  "rumor": "it is only a rumor"}
+MODALITY_WORDS = {
+    "certain": "you are certain of it",
+    "likely": "you think it likely",
+    "rumor": "it is only a rumor",
+}
 
 
 def certainty(confidence: float) -> str:
@@ -46,8 +54,17 @@ def clock(minute: int) -> str:
     """A moment of the calendar: 'the morning of day 2'."""
     day = minute // MINUTES_PER_DAY + 1
     hour = (minute % MINUTES_PER_DAY) // 60
-    part = ("night" if hour < 6 else "morning" if hour < 12 else "afternoon" if hour < 18
-            else "evening" if hour < 22 else "night")
+    part = (
+        "night"
+        if hour < 6
+        else "morning"
+        if hour < 12
+        else "afternoon"
+        if hour < 18
+        else "evening"
+        if hour < 22
+        else "night"
+    )
     return f"the {part} of day {day}"
 
 

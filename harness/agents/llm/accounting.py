@@ -128,11 +128,13 @@ class Accounted:
         joined = error if last.error is None else f"{last.error}; {error}"
         self.rows[-1] = CallRow(**{**asdict(last), "error": joined})
 
-    def drain(self) -> list[CallRow]:
-        """Rows since the last drain (the agent hands them to the recorder)."""
-        out = self.rows[self._drained :]
-        self._drained = len(self.rows)
-        return out
+    def drain(self, agent: str | None = None) -> list[CallRow]:
+        """Rows not yet handed on (of one agent, or all): the agent gives them to the recorder."""
+        taken = [r for r in self.rows[self._drained :] if agent is None or r.agent == agent]
+        kept = [r for r in self.rows[self._drained :] if agent is not None and r.agent != agent]
+        self.rows[self._drained :] = kept
+        self._drained = len(self.rows) - len(kept)
+        return taken
 
 
 def estimated_cost(tokens_in: int, tokens_out: int, price: Price | None) -> float | None:

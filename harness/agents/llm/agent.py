@@ -58,6 +58,7 @@ class LLMAgent:
         self.requests: dict[str, Request] = {}
         self.steps: dict[str, int] = {}  # request id → 0 fetch, 1 deliver, 2 done
         self.told: list[str] = []  # "partner|proposition" already told
+        self.met: list[str] = []  # people talked with
         self.talked: dict[str, int] = {}  # day → claims spoken
         self.location: str = spec.home
         self.busy: str | None = None
@@ -121,7 +122,7 @@ class LLMAgent:
 
     def people(self) -> set[str]:
         """Everyone this agent has heard of: itself, informants and stated origins."""
-        return {self.name} | {
+        return {self.name, *self.met} | {
             n for e in self.memory.experiences.values() for n in (e.told_by, e.origin) if n
         }
 
@@ -131,6 +132,8 @@ class LLMAgent:
             self._take_in(obs)
         elif obs.kind == "arrival":
             self.location = obs.subject
+        elif obs.kind == "chat" and obs.subject not in self.met:
+            self.met.append(obs.subject)
         elif obs.kind == "action_result":
             goal, self.busy = self.busy, None
             if goal and goal.startswith("request:"):
@@ -377,6 +380,10 @@ class LLMAgent:
             and (e.privacy != "private" or private_ok or partner in e.audience)
         ]
         recalled = self._recall(mem.Query(partner, "share"), now, pool, True) if pool else []
+        firsts: dict[str, mem.Experience] = {}
+        for e in recalled:  # one memory per proposition: the one most present
+            firsts.setdefault(e.proposition or "", e)
+        recalled = list(firsts.values())
         if not recalled:
             return []
         by_id = {phrasing.memory_id(e): e for e in recalled}
@@ -455,6 +462,7 @@ class LLMAgent:
             "requests": {k: asdict(r) for k, r in self.requests.items()},
             "steps": dict(self.steps),
             "told": list(self.told),
+            "met": list(self.met),
             "talked": dict(self.talked),
             "location": self.location,
             "busy": self.busy,
@@ -468,6 +476,7 @@ class LLMAgent:
         self.meanings = {k: Meaning(**v) for k, v in state["meanings"].items()}
         self.requests = {k: Request(**v) for k, v in state["requests"].items()}
         self.steps, self.told = dict(state["steps"]), list(state["told"])
+        self.met = list(state["met"])
         self.talked, self.location, self.busy = (
             dict(state["talked"]),
             state["location"],

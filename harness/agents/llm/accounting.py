@@ -41,6 +41,12 @@ class CallRow:
         """The row for the `llm_calls` trace table (the recorder adds the key columns)."""
         return asdict(self)
 
+    def as_diagnostic(self) -> Any:
+        """The contract's typed row for the `llm_calls` table."""
+        from harness.engine.contract import LLMCall
+
+        return LLMCall(**asdict(self))
+
 
 @dataclass
 class Budgets:

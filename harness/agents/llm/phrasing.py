@@ -24,13 +24,18 @@ def memory_id(exp: Any) -> str:
 
 
 def proposition_words(meaning: Any, value: str | None, people: Iterable[str] = ()) -> str:
-    """'the bakery closed on day 2', 'bo leaves soon' — generic: subject, predicate, object;
-    a day as a day; a person (one of `people`) without an article."""
-    predicate, obj = meaning.predicate, str(meaning.object)
-    if predicate.endswith("_on"):
-        predicate, obj = (predicate, f"day {obj}") if obj.isdigit() else (predicate[:-3], obj)
+    """'the bakery is closed on day 2', 'bo leaves soon': the scenario's phrase for the
+    predicate when it has one, else subject, predicate, object; a person (one of `people`)
+    without an article."""
     subject = meaning.subject if meaning.subject in set(people) else f"the {meaning.subject}"
-    body = f"{subject} {predicate.replace('_', ' ')} {obj}".strip()
+    phrase = getattr(meaning, "phrase", None)
+    if phrase:
+        body = f"{subject} is {phrase.format(object=meaning.object)}"
+    else:
+        predicate, obj = meaning.predicate, str(meaning.object)
+        if predicate.endswith("_on"):
+            predicate, obj = (predicate, f"day {obj}") if obj.isdigit() else (predicate[:-3], obj)
+        body = f"{subject} {predicate.replace('_', ' ')} {obj}".strip()
     return body if value in (None, "true") else f"it is not so that {body}"
 
 
@@ -87,6 +92,11 @@ def memory_lines(
 
 def sources_offered(names: Iterable[str]) -> list[str]:
     return [NO_SOURCE, "self", *sorted(set(names) - {NO_SOURCE, "self"})]
+
+
+def importance_value(reply: Any) -> float:
+    """The number the memory keeps for the model's word (a middling one when it gave none)."""
+    return words.IMPORTANCE[reply["importance"]] if reply else words.IMPORTANCE["notable"]
 
 
 # --- the response schema of each purpose --------------------------------------------------------

@@ -279,7 +279,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         key = self.server.api_key
         if key is not None and self.headers.get("Authorization") != f"Bearer {key}":
-            self._error(401, "missing or wrong API key", "authentication_error")
+            given = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
+            # as some hosted APIs do, the refusal quotes the key it got: clients must not echo it
+            self._error(401, f"incorrect API key provided: {given}", "authentication_error")
             return
         try:
             body = json.loads(raw)

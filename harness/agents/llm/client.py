@@ -121,6 +121,10 @@ class HttpModel:
             _guard_logs(self._api_key, parts.password, *(v for _, v in query))
         return self._client
 
+    def _hide(self, text: str) -> str:
+        """A server's error message may echo the key it refused: never pass that on."""
+        return text.replace(self._api_key, "***") if self._api_key else text
+
     def close(self) -> None:
         if self._client is not None:
             self._client.close()
@@ -148,7 +152,7 @@ class HttpModel:
                 raise _Transient(f"connection failed ({type(exc).__name__})") from None
             latency_ms = (time.perf_counter() - started) * 1000.0
         if resp.status_code != 200:
-            reason = f"HTTP {resp.status_code}{_error_message(payload)}"
+            reason = self._hide(f"HTTP {resp.status_code}{_error_message(payload)}")
             if resp.status_code in RETRYABLE_STATUS:
                 raise _Transient(reason, _retry_after(resp.headers.get("retry-after")))
             raise EndpointFailure(f"{self.endpoint}: {reason}")

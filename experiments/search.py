@@ -25,6 +25,7 @@ import optuna
 from optuna.trial import TrialState
 
 from harness import Job, read_traces, write_episode
+from harness.store import join_uri, within
 from policies import InputError, Policy, baseline_path, load_policy
 from scorecards import Scorecard, Values, assemble, instance_objective, merge_values
 from scorecards.report import write_reports
@@ -33,6 +34,7 @@ from . import promotion
 from .champion import Registry
 from .config import SearchConfig
 from .evaluation import Execution, Instrument, collect, episodes
+from .names import check_name
 from .study import Objectives, counted, local_name, open_study, recover, sample, storage_for
 from .tracking import Tracker
 
@@ -56,7 +58,7 @@ class RunsDir:
         return (self.root / "artifacts").resolve()
 
     def study_dir(self, study: str) -> Path:
-        return self.root / "studies" / study
+        return within(self.root, self.root / "studies" / check_name("study", study))
 
 
 @dataclass
@@ -308,7 +310,8 @@ class Search:
         jobs = self._jobs(self.config.seeds)
         location = None
         if self.execution.traces_uri is not None:  # every trial's traces, for later queries
-            location = f"{self.execution.traces_uri}/{study.study_name}/trial-{trial.number}"
+            location = join_uri(self.execution.traces_uri, study.study_name,
+                                f"trial-{trial.number}")
             self.tracker.traces_at(run_id, location)
         return _Pending(study, trial, policy, run_id, self._stream(jobs, policy, location),
                         began)

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import time
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from harness.safe_text import redact, scrub
+from policies import InputError
 
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 
@@ -30,14 +35,30 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def mlflow_client(uri: str) -> Any:
+    """A client of the tracking store at `uri` (also its model registry). A server that
+    cannot be reached stops the command at once with its address, credentials masked: MLflow's
+    client would retry for minutes, then fail with the full URI in its message."""
+    from mlflow.tracking import MlflowClient
+
+    for noisy in ("mlflow", "alembic"):  # schema migrations on a fresh store are not news
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    parts = urllib.parse.urlsplit(uri)
+    if parts.scheme in ("http", "https"):
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+            socket.create_connection((parts.hostname or "", port), timeout=10).close()
+        except (OSError, ValueError) as exc:
+            raise InputError(f"cannot reach the MLflow tracking server at {redact(uri)} "
+                             f"({getattr(exc, 'strerror', None) or exc}); start it, or leave "
+                             "out --tracking-uri to use the runs folder's own store") from None
+    return MlflowClient(tracking_uri=uri, registry_uri=uri)
+
+
 class Tracker:
     def __init__(self, uri: str, study: str, artifacts: Path) -> None:
-        from mlflow.tracking import MlflowClient
-
-        for noisy in ("mlflow", "alembic"):  # schema migrations on a fresh store are not news
-            logging.getLogger(noisy).setLevel(logging.WARNING)
         self.uri, self.study = uri, study
-        self.client = MlflowClient(tracking_uri=uri, registry_uri=uri)
+        self.client = mlflow_client(uri)
         found = self.client.get_experiment_by_name(study)
         if found is None:
             if uri.startswith(("sqlite:", "file:")) or "://" not in uri:
@@ -45,10 +66,22 @@ class Tracker:
                 location: str | None = artifacts.resolve().as_uri()
             else:
                 location = None  # a tracking server keeps artifacts where it is told to
-            self.experiment_id = self.client.create_experiment(study,
-                                                               artifact_location=location)
+            self.experiment_id = self._create_experiment(location)
         else:
             self.experiment_id = found.experiment_id
+
+    def _create_experiment(self, location: str | None) -> str:
+        """Get-or-create: two drivers starting the same study at once both ask; the one that
+        loses the race reads the winner's experiment (create_experiment is not idempotent)."""
+        from mlflow.exceptions import MlflowException
+
+        try:
+            return str(self.client.create_experiment(self.study, artifact_location=location))
+        except MlflowException as exc:
+            found = self.client.get_experiment_by_name(self.study)
+            if exc.error_code != "RESOURCE_ALREADY_EXISTS" or found is None:
+                raise
+            return str(found.experiment_id)
 
     # --- runs ----------------------------------------------------------------------------------
     def close_stale(self, alive: Callable[[str | None], bool]) -> int:
@@ -95,11 +128,12 @@ class Tracker:
 
     def retries(self, run_id: str, episodes: list[str]) -> None:
         """Episodes Ray ran twice because a worker or node was lost: never silent."""
-        self.client.set_tag(run_id, "villagelab.retries", "; ".join(episodes)[:4000])
+        self.client.set_tag(run_id, "villagelab.retries", scrub("; ".join(episodes))[:4000])
 
     def traces_at(self, run_id: str, location: str) -> None:
-        """Where the workers write this trial's traces (a shared URI)."""
-        self.client.set_tag(run_id, "villagelab.traces", location)
+        """Where the workers write this trial's traces (a shared URI, credentials masked:
+        anyone with the UI reads tags)."""
+        self.client.set_tag(run_id, "villagelab.traces", redact(location))
 
     def finish_trial(self, run_id: str, card: Scorecard, decision: str, reason: str,
                      values: Values, policy: Policy) -> None:
@@ -133,7 +167,7 @@ class Tracker:
 
     def end_trial(self, run_id: str, decision: str, reason: str, status: str) -> None:
         self.client.set_tag(run_id, "villagelab.decision", decision)
-        self.client.set_tag(run_id, "villagelab.reason", reason[:4000])
+        self.client.set_tag(run_id, "villagelab.reason", scrub(reason)[:4000])
         self.client.set_terminated(run_id, status)
 
     def log_champion(self, run_id: str, policy: Policy, card: Scorecard,

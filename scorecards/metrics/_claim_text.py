@@ -56,9 +56,12 @@ def _names(text: str, names: Iterable[str]) -> set[str]:
 def contradictions(
     text: str | None, modality: str | None, stated_source: str | None, people: Iterable[str] = ()
 ) -> list[str]:
-    """The reasons the words contradict the claim; empty when they agree (or say nothing)."""
-    if not text:
+    """The reasons the words contradict the claim; empty when they agree (or say nothing).
+    Missing values (None, NaN, NA from a trace) count as absent."""
+    if not isinstance(text, str) or not text:
         return []
+    modality = modality if isinstance(modality, str) else None
+    stated_source = stated_source if isinstance(stated_source, str) else None
     words = text.lower()
     hedged, sure = _has(words, HEDGES), _has(words, SURE)
     out = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -14,19 +14,22 @@ from harness import (
     TABLE_NAMES,
     EpisodeRecord,
     Job,
-    atomic_write_json,
     harness_hash,
     instrument_hash,
     read_traces,
     run_serial,
     write_episode,
 )
-from harness.runner import RayBatch
-from harness.safe_text import redact
-from harness.schema import SCHEMA_VERSION, TABLES
-from harness.store import episode_written, read_episode, sweep_orphans
+from harness.agents import agent_path
+from harness.agents.registry import AgentChoice, check_made
+from harness.agents.registry import resolve as resolve_agent
+from harness.engine.episode import setup_for
+from harness.engine.runner import RayBatch
+from harness.engine.schema import SCHEMA_VERSION, TABLES
+from harness.engine.store import episode_written, read_episode, sweep_orphans
+from harness.engine.validation import load_checked
 from policies import InputError, Policy
-from scenarios import Scenario, load_scenario, resolve, village
+from scenarios import Scenario, resolve, village
 from scorecards import (
     Scorecard,
     ScorecardDefinition,
@@ -36,6 +39,8 @@ from scorecards import (
     merge_values,
     score,
 )
+from villagelab.files import atomic_write_json
+from villagelab.safe_text import redact
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ class Execution:
     workers: int | None = None
     address: str | None = None
     timeout_s: float | None = None
-    agent: str = "reference"  # which agent implementation (harness.AGENT_KINDS)
+    agent: str = "reference"  # which agent: a built-in name or module:Factory
     # a URI every worker can write and the driver read (file:// on a shared mount, s3://…):
     # workers write their episodes' traces there and send back only measured values
     traces_uri: str | None = None
@@ -61,20 +66,30 @@ class Instrument:
     definition: ScorecardDefinition
 
     @classmethod
-    def load(cls, names: Sequence[str], definition: Path | None = None, *,
-             agents: int = 25, structure_seed: int = 0) -> Instrument:
+    def load(
+        cls,
+        names: Sequence[str],
+        definition: Path | None = None,
+        *,
+        agents: int = 25,
+        structure_seed: int = 0,
+    ) -> Instrument:
         """Scenarios by name or path; `village` is generated with `agents` and its seed."""
         if not names:
-            raise InputError("no scenario given; name one with --scenario (see "
-                             "'villagelab scenario list')")
+            raise InputError(
+                "no scenario given; name one with --scenario (see 'villagelab scenario list')"
+            )
         files = tuple(resolve(n) for n in names if n != "village")
-        scenarios = tuple(village(agents, structure_seed) if n == "village"
-                          else load_scenario(resolve(n)) for n in names)
+        scenarios = tuple(
+            village(agents, structure_seed) if n == "village" else load_checked(resolve(n))
+            for n in names
+        )
         seen = [s.name for s in scenarios]
         if len(set(seen)) != len(seen):
             raise InputError(f"a scenario is named twice: {', '.join(seen)}")
-        return cls(scenarios, files, load_definition(definition) if definition else
-                   load_definition())
+        return cls(
+            scenarios, files, load_definition(definition) if definition else load_definition()
+        )
 
     @property
     def applicable(self) -> dict[str, tuple[str, ...]]:
@@ -82,10 +97,14 @@ class Instrument:
         return {s.name: tuple(s.metrics) for s in self.scenarios}
 
     def hashes(self, policy: Policy) -> dict[str, str]:
-        generated = [s.model_dump_json().encode() for s in self.scenarios
-                     if s.name.startswith("village_")]
-        return {"harness": harness_hash(), "instrument": instrument_hash(self.files, generated),
-                "policy": policy.hash}
+        generated = [
+            s.model_dump_json().encode() for s in self.scenarios if s.name.startswith("village_")
+        ]
+        return {
+            "harness": harness_hash(),
+            "instrument": instrument_hash(self.files, generated),
+            "policy": policy.hash,
+        }
 
 
 @dataclass
@@ -99,6 +118,8 @@ class Evaluation:
     agent: str = "reference"
     traces_uri: str | None = None  # where the workers wrote the traces, if not to `out`
     resumed: int = 0  # episodes found already written by an earlier run of the same command
+    agent_path: str = ""  # the agent's import path
+    agent_hash: str = ""  # the agent's code
 
     def load_traces(self) -> dict[str, pd.DataFrame]:
         """The traces: in hand, or read back from the shared URI the workers wrote to."""
@@ -109,27 +130,33 @@ class Evaluation:
         return [r for r in self.records if r.status != "ok"]
 
 
-def measured_episode(scenario: Scenario, values: dict, seed: int, agent_kind: str,
-                     definition: ScorecardDefinition, applicable: dict[str, tuple[str, ...]],
-                     traces_uri: str | None = None) -> EpisodeRecord:
+def measured_episode(
+    scenario: Scenario,
+    values: dict,
+    seed: int,
+    agent: str,
+    definition: ScorecardDefinition,
+    applicable: dict[str, tuple[str, ...]],
+    traces_uri: str | None = None,
+) -> EpisodeRecord:
     """Run one episode and measure its metrics where it ran (a Ray worker), so the driver
     only merges numbers; given a shared trace URI, write the traces there too and send
     none back. A metric or a write that fails is a crashed episode, like any other."""
-    from harness.runner import _execute
+    from harness.engine.runner import _execute
 
-    record = _execute(scenario, values, seed, agent_kind)
+    record = _execute(scenario, values, seed, agent)
     if record.status != "ok":
         return record
     step = "scoring"
     try:
         tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        record.measured = measure(tables, definition, applicable)
+        record = replace(record, measured=measure(tables, definition, applicable))
         if traces_uri is not None:
             step = f"writing traces to {traces_uri}"
             write_episode(traces_uri, scenario.name, seed, record.tables)
-            record.tables, record.stored_at = {}, traces_uri
-    except Exception as exc:  # recorded, never silently dropped
-        record.status, record.error = "crashed", f"{step}: {type(exc).__name__}: {exc}"
+            record = replace(record, tables={}, stored_at=traces_uri)
+    except Exception as exc:  # noqa: BLE001 - recorded, never silently dropped
+        record = record.crashed(f"{step}: {type(exc).__name__}: {exc}")
     return record
 
 
@@ -143,21 +170,32 @@ def collect(records: Sequence[EpisodeRecord]) -> dict[str, pd.DataFrame]:
     return out
 
 
-def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execution: Execution,
-             *, out: Path | None = None,
-             on_done: Callable[[EpisodeRecord], None] | None = None) -> Evaluation:
+def evaluate(
+    policy: Policy,
+    instrument: Instrument,
+    seeds: Sequence[int],
+    execution: Execution,
+    *,
+    out: Path | None = None,
+    on_done: Callable[[EpisodeRecord], None] | None = None,
+) -> Evaluation:
     """Run every (scenario, seed) episode of a policy, write traces to `out` (or, with
     `execution.traces_uri`, have the workers write them there), and score them.
 
     With `out`, the run can be resumed: the same command again skips the episodes already
     written there and runs the rest. `out` holding another run's traces is refused."""
+    agent = resolve_agent(execution.agent)  # a bad --agent stops here, before anything runs
+    first = instrument.scenarios[0]
+    check_made(agent, setup_for(first, first.agents[0], policy, seeds[0] if seeds else 0))
     hashes = instrument.hashes(policy)
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
     written: set[tuple[str, int]] = set()
     if out is not None:
-        written = _already_written(out, jobs, hashes, execution)
+        written = _already_written(out, jobs, hashes, execution, agent)
         sweep_orphans(out)  # temp files a killed run left behind; their episodes run again
-        _write_manifest(out, instrument, policy, hashes, execution, seeds, [], complete=False)
+        _write_manifest(
+            out, instrument, policy, hashes, execution, agent, seeds, [], complete=False
+        )
 
     def done(record: EpisodeRecord) -> None:
         if out is not None and record.status == "ok" and record.stored_at is None:
@@ -173,8 +211,11 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
             if on_done:
                 on_done(earlier[job.key])
     remaining = [j for j in jobs if j.key not in written]
-    fresh = episodes(remaining, policy, instrument, execution,
-                     traces_uri=execution.traces_uri) if remaining else iter(())
+    fresh = (
+        episodes(remaining, policy, instrument, execution, traces_uri=execution.traces_uri)
+        if remaining
+        else iter(())
+    )
     records = []
     for job in jobs:
         record = earlier[job.key] if job.key in written else next(fresh)
@@ -183,22 +224,39 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
         records.append(record)
     if execution.traces_uri is None:
         traces = collect(records)
-        card = score(traces, instrument.definition, hashes=hashes,
-                     applicable=instrument.applicable)
+        card = score(traces, instrument.definition, hashes=hashes, applicable=instrument.applicable)
     else:  # the traces stay where the workers wrote them; their values came back
         traces = {}
         measured = [r.measured for r in records if r.status == "ok"]
         card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
-    evaluation = Evaluation(policy, tuple(seeds), records, card, hashes, traces, execution.agent,
-                            execution.traces_uri, resumed=len(written))
+    evaluation = Evaluation(
+        policy,
+        tuple(seeds),
+        records,
+        card,
+        hashes,
+        traces,
+        execution.agent,
+        execution.traces_uri,
+        resumed=len(written),
+        agent_path=agent.path,
+        agent_hash=agent.hash,
+    )
     if out is not None:
-        _write_manifest(out, instrument, policy, hashes, execution, seeds, records,
-                        complete=True)
+        _write_manifest(
+            out, instrument, policy, hashes, execution, agent, seeds, records, complete=True
+        )
     return evaluation
 
 
-def _already_written(out: Path, jobs: list[Job], hashes: dict[str, str],
-                     execution: Execution) -> set[tuple[str, int]]:
+def _agent_fields(agent: AgentChoice) -> dict[str, str]:
+    """How a manifest (or a baseline) names the agent that made it."""
+    return {"agent": agent.name, "agent_path": agent.path, "agent_hash": agent.hash}
+
+
+def _already_written(
+    out: Path, jobs: list[Job], hashes: dict[str, str], execution: Execution, agent: AgentChoice
+) -> set[tuple[str, int]]:
     """The episodes a previous run of the same policy, harness, instrument and agent left
     complete in `out` (or at its trace URI). Another run's traces are never mixed in."""
     manifest = Path(out) / "manifest.json"
@@ -207,70 +265,112 @@ def _already_written(out: Path, jobs: list[Job], hashes: dict[str, str],
     try:
         prior = json.loads(manifest.read_text())
     except (OSError, ValueError) as exc:
-        raise InputError(f"{manifest}: unreadable ({exc}); give a new --out or remove it") \
-            from None
-    made_by = {**hashes, "agent": execution.agent, "traces": _traces_entry(execution)}
+        raise InputError(f"{manifest}: unreadable ({exc}); give a new --out or remove it") from None
+    made_by = {
+        **hashes,
+        **_agent_fields(agent),
+        "traces": _traces_entry(execution),
+    }
     differ = [k for k, v in made_by.items() if prior.get(k) != v]
     if differ:
-        raise InputError(f"{out}: holds the traces of another run ({', '.join(differ)} "
-                         "not this run's); give a new --out, or remove the folder to start "
-                         "afresh")
+        raise InputError(
+            f"{out}: holds the traces of another run ({', '.join(differ)} "
+            "not this run's); give a new --out, or remove the folder to start "
+            "afresh"
+        )
     root = execution.traces_uri or out
     return {job.key for job in jobs if episode_written(root, *job.key)}
 
 
-def _written_record(out: Path, job: Job, instrument: Instrument,
-                    execution: Execution) -> EpisodeRecord:
+def _written_record(
+    out: Path, job: Job, instrument: Instrument, execution: Execution
+) -> EpisodeRecord:
     """An episode already written: its tables read back (and, for a trace URI, measured here
     as a worker would have)."""
     root = execution.traces_uri or out
     record = EpisodeRecord(job.scenario.name, job.seed, "ok", None, read_episode(root, *job.key))
     if execution.traces_uri is not None:
         tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        record.measured = measure(tables, instrument.definition, instrument.applicable)
-        record.tables, record.stored_at = {}, execution.traces_uri
+        measured = measure(tables, instrument.definition, instrument.applicable)
+        record = replace(record, measured=measured, tables={}, stored_at=execution.traces_uri)
     return record
 
 
-def episodes(jobs: list[Job], policy: Policy, instrument: Instrument, execution: Execution, *,
-             measured: bool = False, traces_uri: str | None = None) -> Iterator[EpisodeRecord]:
+def episodes(
+    jobs: list[Job],
+    policy: Policy,
+    instrument: Instrument,
+    execution: Execution,
+    *,
+    measured: bool = False,
+    traces_uri: str | None = None,
+) -> Iterator[EpisodeRecord]:
     """The jobs' episodes in job order, serially or as Ray tasks. `measured`: each is scored
     where it ran (`record.measured`); a `traces_uri` (which implies it) has the worker write
     the traces there and send none back."""
     measured = measured or traces_uri is not None
+    agent = agent_path(execution.agent)  # the workers import the agent by this path
     if not measured:
         if execution.serial:
-            return run_serial(jobs, policy, agent_kind=execution.agent)
-        return iter(RayBatch(jobs, policy, workers=execution.workers, address=execution.address,
-                             timeout_s=execution.timeout_s, agent_kind=execution.agent))
+            return run_serial(jobs, policy, agent)
+        return iter(
+            RayBatch(
+                jobs,
+                policy,
+                workers=execution.workers,
+                address=execution.address,
+                timeout_s=execution.timeout_s,
+                agent=agent,
+            )
+        )
     extra = (instrument.definition, instrument.applicable, traces_uri)
     if execution.serial:
-        return (measured_episode(j.scenario, dict(policy), j.seed, execution.agent, *extra)
-                for j in jobs)
-    return iter(RayBatch(jobs, policy, workers=execution.workers, address=execution.address,
-                         timeout_s=execution.timeout_s, agent_kind=execution.agent,
-                         function=measured_episode, extra=extra))
+        return (measured_episode(j.scenario, dict(policy), j.seed, agent, *extra) for j in jobs)
+    return iter(
+        RayBatch(
+            jobs,
+            policy,
+            workers=execution.workers,
+            address=execution.address,
+            timeout_s=execution.timeout_s,
+            agent=agent,
+            function=measured_episode,
+            extra=extra,
+        )
+    )
 
 
-def _write_manifest(out: Path, instrument: Instrument, policy: Policy, hashes: dict[str, str],
-                    execution: Execution, seeds: Sequence[int], records: list[EpisodeRecord],
-                    *, complete: bool) -> None:
+def _write_manifest(
+    out: Path,
+    instrument: Instrument,
+    policy: Policy,
+    hashes: dict[str, str],
+    execution: Execution,
+    agent: AgentChoice,
+    seeds: Sequence[int],
+    records: list[EpisodeRecord],
+    *,
+    complete: bool,
+) -> None:
     """What a trace folder holds and what made it: hashes, policy, episodes and their status.
     Written first with `complete: false`, so that an interrupted run can be recognised and
     resumed, and again at the end."""
-    atomic_write_json(Path(out) / "manifest.json", {
-        "schema_version": SCHEMA_VERSION,
-        **hashes,
-        "policy_values": dict(policy),
-        "agent": execution.agent,
-        "scenarios": [s.name for s in instrument.scenarios],
-        "scenario_files": [str(f) for f in instrument.files],
-        "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
-        "seeds": list(seeds),
-        "episodes": [r.summary() for r in records],
-        "traces": _traces_entry(execution),
-        "complete": complete,
-    })
+    atomic_write_json(
+        Path(out) / "manifest.json",
+        {
+            "schema_version": SCHEMA_VERSION,
+            **hashes,
+            "policy_values": dict(policy),
+            **_agent_fields(agent),
+            "scenarios": [s.name for s in instrument.scenarios],
+            "scenario_files": [str(f) for f in instrument.files],
+            "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
+            "seeds": list(seeds),
+            "episodes": [r.summary() for r in records],
+            "traces": _traces_entry(execution),
+            "complete": complete,
+        },
+    )
 
 
 def _traces_entry(execution: Execution) -> str:

@@ -25,8 +25,9 @@ class Judgement:
     comparison: Comparison | None = None
 
 
-def on_selection(candidate: Scorecard, champion: Scorecard, definition: ScorecardDefinition,
-                 margin: float) -> Judgement:
+def on_selection(
+    candidate: Scorecard, champion: Scorecard, definition: ScorecardDefinition, margin: float
+) -> Judgement:
     c = compare(candidate, champion, definition, margin=margin)
     d = c.objective_diff
     if c.guardrail_breaks:
@@ -37,20 +38,27 @@ def on_selection(candidate: Scorecard, champion: Scorecard, definition: Scorecar
     if d.mean <= margin:
         return Judgement(False, f"objective {d.mean:+.4f} not above the margin {margin:g}", c)
     if d.ci_low <= 0:
-        return Judgement(False, f"objective {d.mean:+.4f} but its interval [{d.ci_low:+.4f}, "
-                                f"{d.ci_high:+.4f}] reaches zero", c)
+        return Judgement(
+            False,
+            f"objective {d.mean:+.4f} but its interval [{d.ci_low:+.4f}, "
+            f"{d.ci_high:+.4f}] reaches zero",
+            c,
+        )
     return Judgement(True, f"objective {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}]", c)
 
 
-def on_confirmation(candidate: Scorecard, champion: Scorecard,
-                    definition: ScorecardDefinition, margin: float) -> Judgement:
+def on_confirmation(
+    candidate: Scorecard, champion: Scorecard, definition: ScorecardDefinition, margin: float
+) -> Judgement:
     c = compare(candidate, champion, definition, margin=margin)
     if c.guardrail_breaks:
-        return Judgement(False, f"not confirmed: guardrail broken on fresh seeds "
-                                f"({', '.join(c.guardrail_breaks)})", c)
+        return Judgement(
+            False,
+            f"not confirmed: guardrail broken on fresh seeds ({', '.join(c.guardrail_breaks)})",
+            c,
+        )
     if c.objective_diff.mean <= margin:
-        return Judgement(False, f"not confirmed: {c.objective_diff.mean:+.4f} on fresh seeds",
-                         c)
+        return Judgement(False, f"not confirmed: {c.objective_diff.mean:+.4f} on fresh seeds", c)
     return Judgement(True, f"confirmed: {c.objective_diff.mean:+.4f} on fresh seeds", c)
 
 

@@ -25,7 +25,10 @@ import optuna
 from optuna.trial import TrialState
 
 from harness import Job, read_traces, write_episode
-from harness.store import join_uri, within
+from harness.agents.registry import check_made
+from harness.agents.registry import resolve as resolve_agent
+from harness.engine.episode import setup_for
+from harness.engine.store import join_uri, within
 from policies import InputError, Policy, baseline_path, load_policy
 from scorecards import Scorecard, Values, assemble, instance_objective, merge_values
 from scorecards.report import write_reports
@@ -128,17 +131,38 @@ def alive(driver: str | None) -> bool:
 
 
 class Search:
-    def __init__(self, study: str, *, trials: int, hours: float | None, mode: str,
-                 config: SearchConfig, runs: RunsDir, execution: Execution,
-                 storage: str | None = None, tracking_uri: str | None = None) -> None:
+    def __init__(
+        self,
+        study: str,
+        *,
+        trials: int,
+        hours: float | None,
+        mode: str,
+        config: SearchConfig,
+        runs: RunsDir,
+        execution: Execution,
+        storage: str | None = None,
+        tracking_uri: str | None = None,
+    ) -> None:
         if mode not in ("global", "local", "pareto"):
             raise InputError(f"unknown mode {mode!r}; expected global, local or pareto")
         self.name, self.trials, self.hours, self.mode = study, trials, hours, mode
         self.config, self.runs, self.execution, self.storage_url = config, runs, execution, storage
         self.instrument = Instrument.load(config.scenarios)
-        self.start_policy = (load_policy(config.start_policy) if config.start_policy
-                             else load_policy(baseline_path()))
-        self.hashes = self.instrument.hashes(self.start_policy)
+        self.start_policy = (
+            load_policy(config.start_policy)
+            if config.start_policy
+            else load_policy(baseline_path())
+        )
+        # the agent is part of what a study is bound to: its import path and its code
+        agent = resolve_agent(execution.agent)  # a bad --agent stops here
+        first = self.instrument.scenarios[0]
+        check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
+        self.hashes = {
+            **self.instrument.hashes(self.start_policy),
+            "agent": agent.path,
+            "agent_hash": agent.hash,
+        }
         self.storage = storage_for(storage, runs.journal)
         self.pareto = Objectives()
         self.folder = runs.study_dir(study)
@@ -151,15 +175,25 @@ class Search:
 
     # --- the loop -------------------------------------------------------------------------------
     def run(self, on_trial: Callable[[TrialOutcome], None] | None = None) -> SearchResult:
-        main = open_study(self.name, self.storage, self.mode, self.hashes, self.pareto,
-                          self.startup)
+        main = open_study(
+            self.name, self.storage, self.mode, self.hashes, self.pareto, self.startup
+        )
         recovered = self._recover(main)
         self._enqueue_first(main)
         self.tracker.close_stale(alive)
-        parent = self.tracker.start_parent(self.hashes, self.driver, {
-            "trials": self.trials, "hours": self.hours, "mode": self.mode,
-            "seeds": list(self.config.seeds), "scenarios": list(self.config.scenarios),
-            "margin": self.config.margin, "recovered_trials": recovered})
+        parent = self.tracker.start_parent(
+            self.hashes,
+            self.driver,
+            {
+                "trials": self.trials,
+                "hours": self.hours,
+                "mode": self.mode,
+                "seeds": list(self.config.seeds),
+                "scenarios": list(self.config.scenarios),
+                "margin": self.config.margin,
+                "recovered_trials": recovered,
+            },
+        )
         version, champion, card = self._champion(parent)
         start_objective = card.objective or 0.0
         began = time.monotonic()
@@ -172,9 +206,13 @@ class Search:
                 study = main
                 if self.mode == "local":
                     if version not in local:
-                        local[version] = open_study(local_name(self.name, version),
-                                                    self.storage, self.mode, self.hashes,
-                                                    startup_steps=self.startup)
+                        local[version] = open_study(
+                            local_name(self.name, version),
+                            self.storage,
+                            self.mode,
+                            self.hashes,
+                            startup_steps=self.startup,
+                        )
                         self._recover(local[version])
                     study = local[version]
                 room = self.trials - self._spent(main)
@@ -185,8 +223,9 @@ class Search:
                     break
                 if self.stop:
                     break
-                batch = [self._begin(study, parent, champion)
-                         for _ in range(min(self.in_flight(), room))]
+                batch = [
+                    self._begin(study, parent, champion) for _ in range(min(self.in_flight(), room))
+                ]
                 for pending in batch:  # several trials in flight, finished in ask order
                     outcome, new = self._trial(pending, champion, card, version)
                     if new is not None:
@@ -203,9 +242,17 @@ class Search:
             self.tracker.finish(parent, status)
         export = self.folder / "champion.yaml"
         promotion_write_export(export, champion)
-        return SearchResult(self.name, self.runs, self.tracker.uri, start_objective,
-                            card.objective or 0.0, version, export, outcomes,
-                            self.stop or "budget")
+        return SearchResult(
+            self.name,
+            self.runs,
+            self.tracker.uri,
+            start_objective,
+            card.objective or 0.0,
+            version,
+            export,
+            outcomes,
+            self.stop or "budget",
+        )
 
     def _enqueue_first(self, study: optuna.Study) -> None:
         """The config's `first` policies become the study's first trials (once)."""
@@ -229,14 +276,16 @@ class Search:
             return counted(main)
         for name in optuna.study.get_all_study_names(storage=self.storage):
             if name.startswith(f"{self.name}@") and name not in self._substudies:
-                self._substudies[name] = optuna.load_study(study_name=name,
-                                                           storage=self.storage)
+                self._substudies[name] = optuna.load_study(study_name=name, storage=self.storage)
         return sum(counted(study) for study in self._substudies.values())
 
     def _recover(self, study: optuna.Study) -> list[int]:
         """Trials a dead driver left RUNNING are failed and re-queued once."""
-        dead = [t for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
-                if not alive(t.user_attrs.get("driver"))]
+        dead = [
+            t
+            for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+            if not alive(t.user_attrs.get("driver"))
+        ]
         if not dead:
             return []
         return recover(study, {t.number for t in dead})
@@ -249,8 +298,7 @@ class Search:
             version = self.registry.current_version()  # another driver may have just begun
             if version is None:
                 card, records = self._evaluate_whole(self.start_policy, self.config.seeds)
-                version = self._register(parent, "start", self.start_policy, card, records,
-                                         None)
+                version = self._register(parent, "start", self.start_policy, card, records, None)
                 return version, self.start_policy, card
         version, policy = self.registry.policy(version)
         return version, policy, self._champion_card(policy, self.config.seeds)
@@ -259,15 +307,24 @@ class Search:
         cache = self.folder / "cache" / f"{policy.hash}-{_seed_key(seeds)}.json"
         if cache.exists():
             card = Scorecard.from_json(json.loads(cache.read_text()))
-            if (card.harness, card.instrument) == (self.hashes["harness"],
-                                                   self.hashes["instrument"]):
+            if (card.harness, card.instrument) == (
+                self.hashes["harness"],
+                self.hashes["instrument"],
+            ):
                 return card
         card, _ = self._evaluate_whole(policy, seeds)
         card.write_json(cache)
         return card
 
-    def _register(self, run_id: str, trial: str, policy: Policy, card: Scorecard,
-                  records: list[Any], comparison: Any) -> int:
+    def _register(
+        self,
+        run_id: str,
+        trial: str,
+        policy: Policy,
+        card: Scorecard,
+        records: list[Any],
+        comparison: Any,
+    ) -> int:
         """Its traces and report in a folder of the study (studies/S/champions/<trial>-<hash>),
         its artifacts in MLflow, a registry version, and the alias moved."""
         folder = self.folder / "champions" / f"{trial}-{policy.hash}"
@@ -279,8 +336,13 @@ class Search:
             for r in records:
                 write_episode(folder, r.scenario, r.seed, r.tables)
             traces = collect(records)
-        reports = write_reports(card, traces, folder, comparison=comparison,
-                                title=f"{self.name}: champion from trial {trial}")
+        reports = write_reports(
+            card,
+            traces,
+            folder,
+            comparison=comparison,
+            title=f"{self.name}: champion from trial {trial}",
+        )
         source = self.tracker.log_champion(run_id, policy, card, reports)
         return self.registry.promote(run_id, source, policy, card.objective, self.name, trial)
 
@@ -303,43 +365,53 @@ class Search:
         trial = study.ask()
         trial.set_user_attr("driver", self.driver)
         requeued = trial.user_attrs.get("requeued_from")
-        policy = sample(trial, self.mode, champion, self.config.local_step,
-                        self.config.local_flips)
-        run_id = self.tracker.start_trial(parent, trial.number, policy, self.hashes,
-                                          self.driver, requeued, study.study_name)
+        policy = sample(trial, self.mode, champion, self.config.local_step, self.config.local_flips)
+        run_id = self.tracker.start_trial(
+            parent, trial.number, policy, self.hashes, self.driver, requeued, study.study_name
+        )
         jobs = self._jobs(self.config.seeds)
         location = None
         if self.execution.traces_uri is not None:  # every trial's traces, for later queries
-            location = join_uri(self.execution.traces_uri, study.study_name,
-                                f"trial-{trial.number}")
+            location = join_uri(
+                self.execution.traces_uri, study.study_name, f"trial-{trial.number}"
+            )
             self.tracker.traces_at(run_id, location)
-        return _Pending(study, trial, policy, run_id, self._stream(jobs, policy, location),
-                        began)
+        return _Pending(study, trial, policy, run_id, self._stream(jobs, policy, location), began)
 
-    def _trial(self, pending: _Pending, champion: Policy, champion_card: Scorecard,
-               version: int | None) -> tuple[TrialOutcome, tuple[int | None, Policy,
-                                                                  Scorecard] | None]:
-        study, trial, policy, run_id = pending.study, pending.trial, pending.policy, \
-            pending.run_id
+    def _trial(
+        self, pending: _Pending, champion: Policy, champion_card: Scorecard, version: int | None
+    ) -> tuple[TrialOutcome, tuple[int | None, Policy, Scorecard] | None]:
+        study, trial, policy, run_id = pending.study, pending.trial, pending.policy, pending.run_id
         began = pending.began
         waited = 0.0
         new = None
         try:
-            values, records, waited = self._evaluate(policy, self.config.seeds, trial,
-                                                     pending.stream)
+            values, records, waited = self._evaluate(
+                policy, self.config.seeds, trial, pending.stream
+            )
             retried = [f"{r.scenario}/{r.seed}: {r.retried}" for r in records if r.retried]
             if retried:
                 self.tracker.retries(run_id, retried)
-            card = assemble(values, self.instrument.definition, hashes=self.instrument.hashes(
-                policy))
+            card = assemble(
+                values, self.instrument.definition, hashes=self.instrument.hashes(policy)
+            )
             self._constrain(trial, card)
-            judged = promotion.on_selection(card, champion_card, self.instrument.definition,
-                                            self.config.margin)
+            judged = promotion.on_selection(
+                card, champion_card, self.instrument.definition, self.config.margin
+            )
             decision, reason = "rolled_back", judged.reason
             if judged.promote:
-                decision, reason, new = self._promote(study.study_name, trial.number, run_id,
-                                                      policy, card, records, judged, champion,
-                                                      version)
+                decision, reason, new = self._promote(
+                    study.study_name,
+                    trial.number,
+                    run_id,
+                    policy,
+                    card,
+                    records,
+                    judged,
+                    champion,
+                    version,
+                )
             objective = card.objective if card.objective is not None else 0.0
             if self.mode == "pareto":
                 study.tell(trial, self._pareto_values(card))
@@ -360,10 +432,22 @@ class Search:
             self.tracker.end_trial(run_id, "failed", "interrupted", "KILLED")
             raise
         current = new[2].objective if new else champion_card.objective
-        label = (str(trial.number) if study.study_name == self.name
-                 else f"{study.study_name.split('@', 1)[1]} #{trial.number}")
-        outcome = TrialOutcome(trial.number, policy, objective, decision, reason,
-                               current or 0.0, time.monotonic() - began, waited, label)
+        label = (
+            str(trial.number)
+            if study.study_name == self.name
+            else f"{study.study_name.split('@', 1)[1]} #{trial.number}"
+        )
+        outcome = TrialOutcome(
+            trial.number,
+            policy,
+            objective,
+            decision,
+            reason,
+            current or 0.0,
+            time.monotonic() - began,
+            waited,
+            label,
+        )
         return outcome, new
 
     def _jobs(self, seeds: tuple[int, ...]) -> list[Job]:
@@ -371,8 +455,13 @@ class Search:
         intermediate values already cover the whole suite."""
         return [Job(s, seed) for seed in seeds for s in self.instrument.scenarios]
 
-    def _evaluate(self, policy: Policy, seeds: tuple[int, ...], trial: optuna.Trial | None,
-                  stream: Iterator[Any] | None = None) -> tuple[Values, list[Any], float]:
+    def _evaluate(
+        self,
+        policy: Policy,
+        seeds: tuple[int, ...],
+        trial: optuna.Trial | None,
+        stream: Iterator[Any] | None = None,
+    ) -> tuple[Values, list[Any], float]:
         """Run the instances, score each as it comes back (in fixed order), report it, and
         stop early if the pruner says so. Returns values, episode records and seconds
         waited for episodes."""
@@ -388,8 +477,10 @@ class Search:
                 waited += time.monotonic() - t0
                 if record.status != "ok":
                     again = f" (after a retry: {record.retried})" if record.retried else ""
-                    raise EpisodeFailure(f"episode {record.scenario}/{record.seed} "
-                                         f"{record.status}: {record.error}{again}")
+                    raise EpisodeFailure(
+                        f"episode {record.scenario}/{record.seed} "
+                        f"{record.status}: {record.error}{again}"
+                    )
                 records.append(record)
                 part = record.measured  # measured where the episode ran
                 parts.append(part)
@@ -403,18 +494,22 @@ class Search:
             stream.close()  # cancels whatever a pruned trial did not consume
         return merge_values(parts), records, waited
 
-    def _evaluate_whole(self, policy: Policy,
-                        seeds: tuple[int, ...]) -> tuple[Scorecard, list[Any]]:
+    def _evaluate_whole(
+        self, policy: Policy, seeds: tuple[int, ...]
+    ) -> tuple[Scorecard, list[Any]]:
         values, records, _ = self._evaluate(policy, seeds, None)
-        return assemble(values, self.instrument.definition,
-                        hashes=self.instrument.hashes(policy)), records
+        return assemble(
+            values, self.instrument.definition, hashes=self.instrument.hashes(policy)
+        ), records
 
-    def _stream(self, jobs: list[Job], policy: Policy,
-                location: str | None = None) -> Iterator[Any]:
+    def _stream(
+        self, jobs: list[Job], policy: Policy, location: str | None = None
+    ) -> Iterator[Any]:
         """The episodes of one evaluation, each measured where it ran; given a trace
         `location` (a trial's, under the shared trace URI), written there too."""
-        return episodes(jobs, policy, self.instrument, self.execution, measured=True,
-                        traces_uri=location)
+        return episodes(
+            jobs, policy, self.instrument, self.execution, measured=True, traces_uri=location
+        )
 
     def _constrain(self, trial: optuna.Trial, card: Scorecard) -> None:
         """Guardrails as Optuna constraints (feasible when every value is ≤ 0), so best-trial
@@ -438,29 +533,41 @@ class Search:
             out.append(sum(scores) / len(scores) if scores else 0.0)
         return out
 
-    def _promote(self, study_name: str, number: int, run_id: str, policy: Policy,
-                 card: Scorecard,
-                 records: list[Any], judged: promotion.Judgement, champion: Policy,
-                 version: int | None) -> tuple[str, str, tuple[int | None, Policy,
-                                                                Scorecard] | None]:
+    def _promote(
+        self,
+        study_name: str,
+        number: int,
+        run_id: str,
+        policy: Policy,
+        card: Scorecard,
+        records: list[Any],
+        judged: promotion.Judgement,
+        champion: Policy,
+        version: int | None,
+    ) -> tuple[str, str, tuple[int | None, Policy, Scorecard] | None]:
         """Confirm on fresh seeds and register — under the lock, against the champion of
         that moment (another driver may have promoted meanwhile)."""
         with promotion.promotion_lock(self.storage_url, self.runs.root):
             current = self.registry.current_version()
             if current != version:
                 version, champion = self.registry.policy(current)
-                judged = promotion.on_selection(card, self._champion_card(
-                    champion, self.config.seeds), self.instrument.definition,
-                    self.config.margin)
+                judged = promotion.on_selection(
+                    card,
+                    self._champion_card(champion, self.config.seeds),
+                    self.instrument.definition,
+                    self.config.margin,
+                )
                 if not judged.promote:
                     return "rolled_back", f"after a concurrent promotion: {judged.reason}", None
             # fresh per (sub-)study and trial: local mode's sub-studies restart their numbering
             seeds = promotion.confirmation_seeds(
-                load_confirmation_start(), study_name, number, self.config.confirmation_seeds)
+                load_confirmation_start(), study_name, number, self.config.confirmation_seeds
+            )
             fresh, _ = self._evaluate_whole(policy, seeds)
             incumbent = self._champion_card(champion, seeds)
-            confirmed = promotion.on_confirmation(fresh, incumbent, self.instrument.definition,
-                                                  self.config.margin)
+            confirmed = promotion.on_confirmation(
+                fresh, incumbent, self.instrument.definition, self.config.margin
+            )
             if not confirmed.promote:
                 return "rolled_back", f"{judged.reason}; {confirmed.reason}", None
             label = str(number) if study_name == self.name else f"{study_name}#{number}"
@@ -481,7 +588,7 @@ def load_confirmation_start() -> int:
 
 
 def promotion_write_export(path: Path, policy: Policy) -> None:
-    from harness.store import atomic_write_bytes
+    from villagelab.files import atomic_write_bytes
 
     atomic_write_bytes(path, policy.to_yaml().encode())
 

@@ -25,18 +25,36 @@ def parse_values(name: str, text: str) -> list[object]:
     out: list[object] = []
     for raw in text.split(","):
         raw = raw.strip()
-        value: object = (raw.lower() == "true" if p.kind == "bool" else int(raw)
-                         if p.kind == "int" else float(raw) if p.kind == "float" else raw)
+        value: object = (
+            raw.lower() == "true"
+            if p.kind == "bool"
+            else int(raw)
+            if p.kind == "int"
+            else float(raw)
+            if p.kind == "float"
+            else raw
+        )
         out.append(value)
     return out
 
 
-def sweep(base: Policy, name: str, values: Sequence[object], instrument: Instrument,
-          seeds: Sequence[int], execution: Execution) -> list[SweepPoint]:
+def sweep(
+    base: Policy,
+    name: str,
+    values: Sequence[object],
+    instrument: Instrument,
+    seeds: Sequence[int],
+    execution: Execution,
+) -> list[SweepPoint]:
     points = []
     for value in values:
         policy = base.with_values({name: value})  # validated: out of range stops here
         card = evaluate(policy, instrument, seeds, execution).scorecard
-        points.append(SweepPoint(value, card.objective, {
-            sc: {m: s.mean for m, s in by.items()} for sc, by in card.scenarios.items()}))
+        points.append(
+            SweepPoint(
+                value,
+                card.objective,
+                {sc: {m: s.mean for m, s in by.items()} for sc, by in card.scenarios.items()},
+            )
+        )
     return points

@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from harness.safe_text import printable, scrub
+from villagelab.safe_text import printable, scrub
 
 LINE_LIMIT = 600  # characters of one line shown; a longer one is cut with a note
 
@@ -51,8 +51,14 @@ class Terminal:
     def __init__(self, stderr: bool = False) -> None:
         self.console = Console(stderr=stderr, width=_width(), highlight=False)
 
-    def say(self, text: Any = "", style: str | None = None, *, label: str | None = None,
-            label_style: str | None = None) -> None:
+    def say(
+        self,
+        text: Any = "",
+        style: str | None = None,
+        *,
+        label: str | None = None,
+        label_style: str | None = None,
+    ) -> None:
         line = Text()
         if label:
             line.append(label, style=label_style or style or "")

@@ -11,7 +11,6 @@ a dead driver left RUNNING are closed as KILLED. The tracking URI is always abso
 from __future__ import annotations
 
 import logging
-import os
 import socket
 import time
 import urllib.parse
@@ -19,10 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.safe_text import redact, scrub
 from policies import InputError
-
-os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
+from villagelab.safe_text import redact, scrub
 
 if TYPE_CHECKING:
     from policies import Policy
@@ -49,9 +46,11 @@ def mlflow_client(uri: str) -> Any:
             port = parts.port or (443 if parts.scheme == "https" else 80)
             socket.create_connection((parts.hostname or "", port), timeout=10).close()
         except (OSError, ValueError) as exc:
-            raise InputError(f"cannot reach the MLflow tracking server at {redact(uri)} "
-                             f"({getattr(exc, 'strerror', None) or exc}); start it, or leave "
-                             "out --tracking-uri to use the runs folder's own store") from None
+            raise InputError(
+                f"cannot reach the MLflow tracking server at {redact(uri)} "
+                f"({getattr(exc, 'strerror', None) or exc}); start it, or leave "
+                "out --tracking-uri to use the runs folder's own store"
+            ) from None
     return MlflowClient(tracking_uri=uri, registry_uri=uri)
 
 
@@ -87,8 +86,9 @@ class Tracker:
     def close_stale(self, alive: Callable[[str | None], bool]) -> int:
         """Close as KILLED the runs left RUNNING by drivers that are gone."""
         closed = 0
-        for run in self.client.search_runs([self.experiment_id], "attributes.status = 'RUNNING'",
-                                           max_results=5000):
+        for run in self.client.search_runs(
+            [self.experiment_id], "attributes.status = 'RUNNING'", max_results=5000
+        ):
             if not alive(run.data.tags.get("villagelab.driver")):
                 self.client.set_terminated(run.info.run_id, "KILLED")
                 closed += 1
@@ -96,34 +96,55 @@ class Tracker:
 
     def start_parent(self, hashes: dict[str, str], driver: str, settings: dict[str, Any]) -> str:
         previous = self.client.search_runs(
-            [self.experiment_id], "tags.`villagelab.kind` = 'search'", max_results=1,
-            order_by=["attributes.start_time DESC"])
-        tags = {"villagelab.study": self.study, "villagelab.kind": "search",
-                "villagelab.driver": driver, "villagelab.harness": hashes["harness"],
-                "villagelab.instrument": hashes["instrument"]}
+            [self.experiment_id],
+            "tags.`villagelab.kind` = 'search'",
+            max_results=1,
+            order_by=["attributes.start_time DESC"],
+        )
+        tags = {
+            "villagelab.study": self.study,
+            "villagelab.kind": "search",
+            "villagelab.driver": driver,
+            "villagelab.harness": hashes["harness"],
+            "villagelab.instrument": hashes["instrument"],
+            **_agent_tags(hashes),
+        }
         if previous:
             tags["villagelab.resumes"] = previous[0].info.run_id
-        run = self.client.create_run(self.experiment_id, run_name=f"search {self.study}",
-                                     tags=tags)
+        run = self.client.create_run(self.experiment_id, run_name=f"search {self.study}", tags=tags)
         self.client.log_dict(run.info.run_id, settings, "settings.json")
         return run.info.run_id
 
-    def start_trial(self, parent: str, number: int, policy: Policy, hashes: dict[str, str],
-                    driver: str, requeued_from: int | None, optuna_study: str) -> str:
+    def start_trial(
+        self,
+        parent: str,
+        number: int,
+        policy: Policy,
+        hashes: dict[str, str],
+        driver: str,
+        requeued_from: int | None,
+        optuna_study: str,
+    ) -> str:
         from mlflow.entities import Param
 
-        tags = {"mlflow.parentRunId": parent, "villagelab.study": self.study,
-                "villagelab.kind": "trial", "villagelab.trial": str(number),
-                "villagelab.policy": policy.hash, "villagelab.harness": hashes["harness"],
-                "villagelab.instrument": hashes["instrument"], "villagelab.driver": driver}
+        tags = {
+            "mlflow.parentRunId": parent,
+            "villagelab.study": self.study,
+            "villagelab.kind": "trial",
+            "villagelab.trial": str(number),
+            "villagelab.policy": policy.hash,
+            "villagelab.harness": hashes["harness"],
+            "villagelab.instrument": hashes["instrument"],
+            "villagelab.driver": driver,
+            **_agent_tags(hashes),
+        }
         if requeued_from is not None:
             tags["villagelab.requeued_from"] = str(requeued_from)
         if optuna_study != self.study:  # local mode: the champion's sub-study
             tags["villagelab.substudy"] = optuna_study
         name = f"trial {number}" if optuna_study == self.study else f"{optuna_study} #{number}"
         run = self.client.create_run(self.experiment_id, run_name=name, tags=tags)
-        self.client.log_batch(run.info.run_id,
-                              params=[Param(k, str(v)) for k, v in policy.items()])
+        self.client.log_batch(run.info.run_id, params=[Param(k, str(v)) for k, v in policy.items()])
         return run.info.run_id
 
     def retries(self, run_id: str, episodes: list[str]) -> None:
@@ -135,23 +156,35 @@ class Tracker:
         anyone with the UI reads tags)."""
         self.client.set_tag(run_id, "villagelab.traces", redact(location))
 
-    def finish_trial(self, run_id: str, card: Scorecard, decision: str, reason: str,
-                     values: Values, policy: Policy) -> None:
+    def finish_trial(
+        self,
+        run_id: str,
+        card: Scorecard,
+        decision: str,
+        reason: str,
+        values: Values,
+        policy: Policy,
+    ) -> None:
         import pandas as pd
         from mlflow.entities import Metric
 
         ts = _now_ms()
         metrics = [Metric(name, m.mean, ts, 0) for name, m in card.metrics.items()]
-        metrics += [Metric(f"{sc}/{name}", m.mean, ts, 0)
-                    for sc, by_name in card.scenarios.items() for name, m in by_name.items()]
+        metrics += [
+            Metric(f"{sc}/{name}", m.mean, ts, 0)
+            for sc, by_name in card.scenarios.items()
+            for name, m in by_name.items()
+        ]
         if card.objective is not None:
             metrics.append(Metric("objective", card.objective, ts, 0))
         for i in range(0, len(metrics), BATCH):
-            self.client.log_batch(run_id, metrics=metrics[i:i + BATCH])
-        rows = [{"scenario": sc, "metric": name, "seed": seed, "value": v}
-                for sc, per_metric in sorted(values.items())
-                for name, per_seed in sorted(per_metric.items())
-                for seed, v in sorted(per_seed.items())]
+            self.client.log_batch(run_id, metrics=metrics[i : i + BATCH])
+        rows = [
+            {"scenario": sc, "metric": name, "seed": seed, "value": v}
+            for sc, per_metric in sorted(values.items())
+            for name, per_seed in sorted(per_metric.items())
+            for seed, v in sorted(per_seed.items())
+        ]
         self.client.log_table(run_id, data=pd.DataFrame(rows), artifact_file="results.json")
         self.client.log_dict(run_id, card.to_json(), "scorecard.json")
         self.client.log_text(run_id, policy.to_yaml(), "policy.yaml")
@@ -162,16 +195,22 @@ class Tracker:
         from mlflow.entities import Metric
 
         ts = _now_ms()
-        self.client.log_batch(run_id, metrics=[Metric("trial_seconds", seconds, ts, 0),
-                                               Metric("simulation_seconds", simulation, ts, 0)])
+        self.client.log_batch(
+            run_id,
+            metrics=[
+                Metric("trial_seconds", seconds, ts, 0),
+                Metric("simulation_seconds", simulation, ts, 0),
+            ],
+        )
 
     def end_trial(self, run_id: str, decision: str, reason: str, status: str) -> None:
         self.client.set_tag(run_id, "villagelab.decision", decision)
         self.client.set_tag(run_id, "villagelab.reason", scrub(reason)[:4000])
         self.client.set_terminated(run_id, status)
 
-    def log_champion(self, run_id: str, policy: Policy, card: Scorecard,
-                     reports: tuple[Path, ...]) -> str:
+    def log_champion(
+        self, run_id: str, policy: Policy, card: Scorecard, reports: tuple[Path, ...]
+    ) -> str:
         """The registered version's source: policy, scorecard and report in one folder."""
         self.client.log_text(run_id, policy.to_yaml(), "champion/policy.yaml")
         self.client.log_dict(run_id, card.to_json(), "champion/scorecard.json")
@@ -185,3 +224,8 @@ class Tracker:
 
     def finish(self, parent: str, status: str) -> None:
         self.client.set_terminated(parent, status)
+
+
+def _agent_tags(hashes: dict[str, str]) -> dict[str, str]:
+    """The agent a study runs (its import path and code hash), when the driver names it."""
+    return {f"villagelab.{k}": hashes[k] for k in ("agent", "agent_hash") if k in hashes}

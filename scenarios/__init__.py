@@ -1,14 +1,35 @@
 """Scenarios: the schema, the loader and the built-in library with its seed sets."""
 
-from .generator import village, village_name
 from .clock import MINUTES_PER_DAY, clock_of, day_of, parse_clock, parse_moment, parse_span
+from .generator import village, village_name
 from .loader import LIBRARY, builtin_names, load_scenario, resolve
 from .model import AgentSpec, DecisionPoint, Errand, Probe, Scenario, Truth, World, WorldEvent
 from .suite import SUITE_PATH, SeedSets, Suite, load_suite, parse_seeds
 
 __all__ = [
-    "LIBRARY", "MINUTES_PER_DAY", "SUITE_PATH", "AgentSpec", "DecisionPoint", "Errand", "Probe",
-    "Scenario", "SeedSets", "Suite", "Truth", "World", "WorldEvent", "builtin_names",
-    "clock_of", "day_of", "load_scenario", "load_suite", "parse_clock", "parse_moment",
-    "parse_seeds", "parse_span", "resolve", "village", "village_name",
+    "LIBRARY",
+    "MINUTES_PER_DAY",
+    "SUITE_PATH",
+    "AgentSpec",
+    "DecisionPoint",
+    "Errand",
+    "Probe",
+    "Scenario",
+    "SeedSets",
+    "Suite",
+    "Truth",
+    "World",
+    "WorldEvent",
+    "builtin_names",
+    "clock_of",
+    "day_of",
+    "load_scenario",
+    "load_suite",
+    "parse_clock",
+    "parse_moment",
+    "parse_seeds",
+    "parse_span",
+    "resolve",
+    "village",
+    "village_name",
 ]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
-from policies import InputError, YamlSource
+from villagelab.yamlsource import InputError, YamlSource
 
 SUITE_PATH = Path(__file__).with_name("suite.yaml")
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
@@ -51,13 +51,14 @@ class SeedSets(BaseModel):
         fixed = {"selection": self.selection, "gate": self.gate, "test": self.test}
         names = list(fixed)
         for i, a in enumerate(names):
-            for b in names[i + 1:]:
+            for b in names[i + 1 :]:
                 shared = set(fixed[a]) & set(fixed[b])
                 if shared:
                     raise ValueError(f"seed sets {a} and {b} share seeds {sorted(shared)}")
             if max(fixed[a]) >= self.confirmation_start:
-                raise ValueError(f"{a} seeds reach the confirmation stream "
-                                 f"(from {self.confirmation_start})")
+                raise ValueError(
+                    f"{a} seeds reach the confirmation stream (from {self.confirmation_start})"
+                )
         return self
 
 
@@ -75,4 +76,4 @@ def load_suite(path: str | Path = SUITE_PATH) -> Suite:
         raise source.errors_from(exc) from None
 
 
-__all__ = ["SUITE_PATH", "SeedSets", "Suite", "load_suite", "parse_seeds", "InputError"]
+__all__ = ["SUITE_PATH", "InputError", "SeedSets", "Suite", "load_suite", "parse_seeds"]

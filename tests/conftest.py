@@ -11,7 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 pytest_plugins = ["tests.servers"]  # PostgreSQL, MLflow server, Ray head: fixtures by name
-os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
+os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")  # as the CLI's entry point does
+os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
 
 
 @pytest.fixture(scope="session")
@@ -26,12 +27,19 @@ def ray_cluster():
     ray.shutdown()
 
 
-def villagelab(*args: str, cwd: Path | None = None,
-               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def villagelab(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run the installed command as a user would, capturing what it prints."""
     exe = Path(sys.executable).with_name("villagelab")
-    return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, "COLUMNS": "200", **(env or {})})
+    return subprocess.run(
+        [str(exe), *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "COLUMNS": "200", **(env or {})},
+    )
 
 
 @pytest.fixture

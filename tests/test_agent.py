@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from harness import AGENT_KINDS, Agent, Episode
-from harness.memory import Memory, Query, reflect, retrieve, summarise, write
-from harness.rng import Draws
+from harness import Agent, Episode
+from harness.agents import AGENT_KINDS
+from harness.agents.reference.model.memory import Memory, Query, reflect, retrieve, summarise, write
+from harness.engine.rng import Draws
 from policies import Policy, load_policy
 from scenarios import load_scenario
 
@@ -18,9 +19,14 @@ CAREFUL = load_policy(ROOT / "policies" / "careful.yaml")
 BASELINE = load_policy(ROOT / "policies" / "baseline.yaml")
 
 
-def episode(name: str = "public_fact", policy: Policy = CAREFUL, seed: int = 0,
-            kind: str = "reference", until: int | None = None) -> Episode:
-    ep = Episode(load_scenario(name), policy, seed, kind)
+def episode(
+    name: str = "public_fact",
+    policy: Policy = CAREFUL,
+    seed: int = 0,
+    kind: str = "reference",
+    until: int | None = None,
+) -> Episode:
+    ep = Episode(load_scenario(name), policy, seed, AGENT_KINDS[kind])
     ep.run(until)
     return ep
 
@@ -35,7 +41,7 @@ def test_every_agent_kind_implements_the_interface(kind):
 def test_a_probe_leaves_the_agent_state_unchanged(kind):
     ep = episode(kind=kind, until=20 * 60)
     knowers = 0
-    from harness.agent import state_hash
+    from harness.engine import state_hash
 
     for name, agent in ep.agents.items():
         before = state_hash(agent)
@@ -45,14 +51,21 @@ def test_a_probe_leaves_the_agent_state_unchanged(kind):
     assert knowers >= 2  # the probes asked agents that do hold the belief
 
 
-@pytest.mark.parametrize("name, kind", [("public_fact", "reference"), ("secret", "reference"),
-                                        ("picnic_request", "reference"),
-                                        ("public_fact", "simple")])
+@pytest.mark.parametrize(
+    "name, kind",
+    [
+        ("public_fact", "reference"),
+        ("secret", "reference"),
+        ("picnic_request", "reference"),
+        ("room_two_days", "reference"),  # the agent on its own: autonomy among its components
+        ("public_fact", "simple"),
+    ],
+)
 def test_a_restored_run_continues_byte_identically(name, kind):
-    whole = Episode(load_scenario(name), CAREFUL, 4, kind).run()
+    whole = Episode(load_scenario(name), CAREFUL, 4, AGENT_KINDS[kind]).run()
     first = episode(name, seed=4, kind=kind, until=20 * 60)
     saved = json.loads(json.dumps(first.get_state()))  # plain JSON, nothing else survives
-    resumed = Episode(load_scenario(name), CAREFUL, 4, kind)
+    resumed = Episode(load_scenario(name), CAREFUL, 4, AGENT_KINDS[kind])
     resumed.set_state(saved)
     rest = resumed.run()
     for table, expected in whole.items():
@@ -69,13 +82,15 @@ def test_retrieval_only_ever_returns_the_owners_memories():
 
 def test_a_planted_memory_bleed_is_seen_in_the_isolation_record():
     """A faulty agent implementation that shares one memory between agents is caught."""
-    from harness.agent import ReferenceAgent
+    from harness.agents.reference import reference_agent
 
     shared: dict[str, Memory] = {}
 
-    def leaky(spec, policy, draws, start, end, tick):
-        agent = ReferenceAgent(spec, policy, draws, start, end, tick)
-        agent.memory = shared.setdefault("one", agent.memory)  # the fault: one namespace
+    def leaky(setup):
+        agent = reference_agent(setup)
+        agent.memory.store = shared.setdefault(
+            "one", agent.memory.store
+        )  # the fault: one namespace
         return agent
 
     ep = Episode(load_scenario("public_fact"), CAREFUL, 0, leaky)
@@ -98,7 +113,7 @@ def test_capacity_evicts_the_least_important_and_traces_it():
 
 
 def test_strength_grows_only_on_use_by_the_formula():
-    from harness.memory import retention, strengthen
+    from harness.agents.reference.model.memory import retention, strengthen
 
     m = Memory("ana", 10)
     exp, _ = write(m, 0, 1, channel="seen", subject="bakery", importance=0.5)
@@ -114,15 +129,46 @@ def test_strength_grows_only_on_use_by_the_formula():
 def test_summaries_keep_or_drop_sources_by_policy_and_are_never_evidence():
     m = Memory("bo", 50)
     for i, teller in enumerate(("ana", "cai")):
-        write(m, i, i, channel="told", subject="bakery", importance=0.6, proposition="p",
-              value="true", modality="likely", told_by=teller, origin="ana")
+        write(
+            m,
+            i,
+            i,
+            channel="told",
+            subject="bakery",
+            importance=0.6,
+            proposition="p",
+            value="true",
+            modality="likely",
+            told_by=teller,
+            origin="ana",
+        )
     kept, _ = summarise(m, 2000, 9, 1000, keep_source=True)
     assert kept[0].kind == "summary" and kept[0].origin == "ana" and not kept[0].is_evidence
     m2 = Memory("bo", 50)
-    write(m2, 0, 0, channel="told", subject="bakery", importance=0.6, proposition="p",
-          value="true", told_by="ana", origin="ana")
-    write(m2, 1, 1, channel="told", subject="bakery", importance=0.6, proposition="p",
-          value="true", told_by="cai", origin="ana")
+    write(
+        m2,
+        0,
+        0,
+        channel="told",
+        subject="bakery",
+        importance=0.6,
+        proposition="p",
+        value="true",
+        told_by="ana",
+        origin="ana",
+    )
+    write(
+        m2,
+        1,
+        1,
+        channel="told",
+        subject="bakery",
+        importance=0.6,
+        proposition="p",
+        value="true",
+        told_by="cai",
+        origin="ana",
+    )
     dropped, _ = summarise(m2, 2000, 9, 1000, keep_source=False)
     assert dropped[0].told_by is None and dropped[0].origin is None
 
@@ -130,8 +176,17 @@ def test_summaries_keep_or_drop_sources_by_policy_and_are_never_evidence():
 def test_reflections_carry_evidence_and_counter_evidence_and_never_cite_themselves():
     m = Memory("cai", 50)
     for i, value in enumerate(("true", "true", "false")):
-        write(m, i, i, channel="told", subject="bridge", importance=0.5, proposition="b",
-              value=value, told_by=f"x{i}")
+        write(
+            m,
+            i,
+            i,
+            channel="told",
+            subject="bridge",
+            importance=0.5,
+            proposition="b",
+            value=value,
+            told_by=f"x{i}",
+        )
     (first,), _ = reflect(m, 10, 5)
     assert first.value == "true" and len(first.evidence) == 2 and len(first.counter) == 1
     assert first.id not in first.evidence + first.counter and not first.is_evidence
@@ -140,37 +195,47 @@ def test_reflections_carry_evidence_and_counter_evidence_and_never_cite_themselv
 
 
 def test_newer_fact_supersedes_the_older_with_the_link_kept():
-    from harness.agent import ReferenceAgent
-    from harness.contract import Meaning, Observation
+    from harness.agents.reference import reference_agent
+    from harness.engine.contract import AgentSetup, Meaning, Observation
 
     spec = load_scenario("public_fact").agents[0]
-    agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+    agent = reference_agent(AgentSetup("t", spec, CAREFUL, Draws("t", 0), 0, 2880, 5))
     old = Meaning("meet_square", "meeting", "held_at", "square")
     new = Meaning("meet_park", "meeting", "held_at", "park", supersedes="meet_square")
     agent.observe(Observation("notice", 10, 1, "read", "meeting", meaning=old, value="true"))
     agent.observe(Observation("notice", 20, 2, "read", "meeting", meaning=new, value="true"))
-    assert agent.beliefs["meet_square"].status == "superseded"
-    assert agent.beliefs["meet_square"].superseded_by == "meet_park"
-    assert agent.beliefs["meet_park"].status == "current"
+    assert agent.beliefs.held["meet_square"].status == "superseded"
+    assert agent.beliefs.held["meet_square"].superseded_by == "meet_park"
+    assert agent.beliefs.held["meet_park"].status == "current"
 
 
 def test_hearing_the_same_source_again_is_not_evidence_and_trust_moves_only_on_outcomes():
-    from harness.agent import ReferenceAgent
-    from harness.contract import Meaning, Observation
+    from harness.agents.reference import reference_agent
+    from harness.engine.contract import AgentSetup, Meaning, Observation
 
     spec = load_scenario("public_fact").agents[1]
-    agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+    agent = reference_agent(AgentSetup("t", spec, CAREFUL, Draws("t", 0), 0, 2880, 5))
     m = Meaning("bridge_blocked_day1", "bridge", "blocked_on", "1")
-    told = Observation("claim", 10, 1, "told", "bridge", meaning=m, value="true",
-                       modality="likely", speaker="ana", stated_source="self")
+    told = Observation(
+        "claim",
+        10,
+        1,
+        "told",
+        "bridge",
+        meaning=m,
+        value="true",
+        modality="likely",
+        speaker="ana",
+        stated_source="self",
+    )
     agent.observe(told)
-    first = agent.beliefs[m.proposition].confidence
+    first = agent.beliefs.held[m.proposition].confidence
     agent.observe(told)  # Ana says it again
-    assert agent.beliefs[m.proposition].confidence == first
-    assert agent.relations.trust == {}  # nothing observed yet: trust has not moved
+    assert agent.beliefs.held[m.proposition].confidence == first
+    assert agent.trust.relations.trust == {}  # nothing observed yet: trust has not moved
     agent.observe(Observation("notice", 30, 3, "seen", "bridge", meaning=m, value="false"))
-    assert agent.relations.trust["ana|reports_facts"] < float(CAREFUL["trust.prior"])
-    assert agent.beliefs[m.proposition].value == "false"  # seeing beats hearsay
+    assert agent.trust.relations.trust["ana|reports_facts"] < float(CAREFUL["trust.prior"])
+    assert agent.beliefs.held[m.proposition].value == "false"  # seeing beats hearsay
 
 
 def test_private_claims_never_reach_outsiders_when_privacy_is_respected():
@@ -178,8 +243,11 @@ def test_private_claims_never_reach_outsiders_when_privacy_is_respected():
     told = ep.rec.tables()["utterances"].to_pandas()
     audience = {"ana", "bo", "dara"}
     assert told[told.privacy == "private"].listener.isin(audience).all()
-    leaky = episode("secret", policy=CAREFUL.with_values({"sharing.respect_privacy": False}),
-                    seed=1).rec.tables()["utterances"].to_pandas()
+    leaky = (
+        episode("secret", policy=CAREFUL.with_values({"sharing.respect_privacy": False}), seed=1)
+        .rec.tables()["utterances"]
+        .to_pandas()
+    )
     assert (~leaky[leaky.privacy == "private"].listener.isin(audience)).any()
 
 
@@ -208,26 +276,42 @@ def test_a_request_is_planned_and_fulfilled_and_a_stance_declines_it():
 
 
 def test_a_user_action_runs_without_touching_the_loop():
-    from harness import actions
-
-    actions.register(actions.Action("wave", lambda w, a, t, i: True, "nobody saw it"))
-    try:
-        scenario = load_scenario("public_fact")
-        agents = tuple(a.model_copy(update={"errands": tuple(
-            e.model_copy(update={"action": "wave"}) for e in a.errands)})
-            for a in scenario.agents)
-        ep = Episode(scenario.model_copy(update={"agents": agents}), CAREFUL, 0)
-        acts = ep.run()["actions"].to_pandas()
-        assert (acts.action == "wave").all() and acts.ok.all()
-    finally:
-        del actions.REGISTRY["wave"]
+    """A physics plug-in named in the scenario (a module outside the harness) adds an action."""
+    scenario = load_scenario("public_fact")
+    agents = tuple(
+        a.model_copy(
+            update={"errands": tuple(e.model_copy(update={"action": "wave"}) for e in a.errands)}
+        )
+        for a in scenario.agents
+    )
+    waving = scenario.model_copy(
+        update={"agents": agents, "physics": (*scenario.physics, "tests.fixtures.waving")}
+    )
+    acts = Episode(waving, CAREFUL, 0, AGENT_KINDS["reference"]).run()["actions"].to_pandas()
+    assert len(acts) > 0 and (acts.action == "wave").all() and acts.ok.all()
 
 
 def test_the_simple_agent_is_scored_by_the_same_scorecard():
     from scorecards import load_definition, score
 
     tables = {k: v.to_pandas() for k, v in episode(kind="simple").rec.tables().items()}
-    card = score(tables, load_definition(), hashes={"harness": "h", "instrument": "i",
-                                                   "policy": "p"})
+    card = score(
+        tables, load_definition(), hashes={"harness": "h", "instrument": "i", "policy": "p"}
+    )
     assert card.metrics["reach"].mean > 0
     assert "memory_noise" not in card.metrics  # no internals exposed: absent, not zero
+
+
+def test_the_reference_agent_is_two_compositions_of_components_whose_states_make_its_state():
+    from harness.agents.reference import AutonomousAgent, Villager
+
+    shared = {"memory", "beliefs", "trust", "conversation", "planning", "life"}
+    village = episode("public_fact", until=60).agents
+    room = episode("room_two_days", until=60).agents
+    assert all(type(a) is Villager for a in village.values())
+    assert all(type(a) is AutonomousAgent for a in room.values())
+    for agent, own in ((next(iter(village.values())), "routine"), (room["mara"], "autonomy")):
+        state = agent.get_state()
+        assert set(state) == shared | {own}  # one entry per component, nothing else
+        components = agent.components()
+        assert all(state[name] == c.get_state() for name, c in components.items())

@@ -3,6 +3,7 @@ processes at once, an MLflow tracking server, and a Ray cluster a search attache
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 from pathlib import Path
@@ -17,13 +18,33 @@ def test_two_drivers_share_a_postgresql_study(tmp_path, postgres, mlflow_server)
     from optuna.trial import TrialState
 
     cfg = tmp_path / "search.yaml"
-    cfg.write_text("scenarios: [public_fact, rumor]\nseeds: 0-2\n"
-                   f"first: [{Path(__file__).parent.parent / 'policies' / 'careful.yaml'}]\n")
-    command = [EXE, "search", "--study", "shared", "--trials", "6", "--config", str(cfg),
-               "--runs-dir", str(tmp_path / "runs"), "--storage", postgres,
-               "--tracking-uri", mlflow_server, "--serial"]
-    drivers = [subprocess.Popen(command, env=QUIET, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    cfg.write_text(
+        "scenarios: [public_fact, rumor]\nseeds: 0-2\n"
+        f"first: [{Path(__file__).parent.parent / 'policies' / 'careful.yaml'}]\n"
+    )
+    command = [
+        EXE,
+        "search",
+        "--study",
+        "shared",
+        "--trials",
+        "6",
+        "--config",
+        str(cfg),
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        "--storage",
+        postgres,
+        "--tracking-uri",
+        mlflow_server,
+        "--serial",
+    ]
+    drivers = [
+        subprocess.Popen(
+            command, env=QUIET, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
     outputs = [d.communicate(timeout=600) for d in drivers]
     for d, (_, err) in zip(drivers, outputs):
         assert d.returncode == 0, err
@@ -36,8 +57,11 @@ def test_two_drivers_share_a_postgresql_study(tmp_path, postgres, mlflow_server)
     client = MlflowClient(tracking_uri=mlflow_server, registry_uri=mlflow_server)
     experiment = client.get_experiment_by_name("shared")
     runs = client.search_runs([experiment.experiment_id], max_results=1000)
-    children = {r.data.tags["villagelab.trial"]: r for r in runs
-                if r.data.tags.get("villagelab.kind") == "trial"}
+    children = {
+        r.data.tags["villagelab.trial"]: r
+        for r in runs
+        if r.data.tags.get("villagelab.kind") == "trial"
+    }
     assert sorted(children, key=int) == [str(t.number) for t in trials]  # all accounted for
     assert all(r.info.status == "FINISHED" for r in children.values())
     assert len([r for r in runs if r.data.tags.get("villagelab.kind") == "search"]) == 2
@@ -53,9 +77,27 @@ def test_a_search_attaches_to_a_ray_cluster(tmp_path, ray_head):
     cfg = tmp_path / "search.yaml"
     cfg.write_text("scenarios: [public_fact, secret]\nseeds: 0-2\n")
     runs = tmp_path / "runs"
-    result = subprocess.run([EXE, "search", "--study", "cluster", "--trials", "2", "--config",
-                             str(cfg), "--runs-dir", str(runs), "--ray-address", ray_head],
-                            env=QUIET, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            EXE,
+            "search",
+            "--study",
+            "cluster",
+            "--trials",
+            "2",
+            "--config",
+            str(cfg),
+            "--runs-dir",
+            str(runs),
+            "--ray-address",
+            ray_head,
+        ],
+        check=False,
+        env=QUIET,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr
     assert "trials_this_run: 2" in result.stdout
     # the start champion's traces came back to the driver and were written under its runs folder
@@ -65,24 +107,46 @@ def test_a_search_attaches_to_a_ray_cluster(tmp_path, ray_head):
     assert again.returncode == 0 and "champion: version" in again.stdout
 
 
-def test_several_trials_are_in_flight_when_workers_outnumber_a_trials_episodes(tmp_path,
-                                                                             ray_head):
+def test_several_trials_are_in_flight_when_workers_outnumber_a_trials_episodes(tmp_path, ray_head):
     from mlflow.tracking import MlflowClient
 
     cfg = tmp_path / "search.yaml"
     cfg.write_text('scenarios: [secret]\nseeds: "0"\n')  # one episode a trial, two workers
     runs = tmp_path / "runs"
-    result = subprocess.run([EXE, "search", "--study", "flight", "--trials", "4", "--config",
-                             str(cfg), "--runs-dir", str(runs), "--ray-address", ray_head],
-                            env=QUIET, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            EXE,
+            "search",
+            "--study",
+            "flight",
+            "--trials",
+            "4",
+            "--config",
+            str(cfg),
+            "--runs-dir",
+            str(runs),
+            "--ray-address",
+            ray_head,
+        ],
+        check=False,
+        env=QUIET,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr
     client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
     experiment = client.get_experiment_by_name("flight")
-    trials = sorted((r for r in client.search_runs([experiment.experiment_id])
-                     if r.data.tags.get("villagelab.kind") == "trial"),
-                    key=lambda r: int(r.data.tags["villagelab.trial"]))
+    trials = sorted(
+        (
+            r
+            for r in client.search_runs([experiment.experiment_id])
+            if r.data.tags.get("villagelab.kind") == "trial"
+        ),
+        key=lambda r: int(r.data.tags["villagelab.trial"]),
+    )
     assert len(trials) == 4
-    overlapping = [b for a, b in zip(trials, trials[1:]) if b.info.start_time < a.info.end_time]
+    overlapping = [b for a, b in itertools.pairwise(trials) if b.info.start_time < a.info.end_time]
     assert overlapping  # a trial was asked and submitted before the one before it finished
 
 
@@ -90,16 +154,42 @@ def test_on_a_cluster_workers_write_traces_to_a_shared_uri(tmp_path, ray_head):
     """`run --traces-uri`: the workers write the traces (byte-identical to a serial run's),
     only measured values come back, and `score` finds the traces through the manifest."""
     shared, local = tmp_path / "shared", tmp_path / "local"
-    common = ["run", "--scenario", "public_fact", "--scenario", "room_two_days", "--policy",
-              "policies/careful.yaml", "--seeds", "0-1"]
-    remote = subprocess.run([EXE, *common, "--out", str(tmp_path / "out"), "--ray-address",
-                             ray_head, "--traces-uri", shared.as_uri(), "--json",
-                             str(tmp_path / "out" / "card.json")],
-                            env=QUIET, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    common = [
+        "run",
+        "--scenario",
+        "public_fact",
+        "--scenario",
+        "room_two_days",
+        "--policy",
+        "policies/careful.yaml",
+        "--seeds",
+        "0-1",
+    ]
+    remote = subprocess.run(
+        [
+            EXE,
+            *common,
+            "--out",
+            str(tmp_path / "out"),
+            "--ray-address",
+            ray_head,
+            "--traces-uri",
+            shared.as_uri(),
+            "--json",
+            str(tmp_path / "out" / "card.json"),
+        ],
+        check=False,
+        env=QUIET,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
     assert remote.returncode == 0, remote.stderr
     assert not (tmp_path / "out" / "traces").exists()  # nothing came back to be written here
-    serial = villagelab(*common, "--out", str(local), "--serial", "--json",
-                        str(local / "card.json"), cwd=ROOT)
+    serial = villagelab(
+        *common, "--out", str(local), "--serial", "--json", str(local / "card.json"), cwd=ROOT
+    )
     assert serial.returncode == 0, serial.stderr
     written = sorted(p.relative_to(shared) for p in shared.glob("traces/*/*/*.parquet"))
     assert len(written) == 13 * 2 * 2
@@ -115,22 +205,107 @@ def test_a_search_on_a_cluster_keeps_every_trials_traces_at_the_shared_uri(tmp_p
     from mlflow.tracking import MlflowClient
 
     cfg = tmp_path / "search.yaml"
-    cfg.write_text(f"scenarios: [public_fact, rumor]\nseeds: 0-2\n"
-                   f"first: [{ROOT / 'policies' / 'careful.yaml'}]\n")
+    cfg.write_text(
+        f"scenarios: [public_fact, rumor]\nseeds: 0-2\n"
+        f"first: [{ROOT / 'policies' / 'careful.yaml'}]\n"
+    )
     runs, shared = tmp_path / "runs", tmp_path / "shared"
-    result = subprocess.run([EXE, "search", "--study", "kept", "--trials", "1", "--config",
-                             str(cfg), "--runs-dir", str(runs), "--ray-address", ray_head,
-                             "--traces-uri", shared.as_uri()],
-                            env=QUIET, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            EXE,
+            "search",
+            "--study",
+            "kept",
+            "--trials",
+            "1",
+            "--config",
+            str(cfg),
+            "--runs-dir",
+            str(runs),
+            "--ray-address",
+            ray_head,
+            "--traces-uri",
+            shared.as_uri(),
+        ],
+        check=False,
+        env=QUIET,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr
     assert "trial 0: promoted" in result.stderr
     trial = shared / "kept" / "trial-0"
     assert len(list(trial.glob("traces/*/*/*.parquet"))) == 13 * 2 * 3
     client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
     experiment = client.get_experiment_by_name("kept")
-    (run,) = [r for r in client.search_runs([experiment.experiment_id])
-              if r.data.tags.get("villagelab.trial") == "0"]
+    (run,) = [
+        r
+        for r in client.search_runs([experiment.experiment_id])
+        if r.data.tags.get("villagelab.trial") == "0"
+    ]
     assert run.data.tags["villagelab.traces"] == trial.as_uri()
     # the champion's report was made from the traces read back from the shared URI
     (folder,) = (runs / "studies" / "kept" / "champions").glob("0-*")
     assert (folder / "report.html").exists() and not (folder / "traces").exists()
+
+
+def test_workers_on_a_cluster_import_a_user_agent_by_its_path(tmp_path, ray_head):
+    """An agent defined outside the five packages runs on a `ray start --head` cluster: what
+    travels is its import path, and each worker imports it (issue 13)."""
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [
+            EXE,
+            "run",
+            "--scenario",
+            "public_fact",
+            "--scenario",
+            "secret",
+            "--policy",
+            "policies/careful.yaml",
+            "--seeds",
+            "0-1",
+            "--workers",
+            "2",
+            "--ray-address",
+            ray_head,
+            "--agent",
+            "tests.fixtures.agents:Quoting",
+            "--out",
+            str(out),
+        ],
+        check=False,
+        env=QUIET,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [e["status"] for e in manifest["episodes"]] == ["ok"] * 4
+    assert manifest["agent_path"] == "tests.fixtures.agents:Quoting"
+    import pandas as pd
+
+    said = pd.read_parquet(out / "traces" / "utterances")
+    assert len(said) > 0 and (said.text_by == "agent").all()  # the user agent's own words
+
+
+def test_the_documented_example_agent_runs_on_a_cluster(tmp_path, ray_head):
+    """docs/agents.md's example, saved in a user's folder, under `run --workers 2` attached to
+    a `ray start --head` cluster (issue 13's done-when)."""
+    from .test_docs import example_code
+
+    (tmp_path / "example_agent.py").write_text(example_code())
+    policy = ROOT / "policies" / "careful.yaml"
+    result = subprocess.run(
+        [EXE, "run", "--scenario", "public_fact", "--scenario", "secret", "--policy",
+         str(policy), "--seeds", "0-1", "--workers", "2", "--ray-address", ray_head,
+         "--agent", "example_agent:Gossip", "--out", str(tmp_path / "out")], check=False,
+        env=QUIET, capture_output=True, text=True, cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert [e["status"] for e in manifest["episodes"]] == ["ok"] * 4
+    assert manifest["agent_path"] == "example_agent:Gossip"

@@ -17,8 +17,9 @@ def own_baseline(tmp_path_factory):
     from .conftest import villagelab
 
     path = tmp_path_factory.mktemp("gate") / "baseline.json"
-    result = villagelab("gate", "--policy", CAREFUL, "--baseline", str(path),
-                        "--update-baseline", "--serial")
+    result = villagelab(
+        "gate", "--policy", CAREFUL, "--baseline", str(path), "--update-baseline", "--serial"
+    )
     assert result.returncode == 0, result.stderr
     return path
 
@@ -35,14 +36,19 @@ def test_policy_passes_against_its_own_baseline(cli, own_baseline, tmp_path):
     assert not any(c["failed"] for c in verdict["checks"])
 
 
-@pytest.mark.parametrize("change, named", [
-    (("keep_source: true", "keep_source: false"), "provenance regressed"),
-    (("mark_second_hand: true", "mark_second_hand: false"), "action_consistency regressed"),
-    (("respect_privacy: true", "respect_privacy: false"), "guardrail containment broken"),
-    (("trigger_confidence: 0.4", "trigger_confidence: 1.0"), "action_consistency regressed"),
-], ids=["sources dropped", "hedging off", "privacy labels off", "replanning off"])
-def test_planted_regression_fails_with_exit_1_naming_the_metric(cli, own_baseline, tmp_path,
-                                                                 change, named):
+@pytest.mark.parametrize(
+    "change, named",
+    [
+        (("keep_source: true", "keep_source: false"), "provenance regressed"),
+        (("mark_second_hand: true", "mark_second_hand: false"), "action_consistency regressed"),
+        (("respect_privacy: true", "respect_privacy: false"), "guardrail containment broken"),
+        (("trigger_confidence: 0.4", "trigger_confidence: 1.0"), "action_consistency regressed"),
+    ],
+    ids=["sources dropped", "hedging off", "privacy labels off", "replanning off"],
+)
+def test_planted_regression_fails_with_exit_1_naming_the_metric(
+    cli, own_baseline, tmp_path, change, named
+):
     text = (ROOT / "policies" / "careful.yaml").read_text()
     assert change[0] in text
     planted = tmp_path / "planted.yaml"
@@ -86,7 +92,7 @@ def test_committed_baseline_matches_this_instrument():
 
 def test_an_edited_scenario_is_named_as_what_differs(own_baseline, tmp_path):
     from experiments.gate import load_baseline
-    from harness.hashing import instrument_parts
+    from harness.engine.hashing import instrument_parts
 
     _, parts = load_baseline(own_baseline)
     assert parts == instrument_parts()  # the baseline knows its parts, to explain a mismatch
@@ -97,15 +103,28 @@ def test_junit_and_summary_count_every_check_and_guardrail(cli, own_baseline, tm
 
     step = tmp_path / "step.md"
     step.write_text("earlier step\n")
-    result = cli("gate", "--policy", CAREFUL, "--baseline", str(own_baseline), "--serial",
-                 "--junit", str(tmp_path / "g.xml"), "--summary", str(tmp_path / "g.md"),
-                 "--json", str(tmp_path / "g.json"), env={"GITHUB_STEP_SUMMARY": str(step)})
+    result = cli(
+        "gate",
+        "--policy",
+        CAREFUL,
+        "--baseline",
+        str(own_baseline),
+        "--serial",
+        "--junit",
+        str(tmp_path / "g.xml"),
+        "--summary",
+        str(tmp_path / "g.md"),
+        "--json",
+        str(tmp_path / "g.json"),
+        env={"GITHUB_STEP_SUMMARY": str(step)},
+    )
     assert result.returncode == 0
     suite = ET.parse(tmp_path / "g.xml").getroot()
     verdict = json.loads((tmp_path / "g.json").read_text())
     cases = suite.findall("testcase")
-    assert int(suite.get("tests")) == len(cases) == len(verdict["checks"]) + len(
-        verdict["guardrails"])
+    assert (
+        int(suite.get("tests")) == len(cases) == len(verdict["checks"]) + len(verdict["guardrails"])
+    )
     assert {c.get("classname") for c in cases} >= {"public_fact", "secret", "guardrails"}
     assert int(suite.get("failures")) == 0
     summary = (tmp_path / "g.md").read_text()

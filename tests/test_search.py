@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 
@@ -14,8 +13,19 @@ def searched(tmp_path_factory):
     config = root / "tiny.yaml"
     config.write_text("scenarios: [public_fact]\nseeds: 0-1\n")
     runs = root / "runs"
-    result = villagelab("search", "--study", "tiny", "--trials", "3", "--config", str(config),
-                        "--runs-dir", str(runs), "--serial", cwd=root)
+    result = villagelab(
+        "search",
+        "--study",
+        "tiny",
+        "--trials",
+        "3",
+        "--config",
+        str(config),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+        cwd=root,
+    )
     assert result.returncode == 0, result.stderr
     return root, runs, result
 
@@ -42,8 +52,13 @@ def test_mlflow_holds_one_parent_and_a_child_per_trial_with_its_decision(searche
         tags = child.data.tags
         assert tags["mlflow.parentRunId"] == parents[0].info.run_id
         assert tags["villagelab.decision"] in ("promoted", "rolled_back", "pruned")
-        assert {"villagelab.policy", "villagelab.harness", "villagelab.instrument",
-                "villagelab.trial", "villagelab.study"} <= set(tags)
+        assert {
+            "villagelab.policy",
+            "villagelab.harness",
+            "villagelab.instrument",
+            "villagelab.trial",
+            "villagelab.study",
+        } <= set(tags)
         assert "retrieval.top_k" in child.data.params
         assert child.info.status == "FINISHED"
         if tags["villagelab.decision"] != "pruned":
@@ -57,7 +72,7 @@ def test_champion_is_exported_from_the_registry(searched):
 
     _, runs, result = searched
     registry = Registry(f"sqlite:///{runs / 'mlflow.db'}")
-    number, policy = registry.policy()
+    _number, policy = registry.policy()
     assert dict(load_policy(runs / "studies" / "tiny" / "champion.yaml")) == dict(policy)
     promoted = [line for line in result.stderr.splitlines() if ": promoted" in line]
     assert len(registry.history()) == 1 + len(promoted)  # the start policy, then promotions

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from harness.store import atomic_write_bytes
+from villagelab.files import atomic_write_bytes
 
 from ..compare import Comparison
 from ..scorecard import Scorecard

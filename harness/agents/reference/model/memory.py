@@ -1,0 +1,259 @@
+"""Episodic memory, one isolated namespace per agent: immutable experiences, retention, retrieval.
+
+Retrieval ranks by recency (retention r), importance, relevance to the query and mood
+congruence, puts the salient cache first, adds deterministic noise, and may return nothing.
+Strength grows only on real use: S' = S × (1 + 1.2 × (1 − r)); age always counts from the
+write. Capacity evicts by importance × retention. Summaries merge old experiences (keeping
+or dropping sources by policy); reflections are hypotheses with evidence and counter-evidence.
+Neither is ever evidence for a belief.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+BASE_STRENGTH = 720.0  # minutes: a plain experience is half-forgotten after about 8 hours
+MIN_ACTIVATION = 0.5  # below this a memory does not come to mind at all
+NOISE = 0.2  # width of the retrieval noise
+IMPORTANCE_WEIGHT = 0.3
+SALIENT_BONUS = 0.5
+MOOD_WEIGHT = 0.3
+
+
+@dataclass(frozen=True)
+class Experience:
+    """What one agent perceived, was told, did — or, for kind summary/reflection, concluded.
+
+    Never edited after the write.
+    """
+
+    id: int  # counted per agent, so ids never depend on other agents or on the worker
+    owner: str
+    minute: int
+    event_id: int
+    channel: str  # seen / heard / read / told / did / inner
+    subject: str
+    importance: float
+    kind: str = "experience"  # experience / summary / reflection
+    proposition: str | None = None
+    value: str | None = None
+    modality: str | None = None
+    told_by: str | None = None  # the informant, when the policy keeps sources
+    origin: str | None = None  # the origin the informant stated, when kept
+    confidence: float = 1.0
+    valence: float = 0.0  # how it felt, -1..1: mood-congruent recall
+    privacy: str = "public"
+    audience: tuple[str, ...] = ()
+    evidence: tuple[int, ...] = ()  # summary: merged ids; reflection: supporting ids
+    counter: tuple[int, ...] = ()  # reflection: contradicting ids
+
+    @property
+    def first_hand(self) -> bool:
+        return self.channel in ("seen", "heard", "read", "did")
+
+    @property
+    def is_evidence(self) -> bool:
+        return self.kind == "experience"
+
+
+@dataclass
+class Memory:
+    owner: str
+    capacity: int
+    experiences: dict[int, Experience] = field(default_factory=dict)
+    strength: dict[int, float] = field(default_factory=dict)
+    next_id: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "owner": self.owner,
+            "capacity": self.capacity,
+            "next_id": self.next_id,
+            "experiences": [asdict(e) for e in self.experiences.values()],
+            "strength": [[k, v] for k, v in self.strength.items()],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Memory:
+        def experience(e: dict[str, Any]) -> Experience:
+            return Experience(
+                **{**e, **{k: tuple(e[k]) for k in ("audience", "evidence", "counter")}}
+            )
+
+        return cls(
+            owner=data["owner"],
+            capacity=data["capacity"],
+            next_id=data["next_id"],
+            experiences={e["id"]: experience(e) for e in data["experiences"]},
+            strength={int(k): float(v) for k, v in data["strength"]},
+        )
+
+
+def retention(memory: Memory, exp: Experience, now: int) -> float:
+    return math.exp(-max(0, now - exp.minute) / memory.strength[exp.id])
+
+
+def write(
+    memory: Memory, now: int, event_id: int, **fields: Any
+) -> tuple[Experience, list[Experience]]:
+    """Store a new experience; returns it and whatever capacity evicted to make room."""
+    exp = Experience(id=memory.next_id, owner=memory.owner, minute=now, event_id=event_id, **fields)
+    memory.next_id += 1
+    memory.experiences[exp.id] = exp
+    memory.strength[exp.id] = BASE_STRENGTH * (1.0 + exp.importance)
+    evicted: list[Experience] = []
+    while len(memory.experiences) > memory.capacity:
+        # the least important, least retained experience goes; ties go to the oldest id
+        victim = min(
+            memory.experiences.values(),
+            key=lambda e: (e.importance * retention(memory, e, now), e.id),
+        )
+        del memory.experiences[victim.id]
+        del memory.strength[victim.id]
+        evicted.append(victim)
+    return exp, evicted
+
+
+@dataclass(frozen=True)
+class Query:
+    subject: str
+    purpose: str  # e.g. "plan"; part of the noise key
+    related: tuple[str, ...] = ()  # subjects that count as half relevant
+
+
+@dataclass(frozen=True)
+class Recall:
+    experience: Experience
+    relevant: bool
+
+
+def retrieve(
+    memory: Memory, query: Query, now: int, policy: Any, noise: Any, mood: float = 0.0
+) -> list[Recall]:
+    """The experiences that come to mind for a query, best first; may be empty. Pure."""
+    top_k = int(policy["retrieval.top_k"])
+    w_rel = float(policy["retrieval.relevance_weight"])
+    w_rec = float(policy["retrieval.recency_weight"])
+    salient = float(policy["memory.importance_threshold"])
+    scored = []
+    for exp in memory.experiences.values():
+        relevance = (
+            1.0 if exp.subject == query.subject else 0.5 if exp.subject in query.related else 0.0
+        )
+        activation = (
+            w_rec * retention(memory, exp, now)
+            + IMPORTANCE_WEIGHT * exp.importance
+            + w_rel * relevance
+            + MOOD_WEIGHT * mood * exp.valence
+            + (SALIENT_BONUS if exp.importance >= salient else 0.0)
+            + NOISE * (noise.uniform("retrieval", memory.owner, query.purpose, now, exp.id) - 0.5)
+        )
+        if activation >= MIN_ACTIVATION:
+            scored.append((-activation, exp.id, exp, relevance > 0))
+    scored.sort()
+    return [Recall(exp, relevant) for _, _, exp, relevant in scored[:top_k]]
+
+
+def strengthen(memory: Memory, used: list[Experience], now: int) -> None:
+    """Real use makes a memory last longer, more so the more it had faded."""
+    for exp in used:
+        r = retention(memory, exp, now)
+        memory.strength[exp.id] *= 1.0 + 1.2 * (1.0 - r)
+
+
+def summarise(
+    memory: Memory, now: int, event_id: int, older_than: int, keep_source: bool
+) -> tuple[list[Experience], list[Experience]]:
+    """Merge old experiences about the same proposition into one summary each.
+
+    Returns (summaries written, experiences merged away). The summary keeps the strongest
+    confidence and the highest importance; it keeps the informant and stated origin only if
+    `keep_source`. A summary is never evidence: beliefs keep their own links.
+    """
+    groups: dict[str, list[Experience]] = {}
+    for exp in memory.experiences.values():
+        if exp.is_evidence and exp.proposition is not None and now - exp.minute >= older_than:
+            groups.setdefault(exp.proposition, []).append(exp)
+    written, merged = [], []
+    for prop in sorted(groups):
+        group = sorted(groups[prop], key=lambda e: e.id)
+        if len(group) < 2:
+            continue
+        best = max(group, key=lambda e: (e.confidence, e.id))
+        for exp in group:
+            del memory.experiences[exp.id]
+            del memory.strength[exp.id]
+        summary, _ = write(
+            memory,
+            now,
+            event_id,
+            channel="inner",
+            subject=best.subject,
+            kind="summary",
+            importance=max(e.importance for e in group),
+            proposition=prop,
+            value=best.value,
+            modality=best.modality,
+            confidence=best.confidence,
+            told_by=best.told_by if keep_source else None,
+            origin=best.origin if keep_source else None,
+            privacy=best.privacy,
+            audience=best.audience,
+            evidence=tuple(e.id for e in group),
+        )
+        written.append(summary)
+        merged.extend(group)
+    return written, merged
+
+
+def reflect(memory: Memory, now: int, event_id: int) -> tuple[list[Experience], list[Experience]]:
+    """Hypotheses where experiences about a proposition disagree: evidence and counter-evidence.
+
+    Only experiences count (never a summary or an earlier reflection), so a reflection can
+    never cite itself; one reflection per proposition and set of evidence. Returns
+    (reflections written, experiences evicted to make room).
+    """
+    by_prop: dict[str, list[Experience]] = {}
+    for exp in memory.experiences.values():
+        if exp.proposition is not None and exp.is_evidence:
+            by_prop.setdefault(exp.proposition, []).append(exp)
+    existing = {
+        (e.proposition, e.evidence, e.counter)
+        for e in memory.experiences.values()
+        if e.kind == "reflection"
+    }
+    out: list[Experience] = []
+    evicted: list[Experience] = []
+    for prop in sorted(by_prop):
+        values: dict[str, list[int]] = {}
+        for exp in sorted(by_prop[prop], key=lambda e: e.id):
+            values.setdefault(exp.value or "", []).append(exp.id)
+        if len(values) < 2:
+            continue
+        ranked = sorted(values.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        (value, evidence), rest = ranked[0], ranked[1:]
+        counter = tuple(sorted(i for _, ids in rest for i in ids))
+        if (prop, tuple(evidence), counter) in existing:
+            continue
+        confidence = len(evidence) / (len(evidence) + len(counter))
+        subject = by_prop[prop][0].subject
+        reflection, gone = write(
+            memory,
+            now,
+            event_id,
+            channel="inner",
+            subject=subject,
+            kind="reflection",
+            importance=0.5,
+            proposition=prop,
+            value=value,
+            modality="likely",
+            confidence=round(confidence, 6),
+            evidence=tuple(evidence),
+            counter=counter,
+        )
+        out.append(reflection)
+        evicted.extend(gone)
+    return out, evicted

@@ -192,4 +192,7 @@ WHITELIST: tuple[Param, ...] = (
     ),
 )
 
+from .llm_whitelist import LLM_PARAMS
+
+WHITELIST = WHITELIST + LLM_PARAMS
 BY_NAME: dict[str, Param] = {p.name: p for p in WHITELIST}

@@ -15,6 +15,7 @@ from ._common import (
     agent_option,
     err,
     make_execution,
+    model_usage_lines,
     out,
     seeds_option,
     traces_uri_option,
@@ -109,6 +110,9 @@ def run(
         f"traces: {traces}\nmanifest: {out_dir}/manifest.json\n"
         f"episodes: {total - len(bad)} ok, {len(bad)} not ok"
     )
+    usage = model_usage_lines(evaluation.records)
+    if usage:
+        out.say("\n".join(f"{k}: {v}" for k, v in usage.items()))
     if bad:
         sys.exit(2)
 

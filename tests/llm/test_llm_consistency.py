@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from harness.contract import Claim, Meaning
 from harness.speech import render
+
 from scorecards.metrics._claim_text import contradictions
 
 PEOPLE = ("ana", "bo", "cai")
@@ -71,3 +71,28 @@ def test_the_harness_renderer_never_contradicts_its_claims():
         for source in ("self", "ana", None):
             claim = Claim(meaning, "true", modality, source)
             assert contradictions(render(claim), modality, source, PEOPLE) == [], claim
+
+
+def test_the_metric_counts_only_the_agents_own_words():
+    import pandas as pd
+
+    from scorecards.metrics.text_contradiction_rate import text_contradiction_rate
+
+    def episode(text_by: str) -> dict[str, pd.DataFrame]:
+        return {
+            "utterances": pd.DataFrame(
+                {
+                    "tick": [1, 2],
+                    "event_id": [1, 2],
+                    "speaker": ["ana", "bo"],
+                    "listener": ["bo", "ana"],
+                    "modality": ["certain", "rumor"],
+                    "stated_source": ["self", "ana"],
+                    "text_by": [text_by, text_by],
+                    "text": ["The bakery might be closed.", "Ana told me it might be closed."],
+                }
+            )
+        }
+
+    assert text_contradiction_rate(episode("agent")) == 0.5  # the first hedges a certainty
+    assert text_contradiction_rate(episode("harness")) is None

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from harness.engine.contract import ModelCall
+
 from .cache import Cached, ResponseCache
 from .calls import BudgetExhausted, ChatCall, ChatModel, ChatReply, LLMFailure
 from .config import Price
@@ -43,9 +45,7 @@ class CallRow:
 
     def as_diagnostic(self) -> Any:
         """The contract's typed row for the `llm_calls` table."""
-        from harness.engine.contract import LLMCall
-
-        return LLMCall(**asdict(self))
+        return ModelCall(**asdict(self))
 
 
 @dataclass
@@ -179,3 +179,66 @@ def summarise(rows: Iterable[CallRow | dict[str, Any]], price: Price | None) -> 
     if cost is not None:
         out["llm_cost_usd"] = cost
     return out
+
+
+def totals(usages: Iterable[dict[str, float]]) -> dict[str, float]:
+    """Episodes' `model_usage` (harness.engine.runner) summed."""
+    out: dict[str, float] = {}
+    for usage in usages:
+        for k, v in usage.items():
+            out[k] = out.get(k, 0.0) + v
+    return out
+
+
+def trial_metrics(usages: Iterable[dict[str, float]], price: Price | None) -> dict[str, float]:
+    """What a search logs per trial: calls, cache hit rate, tokens, tokens paid, cost."""
+    t = totals(usages)
+    if not t:
+        return {}
+    calls = t.get("calls", 0.0)
+    out = {
+        "llm_calls": calls,
+        "llm_cache_hit_rate": t.get("cache_hits", 0.0) / calls if calls else 0.0,
+        "llm_tokens_in": t.get("tokens_in", 0.0),
+        "llm_tokens_out": t.get("tokens_out", 0.0),
+        "llm_tokens_paid": t.get("paid_in", 0.0) + t.get("paid_out", 0.0),
+        "llm_errors": t.get("errors", 0.0),
+    }
+    cost = estimated_cost(int(t.get("paid_in", 0)), int(t.get("paid_out", 0)), price)
+    if cost is not None:
+        out["llm_cost_usd"] = cost
+    return out
+
+
+def usage_lines(usages: Iterable[dict[str, float]], config_path: Any) -> dict[str, str]:
+    """`key: value` lines for the end of a run (empty when no model was called)."""
+    from .config import load_llm_config
+
+    price = load_llm_config(config_path, need_key=False).price() if config_path else None
+    m = trial_metrics(list(usages), price)
+    if not m:
+        return {}
+    calls, rate = int(m["llm_calls"]), m["llm_cache_hit_rate"]
+    lines = {
+        "llm_calls": str(calls),
+        "llm_calls_made": str(calls - round(calls * rate)),
+        "llm_cache_hit_rate": f"{rate:.3f}",
+        "llm_tokens": f"{int(m['llm_tokens_in'])} in, {int(m['llm_tokens_out'])} out",
+        "llm_tokens_paid": str(int(m["llm_tokens_paid"])),
+    }
+    if "llm_cost_usd" in m:
+        lines["llm_cost_usd"] = f"{m['llm_cost_usd']:.4f}"
+    return lines
+
+
+def model_metrics(records: Iterable[Any], agent_options: str | None) -> dict[str, float]:
+    """A trial's `trial_metrics` from its episode records, priced by the LLM config carried in
+    the agent's options (JSON; none for other agents)."""
+    import json
+
+    from .config import LLMConfig
+
+    price = None
+    if agent_options:
+        price = LLMConfig.model_validate(json.loads(agent_options)["config"]).price()
+    return trial_metrics([getattr(r, "model_usage", {}) for r in records], price)

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
+from harness.engine.contract import EpisodeStatus, EpisodeStop
+
 
 class Purpose(StrEnum):
     """Why the agent asks the model; one prompt family each, one column value in `llm_calls`."""
@@ -118,29 +120,29 @@ class ChatModel(Protocol):
 
 
 # --- failures: each ends the episode with its own status ----------------------------------------
-class LLMFailure(Exception):
+class LLMFailure(EpisodeStop):
     """A model call that cannot go on; the episode ends with `status` and this message.
 
     Messages name the endpoint without credentials and never quote a key or a header.
     """
 
-    status: ClassVar[str] = "failed"
+    status: ClassVar[EpisodeStatus] = EpisodeStatus.FAILED
 
 
 class EndpointFailure(LLMFailure):
     """The endpoint did not answer usefully: timeouts, lost connections and retryable HTTP
     errors after the last retry, or an error that retrying cannot fix (400, 401, 404...)."""
 
-    status = "failed"
+    status = EpisodeStatus.FAILED
 
 
 class CacheMiss(LLMFailure):
     """`--cache-only`: the call is not in the response cache, so it is not made."""
 
-    status = "cache_miss"
+    status = EpisodeStatus.CACHE_MISS
 
 
 class BudgetExhausted(LLMFailure):
     """The episode's or the trial's token budget is spent."""
 
-    status = "budget_exhausted"
+    status = EpisodeStatus.BUDGET_EXHAUSTED

@@ -14,8 +14,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from policies import InputError, YamlSource
-from policies.yamlsource import format_location
+from villagelab.yamlsource import InputError, YamlSource, format_location
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from harness.agents.llm import prompts, words
-from policies.llm_whitelist import LLM_PARAMS
+from policies.whitelist import LLM_PARAMS
 
 CALL_VALUES = {
     "name": "ana",

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from harness.contract import Claim, Meaning
-from harness.speech import render
 
+from harness.engine.contract import Claim, Meaning
+from harness.engine.speech import render
 from scorecards.metrics._claim_text import contradictions
 
 PEOPLE = ("ana", "bo", "cai")

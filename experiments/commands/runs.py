@@ -18,6 +18,7 @@ from ._common import (
     budget_options,
     err,
     make_execution,
+    model_usage_lines,
     out,
     seeds_option,
     traces_uri_option,
@@ -117,6 +118,9 @@ def run(
         f"traces: {traces}\nmanifest: {out_dir}/manifest.json\n"
         f"episodes: {total - len(bad)} ok, {len(bad)} not ok"
     )
+    usage = model_usage_lines(evaluation.records)
+    if usage:
+        out.say("\n".join(f"{k}: {v}" for k, v in usage.items()))
     if bad:
         sys.exit(2)
 

@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .contract import EpisodeStatus
+from .contract import EpisodeStatus, EpisodeStop
 
 DEFAULT_SECONDS = 1800.0  # half an hour: the library's episodes take seconds
 DEFAULT_MEMORY_MB = 4096  # what one episode may add to its process's resident memory
@@ -29,12 +29,12 @@ GRACE_S = 5.0  # the alarm's slack after the budget (at most), for code that nev
 _MEMORY_EVERY = 16  # ticks between two memory readings (a reading costs a file read)
 
 
-class BudgetExceeded(Exception):
+class BudgetExceeded(EpisodeStop):
     """An episode ran out of its time or memory; `status` says which."""
 
     def __init__(self, status: EpisodeStatus, detail: str) -> None:
         super().__init__(detail)
-        self.status = status
+        self.status = status  # type: ignore[misc]  # this instance's, not the class's default
 
 
 @dataclass(frozen=True)

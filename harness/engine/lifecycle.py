@@ -40,6 +40,8 @@ ALLOWED: dict[type[StrEnum], dict[StrEnum | None, frozenset[StrEnum]]] = {
         _E.CRASHED: frozenset(),
         _E.TIMED_OUT: frozenset(),
         _E.OUT_OF_MEMORY: frozenset(),
+        _E.CACHE_MISS: frozenset(),
+        _E.BUDGET_EXHAUSTED: frozenset(),
     },
 }
 

@@ -19,8 +19,8 @@ import pyarrow as pa
 from policies import Policy
 from scenarios import Scenario
 
-from .budget import Budget, BudgetExceeded
-from .contract import EpisodeStatus
+from .budget import Budget
+from .contract import EpisodeStatus, EpisodeStop
 from .episode import run_episode
 from .lifecycle import transition
 
@@ -48,6 +48,7 @@ class EpisodeRecord:
     measured: Any = None  # what a scoring task measured on the worker, if one did
     stored_at: str | None = None  # the shared trace URI the worker wrote the tables to
     retried: str | None = None  # why Ray ran it a second time (a worker or node was lost)
+    model_usage: dict[str, float] = field(default_factory=dict)  # its llm_calls, summed
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", transition(None, EpisodeStatus(self.status)))
@@ -76,7 +77,7 @@ def _execute(
 ) -> EpisodeRecord:
     try:
         tables = run_episode(scenario, Policy(values), seed, agent, budget)
-    except BudgetExceeded as exc:  # the episode's own budget: a result, the run goes on
+    except EpisodeStop as exc:  # an agent that cannot go on, or a spent budget: the run goes on
         return EpisodeRecord(scenario.name, seed, exc.status, str(exc))
     except MemoryError:
         return EpisodeRecord(
@@ -85,7 +86,27 @@ def _execute(
     except Exception as exc:  # noqa: BLE001 - a crash is a result, recorded with its cause
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return EpisodeRecord(scenario.name, seed, "crashed", detail)
-    return EpisodeRecord(scenario.name, seed, "ok", None, tables)
+    return EpisodeRecord(
+        scenario.name, seed, "ok", None, tables, model_usage=model_usage(tables.get("llm_calls"))
+    )
+
+
+def model_usage(calls: pa.Table | None) -> dict[str, float]:
+    """An episode's model calls summed (empty for an agent that calls no model): what a
+    search logs per trial without shipping the table."""
+    if calls is None or calls.num_rows == 0:
+        return {}
+    rows = calls.select(["tokens_in", "tokens_out", "cache_hit", "error"]).to_pylist()
+    paid = [r for r in rows if not r["cache_hit"]]
+    return {
+        "calls": float(len(rows)),
+        "cache_hits": float(len(rows) - len(paid)),
+        "tokens_in": float(sum(r["tokens_in"] for r in rows)),
+        "tokens_out": float(sum(r["tokens_out"] for r in rows)),
+        "paid_in": float(sum(r["tokens_in"] for r in paid)),
+        "paid_out": float(sum(r["tokens_out"] for r in paid)),
+        "errors": float(sum(r["error"] is not None for r in rows)),
+    }
 
 
 def ordered(jobs: Iterable[Job]) -> list[Job]:

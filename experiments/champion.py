@@ -18,6 +18,8 @@ import yaml
 
 from policies import InputError, Policy
 
+from .runs import RunsDir
+
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
 
@@ -85,10 +87,11 @@ class Registry:
             self.client.create_registered_model(
                 MODEL, description="villagelab policies; the alias 'champion' is the champion")
         previous = self.current_version()
-        mv = self.client.create_model_version(
-            MODEL, source=source, run_id=run_id,
-            tags={"policy": policy.hash, "objective": str(objective), "study": study,
-                  "trial": trial, "previous": str(previous)})
+        tags = {"policy": policy.hash, "objective": str(objective), "study": study,
+                "trial": trial}
+        if previous is not None:  # the first champion replaced nothing: no tag, not "None"
+            tags["previous"] = str(previous)
+        mv = self.client.create_model_version(MODEL, source=source, run_id=run_id, tags=tags)
         self.client.set_registered_model_alias(MODEL, ALIAS, mv.version)
         return int(mv.version)
 
@@ -132,8 +135,6 @@ class Registry:
 
 
 def tracking_uri_for(runs_dir: Path, tracking_uri: str | None = None) -> str:
-    from .search import RunsDir
-
     return tracking_uri or RunsDir(runs_dir).tracking_uri
 
 

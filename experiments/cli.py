@@ -268,7 +268,8 @@ def search(study: str, trials: int, hours: float | None, mode: str, config_path:
     """Search the policy surface; promote only what beats the champion, roll back the rest."""
     from .config import load_config
     from .progress import trial_progress
-    from .search import RunsDir, Search
+    from .runs import RunsDir
+    from .search import Search
 
     config = load_config(config_path)
     runs = RunsDir(runs_dir)
@@ -279,8 +280,27 @@ def search(study: str, trials: int, hours: float | None, mode: str, config_path:
     err.print(f"study {study} ({mode}): budget {trials} trials on "
               f"{len(config.scenarios)} scenarios × seeds {','.join(map(str, config.seeds))}"
               + (f", at most {hours:g} h" if hours else ""))
+
+    def notice(text: str) -> None:
+        err.print(f"[yellow]note:[/yellow] {text}", highlight=False)
+
     with trial_progress(err, trials, hours) as report:
-        result = driver.run(on_trial=report)
+        result = driver.run(on_trial=report, on_notice=notice)
+    me = invocation()
+    where = [] if runs_dir == Path("runs") else ["--runs-dir", str(runs_dir)]
+    again = [me, "search", *sys.argv[sys.argv.index("search") + 1:]] \
+        if "search" in sys.argv else [me, "search", "--study", study]
+    if result.stopped == "spent":
+        out.print(f"study: {study}\ntrials_this_run: 0\nstopped_by: spent\n"
+                  f"trials_done: {result.spent}\nbudget: {trials}\n"
+                  f"champion_version: {result.champion_version}\n"
+                  f"champion_policy: {result.champion_policy}\n"
+                  f"extend_it: {shell_join(with_option(again, '--trials', str(trials + 10)))}",
+                  highlight=False, soft_wrap=True, markup=False)
+        err.print(f"study {study} has used its budget of {trials} trials; nothing ran. "
+                  "--trials is the study's budget, counted across resumptions: give a larger "
+                  "one to extend it.", highlight=False)
+        return
     counts = {d: sum(o.decision == d for o in result.outcomes)
               for d in ("promoted", "rolled_back", "pruned", "failed")}
     out.print(f"study: {study}\nmode: {mode}\ntrials_this_run: {len(result.outcomes)}\n"
@@ -292,8 +312,45 @@ def search(study: str, trials: int, hours: float | None, mode: str, config_path:
               f"champion_policy: {result.champion_policy}\n"
               f"results: {runs.root.resolve()}\n"
               f"mlflow: {result.tracking_uri}\n"
-              f"morning_report: villagelab report --study {study} --runs-dir {runs.root}\n"
-              f"open the MLflow UI: villagelab ui --runs-dir {runs.root}")
+              f"morning_report: {shell_join([me, 'report', '--study', study, *where])}\n"
+              f"open the MLflow UI: {shell_join([me, 'ui', *where])}\n"
+              f"extend_it: {shell_join(with_option(again, '--trials', str(trials + 10)))}",
+              highlight=False, soft_wrap=True, markup=False)
+
+
+def invocation() -> str:
+    """How to run this command again from the same folder: `villagelab` when that is what
+    the shell finds, else the path it was started by (e.g. .venv/bin/villagelab)."""
+    import shutil
+
+    started = sys.argv[0] if sys.argv and sys.argv[0] else "villagelab"
+    found = shutil.which("villagelab")
+    if found and Path(found).resolve() == Path(started).resolve():
+        return "villagelab"
+    if started.endswith(".py"):  # python -m experiments.cli
+        return shell_join([sys.executable, "-m", "experiments.cli"])
+    if os.sep not in started:  # started by name from somewhere the shell looks
+        return found or started
+    return started
+
+
+def with_option(args: list[str], option: str, value: str) -> list[str]:
+    """`args` with `option` set to `value` (replaced where given, else appended)."""
+    out = list(args)
+    for i, arg in enumerate(out):
+        if arg == option and i + 1 < len(out):
+            out[i + 1] = value
+            return out
+        if arg.startswith(option + "="):
+            out[i] = f"{option}={value}"
+            return out
+    return [*out, option, value]
+
+
+def shell_join(args: list[str]) -> str:
+    import shlex
+
+    return shlex.join(args)
 
 
 # --- champion and report ----------------------------------------------------------------------
@@ -393,7 +450,7 @@ def ui(runs_dir: Path, port: int) -> None:
     """Open the MLflow UI on the runs store."""
     import subprocess
 
-    from .search import RunsDir
+    from .runs import RunsDir
 
     runs = RunsDir(runs_dir)
     if not (runs_dir / "mlflow.db").exists():

@@ -16,7 +16,7 @@ from harness.store import atomic_write_bytes
 from policies import InputError, diff, load_policy
 
 from .champion import Registry, tracking_uri_for
-from .search import RunsDir
+from .runs import RunsDir
 from .study import storage_for
 
 POLICIES = Path(__file__).resolve().parent.parent / "policies"

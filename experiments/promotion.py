@@ -1,57 +1,137 @@
 """When a trial may replace the champion (DESIGN §7).
 
-On the same selection seeds the candidate must beat the champion by the declared margin with
-the paired interval of the objective difference above zero, hold every guardrail, and regress
-no metric beyond its tolerance. Then it must confirm on fresh confirmation seeds, never used
-for selection: again better by the margin, guardrails held. Otherwise it is rolled back.
+Feasibility comes first (Deb's rules): a candidate that holds every guardrail beats a champion
+that breaks one; between two that break guardrails, the smaller violation wins; a candidate
+that breaks a guardrail never replaces one that holds them all. Between two feasible policies
+the candidate must beat the champion on the same seeds by the declared margin, with the paired
+interval of the objective difference above zero.
+
+Whatever the objective says, no metric may get worse beyond its tolerance — against the
+current champion, and against the study's **anchor** (its start policy), so that a chain of
+promotions, each inside tolerance of the last, cannot drift past it in sum. A reference that
+breaks a guardrail bought its values by breaking it, so a candidate is held to the tolerances
+of feasible references only; when the start policy is infeasible, the first feasible champion
+becomes the anchor.
+
+A promotion is then confirmed on fresh confirmation seeds, never used for selection, under the
+same rules (guardrails, regressions, drift, objective better by the margin).
 """
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorecards import Comparison, Scorecard, ScorecardDefinition, compare
+from scorecards import METRICS, Comparison, Scorecard, ScorecardDefinition, compare
 
 
 @dataclass(frozen=True)
 class Judgement:
     promote: bool
     reason: str
-    comparison: Comparison | None = None
+    comparison: Comparison | None = None  # candidate − champion
+    anchor: Comparison | None = None  # candidate − the study's anchor (when it was checked)
+
+
+def violations(card: Scorecard, definition: ScorecardDefinition) -> dict[str, float]:
+    """How far each guardrail is broken (0 when it holds): the excess beyond its limit, as a
+    share of the metric's range for a bounded metric, in its own units for a count."""
+    out = {}
+    for g in definition.guardrails:
+        result = card.guardrails.get(g.key)
+        if result is None or result.ok or result.value is None:
+            out[g.key] = 0.0
+            continue
+        lo, hi = METRICS[g.metric].range
+        span = hi - lo if math.isfinite(hi) else 1.0
+        out[g.key] = abs(result.value - result.limit) / span or 1e-9
+    return out
+
+
+def violation(card: Scorecard, definition: ScorecardDefinition) -> float:
+    """The total guardrail violation: 0 for a feasible policy."""
+    return math.fsum(violations(card, definition).values())
+
+
+def breaks(card: Scorecard) -> str:
+    """The broken guardrails with their values, e.g. 'containment 0.000 < 0.95'."""
+    return ", ".join(f"{name} {g.value:.3f} {'<' if g.value < g.limit else '>'} {g.limit:g}"
+                     for name, g in card.guardrails.items()
+                     if not g.ok and g.value is not None)
+
+
+def _losses(comparison: Comparison, against: str) -> str | None:
+    if not comparison.regressions:
+        return None
+    worst = sorted(comparison.regressions,
+                   key=lambda r: -abs(r.diff.mean) / (r.tolerance or 1.0))[:3]
+    listed = ", ".join(f"{r.scenario}/{r.metric} {r.diff.mean:+.3f} [{r.diff.ci_low:+.3f}, "
+                       f"{r.diff.ci_high:+.3f}] (tolerance {r.tolerance:g})" for r in worst)
+    more = len(comparison.regressions) - len(worst)
+    return f"worse than {against} beyond tolerance: {listed}" + (f" and {more} more" if more
+                                                                  else "")
+
+
+def judge(candidate: Scorecard, champion: Scorecard, anchor: Scorecard | None,
+          definition: ScorecardDefinition, margin: float, *,
+          confirming: bool = False) -> Judgement:
+    """Whether `candidate` may replace `champion`, paired on the seeds both were run on.
+
+    `anchor`: the study's anchor on the same seeds (None when it is the champion itself).
+    On selection seeds an objective gain needs its paired interval above zero; when
+    `confirming` on fresh seeds, a mean gain above the margin confirms it.
+    """
+    c = compare(candidate, champion, definition, margin=margin, rule="likely")
+    a = (None if anchor is None or violation(anchor, definition) > 0
+         else compare(candidate, anchor, definition, margin=margin, rule="likely"))
+    prefix = "not confirmed on fresh seeds: " if confirming else ""
+
+    def refuse(reason: str) -> Judgement:
+        return Judgement(False, prefix + reason, c, a)
+
+    mine, theirs = violation(candidate, definition), violation(champion, definition)
+    if mine > 0 and theirs == 0:
+        return refuse(f"guardrail broken: {breaks(candidate)}")
+    if mine > 0 and mine >= theirs:
+        return refuse(f"guardrail broken: {breaks(candidate)}, a violation of {mine:.3f}, "
+                      f"not smaller than the champion's {theirs:.3f}")
+    if theirs == 0:  # both feasible: held to the champion's tolerances too
+        lost = _losses(c, "the champion")
+        if lost:
+            return refuse(lost)
+    drifted = None if a is None else _losses(a, "the study's anchor")
+    if drifted:
+        return refuse(drifted)
+    d = c.objective_diff
+    gain = f"objective {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}]"
+    if mine > 0:
+        return Judgement(True, f"{'confirmed: ' if confirming else ''}a smaller guardrail "
+                               f"violation than the champion's ({mine:.3f} < {theirs:.3f}); "
+                               f"{gain}", c, a)
+    if theirs > 0:
+        return Judgement(True, f"{'confirmed: ' if confirming else ''}holds every guardrail, "
+                               f"which the champion breaks ({breaks(champion)}); {gain}", c, a)
+    if d.mean <= margin:
+        return refuse(f"objective {d.mean:+.4f} not above the margin {margin:g}")
+    if not confirming and d.ci_low <= 0:
+        return refuse(f"{gain} reaches zero")
+    return Judgement(True, f"{'confirmed: ' if confirming else ''}{gain}", c, a)
 
 
 def on_selection(candidate: Scorecard, champion: Scorecard, definition: ScorecardDefinition,
-                 margin: float) -> Judgement:
-    c = compare(candidate, champion, definition, margin=margin)
-    d = c.objective_diff
-    if c.guardrail_breaks:
-        return Judgement(False, f"guardrail broken: {', '.join(c.guardrail_breaks)}", c)
-    if c.regressions:
-        worst = ", ".join(f"{r.scenario}/{r.metric}" for r in c.regressions[:3])
-        return Judgement(False, f"regresses beyond tolerance: {worst}", c)
-    if d.mean <= margin:
-        return Judgement(False, f"objective {d.mean:+.4f} not above the margin {margin:g}", c)
-    if d.ci_low <= 0:
-        return Judgement(False, f"objective {d.mean:+.4f} but its interval [{d.ci_low:+.4f}, "
-                                f"{d.ci_high:+.4f}] reaches zero", c)
-    return Judgement(True, f"objective {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}]", c)
+                 margin: float, anchor: Scorecard | None = None) -> Judgement:
+    return judge(candidate, champion, anchor, definition, margin)
 
 
 def on_confirmation(candidate: Scorecard, champion: Scorecard,
-                    definition: ScorecardDefinition, margin: float) -> Judgement:
-    c = compare(candidate, champion, definition, margin=margin)
-    if c.guardrail_breaks:
-        return Judgement(False, f"not confirmed: guardrail broken on fresh seeds "
-                                f"({', '.join(c.guardrail_breaks)})", c)
-    if c.objective_diff.mean <= margin:
-        return Judgement(False, f"not confirmed: {c.objective_diff.mean:+.4f} on fresh seeds",
-                         c)
-    return Judgement(True, f"confirmed: {c.objective_diff.mean:+.4f} on fresh seeds", c)
+                    definition: ScorecardDefinition, margin: float,
+                    anchor: Scorecard | None = None) -> Judgement:
+    return judge(candidate, champion, anchor, definition, margin, confirming=True)
 
 
 def confirmation_seeds(start: int, study: str, trial: int, count: int) -> tuple[int, ...]:

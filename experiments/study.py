@@ -21,9 +21,12 @@ from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
 from policies import WHITELIST, InputError, Policy
+from scorecards import Scorecard
 
 MODES = ("global", "local", "pareto")
 FROZEN = ("harness", "instrument")
+# the single-objective value's name (in optuna-dashboard's plots): see `trial_value`
+VALUE_NAME = "objective (or -violation when a guardrail breaks)"
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,9 @@ def open_study(name: str, storage: Any, mode: str, hashes: dict[str, str],
             pruner=optuna.pruners.WilcoxonPruner(p_threshold=0.1,
                                                  n_startup_steps=startup_steps),
             load_if_exists=True)
+    names = pareto.names if mode == "pareto" and pareto else [VALUE_NAME]
+    if study.metric_names != names:
+        study.set_metric_names(names)
     recorded = {k: study.user_attrs.get(k) for k in (*FROZEN, "mode")}
     if recorded["harness"] is None:
         for key in FROZEN:
@@ -108,6 +114,38 @@ def open_study(name: str, storage: Any, mode: str, hashes: dict[str, str],
         raise InputError(f"study {name!r} was started in {recorded['mode']!r} mode; continue "
                          f"it with --mode {recorded['mode']} or start a new study")
     return study
+
+
+def trial_value(card: Scorecard, mode: str, pareto: Objectives,
+                violation: float) -> float | list[float]:
+    """What Optuna is told: feasibility first. A policy that holds every guardrail scores its
+    objective (in [0, 1]); one that breaks a guardrail scores minus its total violation, so
+    it ranks below every feasible policy and the smaller violation ranks higher. Optuna's
+    best trial — and optuna-dashboard's, which reads the values and ignores constraints —
+    is then the best feasible trial."""
+    if mode == "pareto":
+        return [-violation] * len(pareto.names) if violation > 0 else pareto_values(card,
+                                                                                     pareto)
+    if violation > 0:
+        return -violation
+    return card.objective if card.objective is not None else 0.0
+
+
+def pareto_values(card: Scorecard, pareto: Objectives) -> list[float]:
+    """Each objective group: the mean of its metrics, normalised to [0, 1], higher better."""
+    from scorecards import METRICS
+
+    out = []
+    for _, names in pareto.groups:
+        scores = []
+        for name in names:
+            m = card.metrics.get(name)
+            if m is not None:
+                lo, hi = METRICS[name].range
+                x = (m.mean - lo) / (hi - lo)
+                scores.append(x if METRICS[name].direction == "max" else 1 - x)
+        out.append(sum(scores) / len(scores) if scores else 0.0)
+    return out
 
 
 def _sampler_seed(name: str, storage: Any) -> int:
@@ -144,9 +182,8 @@ def counted(study: optuna.Study) -> int:
     done = 0
     requeued = {t.user_attrs.get("requeued_from") for t in study.get_trials(deepcopy=False)}
     for t in study.get_trials(deepcopy=False):
-        if t.state in (TrialState.COMPLETE, TrialState.PRUNED):
-            done += 1
-        elif t.state == TrialState.FAIL and t.number not in requeued:
+        if t.state in (TrialState.COMPLETE, TrialState.PRUNED) or (
+                t.state == TrialState.FAIL and t.number not in requeued):
             done += 1
     return done
 

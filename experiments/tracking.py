@@ -45,10 +45,24 @@ class Tracker:
                 location: str | None = artifacts.resolve().as_uri()
             else:
                 location = None  # a tracking server keeps artifacts where it is told to
-            self.experiment_id = self.client.create_experiment(study,
-                                                               artifact_location=location)
+            self.experiment_id = self._create(study, location)
         else:
             self.experiment_id = found.experiment_id
+
+    def _create(self, study: str, location: str | None) -> str:
+        """Create the study's experiment; another driver starting at the same moment may win
+        the race (create_experiment is not get-or-create), and then its experiment is ours."""
+        from mlflow.exceptions import MlflowException
+
+        try:
+            return self.client.create_experiment(study, artifact_location=location)
+        except MlflowException as exc:
+            if exc.error_code != "RESOURCE_ALREADY_EXISTS":
+                raise
+            found = self.client.get_experiment_by_name(study)
+            if found is None:
+                raise
+            return found.experiment_id
 
     # --- runs ----------------------------------------------------------------------------------
     def close_stale(self, alive: Callable[[str | None], bool]) -> int:

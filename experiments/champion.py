@@ -81,8 +81,9 @@ class Registry:
             return None
 
     def promote(self, run_id: str, source: str, policy: Policy, objective: float | None,
-                study: str, trial: str) -> int:
-        """Register `source` (an artifact folder with policy.yaml) and move the alias."""
+                study: str, trial: str, description: str = "") -> int:
+        """Register `source` (an artifact folder with policy.yaml) and move the alias; the
+        description holds the promotion's evidence (markdown, shown by the MLflow UI)."""
         if not self._exists():
             self.client.create_registered_model(
                 MODEL, description="villagelab policies; the alias 'champion' is the champion")
@@ -91,7 +92,8 @@ class Registry:
                 "trial": trial}
         if previous is not None:  # the first champion replaced nothing: no tag, not "None"
             tags["previous"] = str(previous)
-        mv = self.client.create_model_version(MODEL, source=source, run_id=run_id, tags=tags)
+        mv = self.client.create_model_version(MODEL, source=source, run_id=run_id, tags=tags,
+                                              description=description or None)
         self.client.set_registered_model_alias(MODEL, ALIAS, mv.version)
         return int(mv.version)
 

@@ -163,12 +163,20 @@ TRACES_URI_HELP = ("a URI every Ray worker can write and this machine read (file
               help="the generated village's structure seed (part of its identity)")
 @click.option("--ray-address", help="attach to a running Ray cluster (e.g. 127.0.0.1:6379)")
 @click.option("--traces-uri", callback=_traces_uri, help=TRACES_URI_HELP)
+@click.option("--mlflow", "to_mlflow", is_flag=True,
+              help="also log an MLflow run (scorecard, reports, manifest) in the run store")
+@click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
+              show_default=True, help="the run store for --mlflow")
+@click.option("--tracking-uri", help="MLflow tracking URI for --mlflow (default: the runs "
+                                     "folder's SQLite store)")
 def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ...],
         out_dir: Path, workers: int | None, serial: bool, json_path: Path | None,
         agent_kind: str, agents: int, structure_seed: int, ray_address: str | None,
-        traces_uri: str | None) -> None:
+        traces_uri: str | None, to_mlflow: bool, runs_dir: Path,
+        tracking_uri: str | None) -> None:
     """Run scenario × seed episodes, write Parquet traces to OUT (or --traces-uri) and score
-    them; the manifest goes to OUT."""
+    them; the manifest goes to OUT. Exits 1 when the scorecard breaks a guardrail (all is
+    written all the same), 2 when an episode did not finish."""
     from scorecards import render_table
 
     from .evaluation import Instrument, evaluate
@@ -181,8 +189,16 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
         execution = _execution(serial, workers, ray_address, agent_kind, traces_uri)
         evaluation = evaluate(p, instrument, seeds, execution, out=out_dir, on_done=advance)
     out.print(render_table(evaluation.scorecard))
+    reports: list[Path] = []
     if json_path:
-        _write_card(evaluation.scorecard, evaluation.load_traces(), json_path)
+        reports = _write_card(evaluation.scorecard, evaluation.load_traces(), json_path,
+                              title=f"villagelab run: {policy_path}")
+    if to_mlflow:
+        from .logbook import log_run
+
+        uri, artifacts = _store(runs_dir, tracking_uri)
+        where = log_run(uri, artifacts, evaluation, policy_path, out_dir, reports)
+        out.print(f"mlflow_run: {where}", highlight=False, soft_wrap=True, markup=False)
     bad = evaluation.problems
     for r in evaluation.records:
         if r.retried and r.status == "ok":
@@ -197,6 +213,24 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
               f"episodes: {total - len(bad)} ok, {len(bad)} not ok")
     if bad:
         sys.exit(2)
+    _exit_on_broken_guardrail(evaluation.scorecard)
+
+
+def _exit_on_broken_guardrail(card) -> None:  # type: ignore[no-untyped-def]
+    """Exit 1 when the scorecard breaks a guardrail (the README's rule, everywhere)."""
+    broken = [name for name, g in card.guardrails.items() if not g.ok]
+    if broken:
+        err.print(f"guardrail broken: {', '.join(broken)} (exit 1)", highlight=False)
+        sys.exit(1)
+
+
+def _store(runs_dir: Path, tracking_uri: str | None) -> tuple[str, Path]:
+    """The MLflow store to log to, and the folder its local artifacts go under."""
+    from .runs import RunsDir
+
+    runs = RunsDir(runs_dir)
+    runs.root.mkdir(parents=True, exist_ok=True)
+    return tracking_uri or runs.tracking_uri, runs.artifacts
 
 
 @cli.command()
@@ -227,16 +261,20 @@ def score(directory: Path, json_path: Path | None) -> None:
     card = score_traces(traces, load_definition(), hashes=hashes, applicable=applicable)
     out.print(render_table(card))
     if json_path:
-        _write_card(card, traces, json_path)
+        _write_card(card, traces, json_path, title=f"villagelab score: {directory}")
+    _exit_on_broken_guardrail(card)
 
 
-def _write_card(card, traces, json_path: Path, comparison=None) -> None:  # type: ignore[no-untyped-def]
+def _write_card(card, traces, json_path: Path, comparison=None,  # type: ignore[no-untyped-def]
+                title: str = "villagelab scorecard") -> list[Path]:
     """The scorecard JSON and, beside it, the markdown and HTML reports."""
     from scorecards.report import write_reports
 
     card.write_json(json_path)
-    md, html = write_reports(card, traces, json_path.parent, comparison=comparison)
+    md, html = write_reports(card, traces, json_path.parent, comparison=comparison,
+                             title=title)
     out.print(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")
+    return [md, html]
 
 
 # --- search ---------------------------------------------------------------------------------------
@@ -445,22 +483,23 @@ def report(study: str, runs_dir: Path, storage: str | None, tracking_uri: str | 
 @cli.command()
 @click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
               show_default=True)
-@click.option("--port", type=int, default=5000, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=5000, show_default=True)
 def ui(runs_dir: Path, port: int) -> None:
-    """Open the MLflow UI on the runs store."""
-    import subprocess
-
+    """Serve the MLflow UI on the runs folder (on 127.0.0.1) and print the address of the
+    newest study's trials; Ctrl-C stops it."""
     from .runs import RunsDir
+    from .ui import serve
 
     runs = RunsDir(runs_dir)
     if not (runs_dir / "mlflow.db").exists():
-        raise InputError(f"{runs_dir}: no mlflow.db; run 'villagelab search' first")
-    env = {**os.environ, "MLFLOW_DISABLE_TELEMETRY": "true",
-           "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"}
-    out.print(f"MLflow UI on http://127.0.0.1:{port} (Ctrl-C stops it)")
-    sys.exit(subprocess.call([sys.executable, "-m", "mlflow", "ui", "--backend-store-uri",
-                              runs.tracking_uri, "--host", "127.0.0.1", "--port", str(port)],
-                             env=env))
+        raise InputError(f"{runs_dir}: no mlflow.db; run 'villagelab search' first or give "
+                         "--runs-dir")
+
+    def say(text: str) -> None:
+        out.print(text, highlight=False, soft_wrap=True, markup=False)
+        sys.stdout.flush()
+
+    sys.exit(serve(runs.tracking_uri, "127.0.0.1", port, say))
 
 
 # --- gate ----------------------------------------------------------------------------------------
@@ -478,10 +517,15 @@ def ui(runs_dir: Path, port: int) -> None:
 @click.option("--workers", type=click.IntRange(min=1))
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
 @click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
-              show_default=True, help="where the champion registry is (--policy champion)")
+              show_default=True, help="the run store: the champion registry (--policy "
+              "champion) and the MLflow run this gate logs")
+@click.option("--tracking-uri", help="MLflow tracking URI to log to (default: the runs "
+                                     "folder's SQLite store)")
+@click.option("--no-mlflow", is_flag=True, help="do not log the gate as an MLflow run")
 def gate(policy_spec: str, baseline_path: Path | None, json_path: Path | None,
          junit_path: Path | None, summary_path: Path | None, update_baseline: bool,
-         workers: int | None, serial: bool, runs_dir: Path) -> None:
+         workers: int | None, serial: bool, runs_dir: Path, tracking_uri: str | None,
+         no_mlflow: bool) -> None:
     """Fail (exit 1) when the policy regresses against the committed baseline."""
     from scorecards import render_table
 
@@ -492,11 +536,20 @@ def gate(policy_spec: str, baseline_path: Path | None, json_path: Path | None,
                       update_baseline=update_baseline)
     out.print(render_table(result.evaluation.scorecard, result.comparison))
     write_outputs(result, json_path=json_path, junit_path=junit_path, summary_path=summary_path)
+    files = [f for f in (json_path, junit_path, summary_path) if f is not None]
     if json_path:
         from scorecards.report import write_reports
 
-        write_reports(result.evaluation.scorecard, result.evaluation.traces, json_path.parent,
-                      comparison=result.comparison, title="villagelab gate")
+        files += write_reports(result.evaluation.scorecard, result.evaluation.traces,
+                               json_path.parent, comparison=result.comparison,
+                               title=f"villagelab gate: {policy_spec}")
+    if not no_mlflow and not update_baseline:
+        from .logbook import log_gate
+
+        uri, artifacts = _store(runs_dir, tracking_uri)
+        where = log_gate(uri, artifacts, result, policy_spec,
+                         baseline_path or DEFAULT_BASELINE, files)
+        out.print(f"mlflow_run: {where}", highlight=False, soft_wrap=True, markup=False)
     (out if result.code == 0 else err).print(f"gate: {result.message}")
     sys.exit(result.code)
 
@@ -517,8 +570,15 @@ def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-d
 @click.option("--scenario", "scenario_names", multiple=True, required=True)
 @click.option("--seeds", default="0-4", show_default=True, callback=_seeds)
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
+@click.option("--mlflow", "to_mlflow", is_flag=True,
+              help="also log the sweep to MLflow: a parent run, a child run per value")
+@click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
+              show_default=True, help="the run store for --mlflow")
+@click.option("--tracking-uri", help="MLflow tracking URI for --mlflow (default: the runs "
+                                     "folder's SQLite store)")
 def sweep_command(name: str, values_text: str, policy_path: Path | None,
-                  scenario_names: tuple[str, ...], seeds: tuple[int, ...], serial: bool) -> None:
+                  scenario_names: tuple[str, ...], seeds: tuple[int, ...], serial: bool,
+                  to_mlflow: bool, runs_dir: Path, tracking_uri: str | None) -> None:
     """One parameter over several values: what it buys on one metric, what it costs on
     another."""
     from .evaluation import Instrument
@@ -531,7 +591,24 @@ def sweep_command(name: str, values_text: str, policy_path: Path | None,
     except ValueError as exc:
         raise InputError(f"--values {values_text!r}: {exc}") from None
     instrument = Instrument.load(scenario_names)
-    points = sweep(base, name, values, instrument, seeds, _execution(serial, None))
+    for value in values:
+        base.with_values({name: value})  # out of range stops here, before anything is logged
+    log = None
+    if to_mlflow:
+        from .logbook import SweepLog
+
+        log = SweepLog(*_store(runs_dir, tracking_uri), name, values,
+                       str(policy_path or "policies/careful.yaml"))
+    try:
+        points = sweep(base, name, values, instrument, seeds, _execution(serial, None),
+                       on_point=log.point if log else None)
+    except BaseException:
+        if log:
+            log.finish("FAILED")
+        raise
+    if log:
+        out.print(f"mlflow_run: {log.finish()}", highlight=False, soft_wrap=True,
+                  markup=False)
     out.print(f"objective by {name}: " + ", ".join(
         f"{p.value}: {'—' if p.objective is None else f'{p.objective:.3f}'}" for p in points))
     for scenario in sorted({sc for p in points for sc in p.metrics}):

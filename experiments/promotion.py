@@ -36,6 +36,7 @@ class Judgement:
     reason: str
     comparison: Comparison | None = None  # candidate − champion
     anchor: Comparison | None = None  # candidate − the study's anchor (when it was checked)
+    held_to: tuple[str, ...] = ()  # whose tolerances were checked: "champion", "anchor"
 
 
 def violations(card: Scorecard, definition: ScorecardDefinition) -> dict[str, float]:
@@ -91,10 +92,12 @@ def judge(candidate: Scorecard, champion: Scorecard, anchor: Scorecard | None,
          else compare(candidate, anchor, definition, margin=margin, rule="likely"))
     prefix = "not confirmed on fresh seeds: " if confirming else ""
 
-    def refuse(reason: str) -> Judgement:
-        return Judgement(False, prefix + reason, c, a)
-
     mine, theirs = violation(candidate, definition), violation(champion, definition)
+    held_to = ("champion",) * (theirs == 0) + ("anchor",) * (a is not None)
+
+    def refuse(reason: str) -> Judgement:
+        return Judgement(False, prefix + reason, c, a, held_to)
+
     if mine > 0 and theirs == 0:
         return refuse(f"guardrail broken: {breaks(candidate)}")
     if mine > 0 and mine >= theirs:
@@ -112,15 +115,16 @@ def judge(candidate: Scorecard, champion: Scorecard, anchor: Scorecard | None,
     if mine > 0:
         return Judgement(True, f"{'confirmed: ' if confirming else ''}a smaller guardrail "
                                f"violation than the champion's ({mine:.3f} < {theirs:.3f}); "
-                               f"{gain}", c, a)
+                               f"{gain}", c, a, held_to)
     if theirs > 0:
         return Judgement(True, f"{'confirmed: ' if confirming else ''}holds every guardrail, "
-                               f"which the champion breaks ({breaks(champion)}); {gain}", c, a)
+                               f"which the champion breaks ({breaks(champion)}); {gain}", c, a,
+                         held_to)
     if d.mean <= margin:
         return refuse(f"objective {d.mean:+.4f} not above the margin {margin:g}")
     if not confirming and d.ci_low <= 0:
         return refuse(f"{gain} reaches zero")
-    return Judgement(True, f"{'confirmed: ' if confirming else ''}{gain}", c, a)
+    return Judgement(True, f"{'confirmed: ' if confirming else ''}{gain}", c, a, held_to)
 
 
 def on_selection(candidate: Scorecard, champion: Scorecard, definition: ScorecardDefinition,
@@ -132,6 +136,52 @@ def on_confirmation(candidate: Scorecard, champion: Scorecard,
                     definition: ScorecardDefinition, margin: float,
                     anchor: Scorecard | None = None) -> Judgement:
     return judge(candidate, champion, anchor, definition, margin, confirming=True)
+
+
+def _seeds(seeds: tuple[int, ...]) -> str:
+    contiguous = seeds == tuple(range(seeds[0], seeds[0] + len(seeds)))
+    return f"{seeds[0]}-{seeds[-1]}" if contiguous and len(seeds) > 2 else ",".join(
+        map(str, seeds))
+
+
+def _row(stage: str, seeds: tuple[int, ...], judged: Judgement) -> str:
+    c = judged.comparison
+    if c is None:
+        return f"| {stage} | {_seeds(seeds)} | — | — | — |"
+    d = c.objective_diff
+    losses = ["champion"] if "champion" in judged.held_to and c.regressions else []
+    losses += ["anchor"] if judged.anchor is not None and judged.anchor.regressions else []
+    held = "none" if not losses else "against the " + " and ".join(losses)
+    checked = (f"{held} (against the {' and the '.join(judged.held_to)})" if judged.held_to
+               else "not checked: no reference holds every guardrail")
+    guards = "all hold" if c.guardrails_ok else "broken: " + ", ".join(c.guardrail_breaks)
+    return (f"| {stage} | {_seeds(seeds)} | {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}] "
+            f"| {guards} | {checked} |")
+
+
+def evidence(selection: Judgement, confirmation: Judgement, *, study: str, trial: str,
+             seeds: tuple[int, ...], fresh: tuple[int, ...], replaced: int | None,
+             links: dict[str, str]) -> str:
+    """A registered version's description: why it was promoted, in numbers (markdown)."""
+    return "\n".join([
+        f"**Promoted** from trial {trial} of study `{study}`"
+        + (f", replacing version {replaced}." if replaced is not None else "."), "",
+        ("| on | seeds | objective − champion, paired (95% CI) | guardrails "
+         "| worse beyond tolerance |"), "|---|---|---|---|---|",
+        _row("selection", seeds, selection), _row("confirmation (fresh)", fresh, confirmation),
+        "", f"Selection: {selection.reason}", "", f"Confirmation: {confirmation.reason}", "",
+        f"Runs: [trial {trial}]({links['trial']}) · [its search]({links['search']})"])
+
+
+def start_evidence(study: str, path: str, card: Scorecard,
+                   definition: ScorecardDefinition) -> str:
+    """The first champion's description: where it came from and whether it is feasible."""
+    feasible = violation(card, definition) == 0
+    return (f"**The start policy** of study `{study}` ({path}), registered as the first "
+            f"champion with objective {card.objective:.4f} on the selection seeds. "
+            + ("It holds every guardrail." if feasible else
+               f"It breaks a guardrail ({breaks(card)}): the first candidate that holds them "
+               "all and confirms on fresh seeds replaces it."))
 
 
 def confirmation_seeds(start: int, study: str, trial: int, count: int) -> tuple[int, ...]:

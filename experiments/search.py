@@ -26,7 +26,7 @@ from policies import InputError, Policy, baseline_path, load_policy
 from scorecards import Scorecard
 from scorecards.report import write_reports
 
-from . import promotion
+from . import promotion, tracking
 from .champion import Registry
 from .config import SearchConfig
 from .drivers import alive, driver_id
@@ -143,10 +143,9 @@ class Search:
         if self._spent(main) >= self.trials:  # nothing to run: no parent run, no Ray
             return self._spent_already(main)
         self.tracker.close_stale(alive)
-        parent = self.tracker.start_parent(self.hashes, self.driver, {
-            "trials": self.trials, "hours": self.hours, "mode": self.mode,
-            "seeds": list(self.config.seeds), "scenarios": list(self.config.scenarios),
-            "margin": self.config.margin, "recovered_trials": recovered})
+        parent = self.tracker.start_parent(
+            self.hashes, self.driver, self._settings(recovered),
+            [s.name for s in self.instrument.scenarios], self.config.seeds)
         standing = self._standing(main, parent)
         if promotion.violation(standing.card, self.definition) > 0 and on_notice:
             on_notice(f"the champion (version {standing.version}) breaks a guardrail: "
@@ -198,6 +197,24 @@ class Search:
         return SearchResult(self.name, self.runs, self.tracker.uri, start_objective,
                             standing.card.objective or 0.0, standing.version, export,
                             outcomes, self.stop or "budget", self._spent(main))
+
+    def _settings(self, recovered: list[int]) -> dict[str, Any]:
+        """What this invocation searches with: the parent run's params."""
+        from .records import without_secret
+
+        c, e = self.config, self.execution
+        return {"study": self.name, "trials": self.trials, "hours": self.hours,
+                "mode": self.mode, "scenarios": list(c.scenarios), "seeds": list(c.seeds),
+                "margin": c.margin, "confirmation_seeds": c.confirmation_seeds,
+                "start_policy": c.start_policy or str(baseline_path()),
+                "first": list(c.first), "local_step": c.local_step,
+                "local_flips": c.local_flips, "agent": e.agent,
+                "storage": without_secret(self.storage_url) or str(self.runs.journal),
+                "tracking_uri": without_secret(self.tracking_uri),
+                "execution": "serial" if e.serial else (e.address or "local Ray"),
+                "workers": e.workers, "traces_uri": e.traces_uri,
+                "recovered_trials": recovered, "harness": self.hashes["harness"],
+                "instrument": self.hashes["instrument"]}
 
     def _spent_already(self, main: optuna.Study) -> SearchResult:
         """A study whose budget is used up: say so at once, touching nothing."""
@@ -252,7 +269,10 @@ class Search:
             version = self.registry.current_version()  # another driver may have just begun
             if version is None:
                 card, records = self.evaluator.whole(self.start_policy, self.config.seeds)
-                version = self._register(parent, "start", self.start_policy, card, records)
+                version = self._register(parent, "start", self.start_policy, card, records,
+                                         evidence=promotion.start_evidence(
+                                             self.name, self.config.start_policy
+                                             or str(baseline_path()), card, self.definition))
                 champion: Policy = self.start_policy
             else:
                 version, champion = self.registry.policy(version)
@@ -272,7 +292,7 @@ class Search:
         return Standing(version, champion, card, anchor_policy, anchor_card, anchor["version"])
 
     def _register(self, run_id: str, trial: str, policy: Policy, card: Scorecard,
-                  records: list[Any], comparison: Any = None) -> int:
+                  records: list[Any], comparison: Any = None, evidence: str = "") -> int:
         """Its traces and report in a folder of the study (studies/S/champions/<trial>-<hash>),
         its artifacts in MLflow, a registry version, and the alias moved."""
         folder = self.folder / "champions" / f"{trial}-{policy.hash}"
@@ -288,7 +308,8 @@ class Search:
                                 title=f"{self.name}: champion from trial {trial}")
         source = self.tracker.log_champion(run_id, policy, card, reports)
         self.evaluator.keep(card, self.config.seeds)
-        return self.registry.promote(run_id, source, policy, card.objective, self.name, trial)
+        return self.registry.promote(run_id, source, policy, card.objective, self.name, trial,
+                                     description=evidence)
 
     # --- one trial --------------------------------------------------------------------------------
     def _begin(self, study: optuna.Study, parent: str, champion: Policy) -> _Pending:
@@ -336,17 +357,24 @@ class Search:
                 decision, reason, new = self._promote(pending, card, measured.records, judged,
                                                       standing)
             objective = card.objective if card.objective is not None else 0.0
-            self._decided(trial, decision, reason, objective=objective,
-                          violation=math.fsum(over.values()))
-            study.tell(trial, trial_value(card, self.mode, self.pareto, math.fsum(
-                over.values())))
+            violation = math.fsum(over.values())
+            self._decided(trial, decision, reason, objective=objective, violation=violation)
+            value = trial_value(card, self.mode, self.pareto, violation)
+            study.tell(trial, value)
             self.tracker.timing(run_id, time.monotonic() - began, waited)
-            self.tracker.finish_trial(run_id, card, decision, reason, measured.values, policy)
-        except Pruned:
-            objective, decision, reason = math.nan, "pruned", "pruned by the Wilcoxon pruner"
+            self.tracker.finish_trial(
+                run_id, card, decision, reason, measured.values, policy,
+                champion=standing.card, comparison=judged.comparison,
+                reported=measured.reported, violation=violation,
+                optuna_value=value if isinstance(value, float) else min(value))
+        except Pruned as stopped:
+            planned = len(self.evaluator.jobs(self.config.seeds))
+            objective, decision = math.nan, "pruned"
+            reason = (f"pruned by the Wilcoxon pruner after {len(stopped.reported)} of "
+                      f"{planned} instances: worse than the best trial so far")
             self._decided(trial, decision, reason)
             study.tell(trial, state=TrialState.PRUNED)
-            self.tracker.end_trial(run_id, "pruned", reason, "FINISHED")
+            self.tracker.pruned(run_id, reason, stopped.reported, planned)
         except EpisodeFailure as exc:
             objective, decision, reason = math.nan, "failed", str(exc)
             self._decided(trial, decision, reason)
@@ -389,6 +417,8 @@ class Search:
             # fresh per (sub-)study and trial: local mode's sub-studies restart their numbering
             seeds = promotion.confirmation_seeds(
                 load_confirmation_start(), study_name, number, self.config.confirmation_seeds)
+            self.tracker.confirmation(pending.run_id, [s.name for s in
+                                                       self.instrument.scenarios], seeds)
             fresh, _ = self.evaluator.whole(pending.policy, seeds)
             incumbent = self.evaluator.card(standing.champion, seeds)
             anchor = None
@@ -400,8 +430,14 @@ class Search:
             if not confirmed.promote:
                 return "rolled_back", f"{judged.reason}; {confirmed.reason}", None
             label = str(number) if study_name == self.name else f"{study_name}#{number}"
+            links = {"trial": tracking.run_path(self.tracker.experiment_id, pending.run_id),
+                     "search": tracking.run_path(self.tracker.experiment_id,
+                                                 self.tracker.parent_of(pending.run_id) or "")}
+            evidence = promotion.evidence(
+                judged, confirmed, study=self.name, trial=label, seeds=self.config.seeds,
+                fresh=seeds, replaced=standing.version, links=links)
             version = self._register(pending.run_id, label, pending.policy, card, records,
-                                     judged.comparison)
+                                     judged.comparison, evidence)
             new = replace(standing, version=version, champion=pending.policy, card=card)
             if promotion.violation(standing.anchor_card, self.definition) > 0 \
                     and not promotion.violation(card, self.definition):

@@ -191,8 +191,11 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
     out.print(render_table(evaluation.scorecard))
     reports: list[Path] = []
     if json_path:
+        from .logbook import context
+
         reports = _write_card(evaluation.scorecard, evaluation.load_traces(), json_path,
-                              title=f"villagelab run: {policy_path}")
+                              title=f"villagelab run: {policy_path}",
+                              context=context(str(policy_path), evaluation))
     if to_mlflow:
         from .logbook import log_run
 
@@ -261,18 +264,24 @@ def score(directory: Path, json_path: Path | None) -> None:
     card = score_traces(traces, load_definition(), hashes=hashes, applicable=applicable)
     out.print(render_table(card))
     if json_path:
-        _write_card(card, traces, json_path, title=f"villagelab score: {directory}")
+        from .records import stamp
+
+        _write_card(card, traces, json_path, title=f"villagelab score: {directory}", context={
+            "traces": str(directory), "scenarios": ", ".join(meta.get("scenarios", [])),
+            "seeds": ", ".join(map(str, meta.get("seeds", []))),
+            "agent": str(meta.get("agent", "")), "date": stamp()})
     _exit_on_broken_guardrail(card)
 
 
 def _write_card(card, traces, json_path: Path, comparison=None,  # type: ignore[no-untyped-def]
-                title: str = "villagelab scorecard") -> list[Path]:
+                title: str = "villagelab scorecard",
+                context: dict[str, str] | None = None) -> list[Path]:
     """The scorecard JSON and, beside it, the markdown and HTML reports."""
     from scorecards.report import write_reports
 
     card.write_json(json_path)
     md, html = write_reports(card, traces, json_path.parent, comparison=comparison,
-                             title=title)
+                             title=title, context=context)
     out.print(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")
     return [md, html]
 
@@ -475,9 +484,10 @@ def report(study: str, runs_dir: Path, storage: str | None, tracking_uri: str | 
     baseline, parameter importances, the Pareto front."""
     from .morning import morning_report
 
-    path, text = morning_report(study, runs_dir, storage, tracking_uri)
-    out.print(text)
-    out.print(f"report: {path}")
+    md, html, text = morning_report(study, runs_dir, storage, tracking_uri)
+    out.print(text, highlight=False, markup=False, soft_wrap=True)
+    out.print(f"report: {md}\nreport_html: {html}", highlight=False, markup=False,
+              soft_wrap=True)
 
 
 @cli.command()
@@ -540,9 +550,14 @@ def gate(policy_spec: str, baseline_path: Path | None, json_path: Path | None,
     if json_path:
         from scorecards.report import write_reports
 
+        from .logbook import failures, gate_context
+
         files += write_reports(result.evaluation.scorecard, result.evaluation.traces,
                                json_path.parent, comparison=result.comparison,
-                               title=f"villagelab gate: {policy_spec}")
+                               title=f"villagelab gate: {policy_spec}",
+                               context=gate_context(result, policy_spec,
+                                                    baseline_path or DEFAULT_BASELINE),
+                               failed=failures(result))
     if not no_mlflow and not update_baseline:
         from .logbook import log_gate
 

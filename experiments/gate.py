@@ -161,7 +161,7 @@ def aa_check(policy: Policy, repeats: int, execution: Execution) -> tuple[int, i
     for _ in range(repeats):
         seeds = tuple(next(fresh) for _ in gate_seeds)
         card = evaluate(policy, instrument, seeds, execution).scorecard
-        result = verdict(relabel(card, dict(zip(seeds, gate_seeds))), reference,
+        result = verdict(relabel(card, dict(zip(seeds, gate_seeds, strict=True))), reference,
                          instrument.definition)
         alarms += not result.passed
     return alarms, repeats

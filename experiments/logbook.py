@@ -39,12 +39,33 @@ def _names(evaluation: Evaluation) -> list[str]:
     return sorted({r.scenario for r in evaluation.records})
 
 
-def _reports(evaluation: Evaluation, folder: Path, title: str,
-             comparison: Any = None) -> list[Path]:
+def context(policy: str, evaluation: Evaluation, **more: str) -> dict[str, str]:
+    """What a report was made of: the policy file, scenarios, seeds, agent and date."""
+    seeds = evaluation.seeds
+    return {"policy file": policy, "scenarios": ", ".join(_names(evaluation)),
+            "seeds": ", ".join(map(str, seeds)), "agent": evaluation.agent, **more,
+            "date": records.stamp()}
+
+
+def failures(result: GateResult) -> set[tuple[str, str]]:
+    """The (scenario, metric) pairs the gate's verdict calls regressions."""
+    if result.verdict is None:
+        return set()
+    return {(c.diff.scenario, c.diff.metric) for c in result.verdict.regressions}
+
+
+def gate_context(result: GateResult, policy: str, baseline: Path) -> dict[str, str]:
+    return context(policy, result.evaluation, baseline=str(baseline),
+                   verdict=result.message.split(":", 1)[0])
+
+
+def _reports(evaluation: Evaluation, folder: Path, title: str, info: dict[str, str],
+             comparison: Any = None, failed: set[tuple[str, str]] | None = None) -> list[Path]:
     from scorecards.report import write_reports
 
     md, html = write_reports(evaluation.scorecard, evaluation.load_traces(), folder,
-                             comparison=comparison, title=title)
+                             comparison=comparison, title=title, context=info,
+                             failed=failed)
     return [md, html]
 
 
@@ -56,7 +77,8 @@ def log_gate(uri: str, artifacts: Path, result: GateResult, policy: str,
     seeds = evaluation.seeds
     with tempfile.TemporaryDirectory() as tmp:
         reports = list(files) or _reports(evaluation, Path(tmp), f"villagelab gate: {policy}",
-                                          result.comparison)
+                                          gate_context(result, policy, baseline),
+                                          result.comparison, failures(result))
         experiment_id, run_id = records.log_evaluation(
             uri, GATE, "gate", DESCRIPTIONS[GATE],
             f"gate {Path(policy).stem if policy != 'champion' else policy} {records.stamp()}",
@@ -77,7 +99,8 @@ def log_run(uri: str, artifacts: Path, evaluation: Evaluation, policy_file: Path
     seeds = evaluation.seeds
     with tempfile.TemporaryDirectory() as tmp:
         reports = list(files) or _reports(evaluation, Path(tmp),
-                                          f"villagelab run: {policy_file}")
+                                          f"villagelab run: {policy_file}",
+                                          context(str(policy_file), evaluation))
         manifest = out / "manifest.json"
         experiment_id, run_id = records.log_evaluation(
             uri, RUN, "run", DESCRIPTIONS[RUN], f"run {policy_file.stem} {records.stamp()}",
@@ -104,7 +127,9 @@ class SweepLog:
 
     def point(self, value: object, evaluation: Evaluation) -> None:
         with tempfile.TemporaryDirectory() as tmp:
-            reports = _reports(evaluation, Path(tmp), f"sweep {self.name} = {value}")
+            reports = _reports(evaluation, Path(tmp), f"sweep {self.name} = {value}",
+                               context(self.base, evaluation,
+                                       **{"swept": f"{self.name} = {value}"}))
             records.log_evaluation(
                 self.uri, SWEEP, "sweep", DESCRIPTIONS[SWEEP], f"{self.name}={value}",
                 {self.name: value, "policy": self.base, "scenarios": _names(evaluation),

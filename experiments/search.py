@@ -279,6 +279,9 @@ class Search:
             if main.user_attrs.get("anchor") is None:
                 main.set_user_attr("anchor", {"version": version, "policy": dict(champion),
                                               "why": "the champion when the study began"})
+                # what the study measures on, for the morning report to measure others alike
+                main.set_user_attr("scenarios", list(self.config.scenarios))
+                main.set_user_attr("seeds", list(self.config.seeds))
         return self._read_standing(main, version, champion)
 
     def _read_standing(self, main: optuna.Study, version: int | None,

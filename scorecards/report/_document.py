@@ -3,7 +3,7 @@ markdown (text only, byte-identical for identical inputs) and as self-contained 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +31,7 @@ class Text:
 class Table:
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    marks: tuple[str, ...] = ()  # per row: "worse", "regressed", "better" or "" (HTML colour)
 
 
 @dataclass(frozen=True)
@@ -69,21 +70,25 @@ def _figure(figures: Figures, key: str, caption: str) -> list[Block]:
 
 
 def build(card: Scorecard, curves: pd.DataFrame, comparison: Comparison | None, title: str,
-          figures: Figures) -> list[Block]:
-    """Every block of the report, in order."""
-    blocks: list[Block] = [
-        Heading(1, title),
-        Text(f"policy `{card.policy[:12]}` · harness `{card.harness[:12]}` · instrument "
-             f"`{card.instrument[:12]}`"),
-    ]
+          figures: Figures, context: Mapping[str, str] | None = None,
+          failed: Collection[tuple[str, str]] | None = None) -> list[Block]:
+    """Every block of the report, in order: what was run, the objective and guardrails, the
+    comparison (regressions first), the metrics, per scenario, the diffusion curves."""
+    from ._comparison import section
+
+    blocks: list[Block] = [Heading(1, title)]
+    if context:
+        blocks.append(Table(("", ""), tuple((k, v) for k, v in context.items())))
+    blocks.append(Text(f"policy `{card.policy[:12]}` · harness `{card.harness[:12]}` · "
+                       f"instrument `{card.instrument[:12]}`"))
     blocks += _objective(card, comparison)
+    if comparison is not None:
+        blocks += section(comparison, failed)
+        blocks += _figure(figures, "comparison", "candidate − reference by scenario, paired "
+                          "on common seeds (red: worse beyond tolerance)")
     blocks += _metrics(card)
     blocks += _figure(figures, "metrics", "bounded metrics over all scenarios, mean and 95% "
                       "interval as a share of each metric's range")
-    if comparison is not None:
-        blocks += _comparison(comparison)
-        blocks += _figure(figures, "comparison", "candidate − reference by scenario, paired "
-                          "on common seeds")
     blocks += _scenarios(card)
     blocks += _diffusion(curves, figures)
     return blocks
@@ -126,22 +131,6 @@ def _metrics(card: Scorecard) -> list[Block]:
     )
     return [Heading(2, "Metrics (all scenarios, mean over scenarios per seed)"),
             Table(("metric", "dir", "mean", "95% CI", "seeds", "definition"), rows)]
-
-
-def _comparison(comparison: Comparison) -> list[Block]:
-    rows = tuple(
-        (d.scenario, d.metric, num(d.diff.mean, signed=True),
-         interval(d.diff.ci_low, d.diff.ci_high), num(d.tolerance),
-         "regressed" if d.regressed else "")
-        for d in comparison.metrics
-    )
-    breaks = comparison.guardrail_breaks
-    return [
-        Heading(2, "Comparison with the reference"),
-        Text("Candidate − reference, paired on common seeds. Guardrails: "
-             + ("all hold." if not breaks else "BROKEN: " + ", ".join(breaks) + ".")),
-        Table(("scenario", "metric", "Δ mean", "Δ 95% CI", "tolerance", "verdict"), rows),
-    ]
 
 
 def _scenarios(card: Scorecard) -> list[Block]:

@@ -127,3 +127,17 @@ def test_ui_refuses_a_port_already_taken(runs):
     assert result.returncode == 2
     assert f"port {port} on 127.0.0.1 is taken" in result.stderr
     assert "runs_view" not in result.stdout and "Traceback" not in result.stderr
+
+
+@needs_chromium
+def test_the_docs_script_photographs_the_runs_view_a_trial_and_a_model_version(runs,
+                                                                                tmp_path):
+    from .chromium import drawn
+    from .conftest import ROOT
+
+    result = subprocess.run([sys.executable, str(ROOT / "docs" / "screenshots.py"),
+                             "--runs-dir", str(runs), "--out", str(tmp_path)],
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr
+    for name in ("runs-view", "trial", "model-version"):
+        assert drawn(tmp_path / f"{name}.png"), name

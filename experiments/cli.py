@@ -32,6 +32,8 @@ def _seeds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int,
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="villagelab", prog_name="villagelab",
+                      message="%(prog)s %(version)s")
 def cli() -> None:
     """villagelab: search policies of stateful agent societies against a balanced scorecard."""
 

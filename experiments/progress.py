@@ -46,9 +46,12 @@ def trial_progress(console: Console, total: int,
             bar.update(task, advance=1, note=f"{counts['promoted']} promoted, "
                        f"{counts['pruned']} pruned, champion "
                        f"{outcome.champion_objective:.3f}{left}")
+            measured = ("" if outcome.objective != outcome.objective  # NaN: not measured
+                        else f"objective {outcome.objective:.4f}"
+                        + ("" if outcome.feasible else " but a guardrail broken") + ", ")
             console.print(f"trial {outcome.label or outcome.number}: {outcome.decision} "
-                          f"(objective {outcome.objective:.4f}, champion "
-                          f"{outcome.champion_objective:.4f}, {outcome.seconds:.1f} s) "
-                          f"{outcome.reason}", highlight=False)
+                          f"({measured}champion {outcome.champion_objective:.4f}, "
+                          f"{outcome.seconds:.1f} s) {outcome.reason}", highlight=False,
+                          markup=False)
 
         yield report

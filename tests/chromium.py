@@ -31,7 +31,7 @@ def chromium(url: str, *args: str, timeout: float = 180) -> subprocess.Completed
     assert CHROMIUM is not None
     with tempfile.TemporaryDirectory() as profile:
         return subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args, url],
-                              capture_output=True, text=True, timeout=timeout)
+                              capture_output=True, text=True, timeout=timeout, check=False)
 
 
 def screenshot(url: str, path: Path, size: tuple[int, int] = (1400, 1000),

@@ -137,7 +137,7 @@ def test_the_docs_script_photographs_the_runs_view_a_trial_and_a_model_version(r
 
     result = subprocess.run([sys.executable, str(ROOT / "docs" / "screenshots.py"),
                              "--runs-dir", str(runs), "--out", str(tmp_path)],
-                            capture_output=True, text=True, timeout=900)
+                            capture_output=True, text=True, timeout=900, check=False)
     assert result.returncode == 0, result.stderr
     for name in ("runs-view", "trial", "model-version"):
         assert drawn(tmp_path / f"{name}.png"), name

@@ -129,7 +129,7 @@ class SweepLog:
         with tempfile.TemporaryDirectory() as tmp:
             reports = _reports(evaluation, Path(tmp), f"sweep {self.name} = {value}",
                                context(self.base, evaluation,
-                                       **{"swept": f"{self.name} = {value}"}))
+                                       swept=f"{self.name} = {value}"))
             records.log_evaluation(
                 self.uri, SWEEP, "sweep", DESCRIPTIONS[SWEEP], f"{self.name}={value}",
                 {self.name: value, "policy": self.base, "scenarios": _names(evaluation),

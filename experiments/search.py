@@ -14,23 +14,21 @@ import math
 import signal
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import optuna
 from optuna.trial import TrialState
 
-from harness import read_traces, write_episode
 from policies import InputError, Policy, baseline_path, load_policy
-from scorecards import Scorecard
-from scorecards.report import write_reports
 
-from . import promotion, tracking
+from . import promotion
 from .champion import Registry
 from .config import SearchConfig
 from .drivers import alive, driver_id
-from .evaluation import Execution, Instrument, collect
+from .evaluation import Execution, Instrument
+from .promoter import Attempt, Promoter, Standing
 from .runs import RunsDir
 from .study import (
     Objectives,
@@ -58,27 +56,6 @@ class TrialOutcome:
     simulation: float = 0.0  # of which waiting for episodes
     label: str = ""  # how to name it: the number, or "<sub-study> #n" in local mode
     feasible: bool = True  # held every guardrail on the selection seeds
-
-
-@dataclass(frozen=True)
-class Standing:
-    """The champion and the study's anchor, each with its scorecard on the selection seeds.
-
-    The anchor is the policy every promotion is also held to (no metric beyond tolerance):
-    the champion when the study began, or — when that broke a guardrail — the first feasible
-    champion. It lives in the Optuna study's user attributes, shared by every driver."""
-
-    version: int | None
-    champion: Policy
-    card: Scorecard
-    anchor: Policy
-    anchor_card: Scorecard
-    anchor_version: int | None
-
-    @property
-    def anchor_apart(self) -> Scorecard | None:
-        """The anchor's scorecard when the anchor is not the champion itself."""
-        return None if self.anchor.hash == self.champion.hash else self.anchor_card
 
 
 @dataclass
@@ -146,7 +123,10 @@ class Search:
         parent = self.tracker.start_parent(
             self.hashes, self.driver, self._settings(recovered),
             [s.name for s in self.instrument.scenarios], self.config.seeds)
-        standing = self._standing(main, parent)
+        self.promoter = Promoter(self.name, self.config, self.instrument, self.start_policy,
+                                 self.evaluator, self.tracker, self.registry, self.runs,
+                                 self.storage_url, main)
+        standing = self.promoter.standing(parent)
         if promotion.violation(standing.card, self.definition) > 0 and on_notice:
             on_notice(f"the champion (version {standing.version}) breaks a guardrail: "
                       f"{promotion.breaks(standing.card)}. Feasibility comes first: the first "
@@ -261,59 +241,6 @@ class Search:
             return []
         return recover(study, {t.number for t in dead})
 
-    # --- the champion and the anchor ------------------------------------------------------------
-    def _standing(self, main: optuna.Study, parent: str) -> Standing:
-        """The registry's champion (registering the start policy if there is none yet) and
-        the study's anchor (set once: the champion when the study began)."""
-        with promotion.promotion_lock(self.storage_url, self.runs.root):
-            version = self.registry.current_version()  # another driver may have just begun
-            if version is None:
-                card, records = self.evaluator.whole(self.start_policy, self.config.seeds)
-                version = self._register(parent, "start", self.start_policy, card, records,
-                                         evidence=promotion.start_evidence(
-                                             self.name, self.config.start_policy
-                                             or str(baseline_path()), card, self.definition))
-                champion: Policy = self.start_policy
-            else:
-                version, champion = self.registry.policy(version)
-            if main.user_attrs.get("anchor") is None:
-                main.set_user_attr("anchor", {"version": version, "policy": dict(champion),
-                                              "why": "the champion when the study began"})
-                # what the study measures on, for the morning report to measure others alike
-                main.set_user_attr("scenarios", list(self.config.scenarios))
-                main.set_user_attr("seeds", list(self.config.seeds))
-        return self._read_standing(main, version, champion)
-
-    def _read_standing(self, main: optuna.Study, version: int | None,
-                       champion: Policy) -> Standing:
-        anchor = main.user_attrs["anchor"]
-        anchor_policy = Policy(anchor["policy"])
-        seeds = self.config.seeds
-        card = self.evaluator.card(champion, seeds)
-        anchor_card = (card if anchor_policy.hash == champion.hash
-                       else self.evaluator.card(anchor_policy, seeds))
-        return Standing(version, champion, card, anchor_policy, anchor_card, anchor["version"])
-
-    def _register(self, run_id: str, trial: str, policy: Policy, card: Scorecard,
-                  records: list[Any], comparison: Any = None, evidence: str = "") -> int:
-        """Its traces and report in a folder of the study (studies/S/champions/<trial>-<hash>),
-        its artifacts in MLflow, a registry version, and the alias moved."""
-        folder = self.folder / "champions" / f"{trial}-{policy.hash}"
-        stored = {r.stored_at for r in records} - {None}
-        if stored:  # the workers wrote the trial's traces to the shared URI: read them back
-            (location,) = stored
-            traces = read_traces(location)
-        else:  # the traces came back to the driver; they are written here only
-            for r in records:
-                write_episode(folder, r.scenario, r.seed, r.tables)
-            traces = collect(records)
-        reports = write_reports(card, traces, folder, comparison=comparison,
-                                title=f"{self.name}: champion from trial {trial}")
-        source = self.tracker.log_champion(run_id, policy, card, reports)
-        self.evaluator.keep(card, self.config.seeds)
-        return self.registry.promote(run_id, source, policy, card.objective, self.name, trial,
-                                     description=evidence)
-
     # --- one trial --------------------------------------------------------------------------------
     def _begin(self, study: optuna.Study, parent: str, champion: Policy) -> _Pending:
         """Ask, sample, open the trial's MLflow run and submit its episodes."""
@@ -357,8 +284,9 @@ class Search:
                                             self.config.margin, standing.anchor_apart)
             decision, reason = "rolled_back", judged.reason
             if judged.promote:
-                decision, reason, new = self._promote(pending, card, measured.records, judged,
-                                                      standing)
+                decision, reason, new = self.promoter.attempt(Attempt(
+                    run_id, study.study_name, trial.number, policy, card, measured.records,
+                    judged), standing)
             objective = card.objective if card.objective is not None else 0.0
             violation = math.fsum(over.values())
             self._decided(trial, decision, reason, objective=objective, violation=violation)
@@ -402,60 +330,6 @@ class Search:
         trial.set_user_attr("reason", reason[:2000])
         for key, value in numbers.items():
             trial.set_user_attr(key, value)
-
-    def _promote(self, pending: _Pending, card: Scorecard, records: list[Any],
-                 judged: promotion.Judgement,
-                 standing: Standing) -> tuple[str, str, Standing | None]:
-        """Confirm on fresh seeds and register — under the lock, against the champion and
-        anchor of that moment (another driver may have promoted meanwhile)."""
-        study_name, number = pending.study.study_name, pending.trial.number
-        with promotion.promotion_lock(self.storage_url, self.runs.root):
-            current = self.registry.current_version()
-            if current != standing.version:
-                standing = self._read_standing(self.main, *self.registry.policy(current))
-                judged = promotion.on_selection(card, standing.card, self.definition,
-                                                self.config.margin, standing.anchor_apart)
-                if not judged.promote:
-                    return "rolled_back", f"after a concurrent promotion: {judged.reason}", None
-            # fresh per (sub-)study and trial: local mode's sub-studies restart their numbering
-            seeds = promotion.confirmation_seeds(
-                load_confirmation_start(), study_name, number, self.config.confirmation_seeds)
-            self.tracker.confirmation(pending.run_id, [s.name for s in
-                                                       self.instrument.scenarios], seeds)
-            fresh, _ = self.evaluator.whole(pending.policy, seeds)
-            incumbent = self.evaluator.card(standing.champion, seeds)
-            anchor = None
-            if (standing.anchor_apart is not None
-                    and not promotion.violation(standing.anchor_card, self.definition)):
-                anchor = self.evaluator.card(standing.anchor, seeds)
-            confirmed = promotion.on_confirmation(fresh, incumbent, self.definition,
-                                                  self.config.margin, anchor)
-            if not confirmed.promote:
-                return "rolled_back", f"{judged.reason}; {confirmed.reason}", None
-            label = str(number) if study_name == self.name else f"{study_name}#{number}"
-            links = {"trial": tracking.run_path(self.tracker.experiment_id, pending.run_id),
-                     "search": tracking.run_path(self.tracker.experiment_id,
-                                                 self.tracker.parent_of(pending.run_id) or "")}
-            evidence = promotion.evidence(
-                judged, confirmed, study=self.name, trial=label, seeds=self.config.seeds,
-                fresh=seeds, replaced=standing.version, links=links)
-            version = self._register(pending.run_id, label, pending.policy, card, records,
-                                     judged.comparison, evidence)
-            new = replace(standing, version=version, champion=pending.policy, card=card)
-            if promotion.violation(standing.anchor_card, self.definition) > 0 \
-                    and not promotion.violation(card, self.definition):
-                self.main.set_user_attr("anchor", {
-                    "version": version, "policy": dict(pending.policy),
-                    "why": "the first feasible champion (the start broke a guardrail)"})
-                new = replace(new, anchor=pending.policy, anchor_card=card,
-                              anchor_version=version)
-        return "promoted", f"{judged.reason}; {confirmed.reason}", new
-
-
-def load_confirmation_start() -> int:
-    from scenarios import load_suite
-
-    return load_suite().seeds.confirmation_start
 
 
 def write_export(path: Path, policy: Policy) -> None:

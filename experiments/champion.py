@@ -40,9 +40,9 @@ class Version:
 
 
 def _client(tracking_uri: str) -> Any:
-    from mlflow.tracking import MlflowClient
+    from .tracking import mlflow_client
 
-    return MlflowClient(tracking_uri=tracking_uri, registry_uri=tracking_uri)
+    return mlflow_client(tracking_uri)
 
 
 def _version(mv: Any, current: int | None) -> Version:

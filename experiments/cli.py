@@ -6,22 +6,23 @@ Exit codes everywhere: 0 ok; 1 regression or broken guardrail; 2 bad input or er
 
 from __future__ import annotations
 
-import json
 import os
 import sys
+import traceback
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 
+from harness.safe_text import redact, remember
 from policies import InputError, describe, diff, load_policy
 from scenarios import builtin_names, load_scenario, parse_seeds
 
-# piped output (CI logs, files) gets a readable width instead of rich's 80 columns
-_WIDTH = None if sys.stdout.isatty() or "COLUMNS" in os.environ else 120
-out = Console(width=_WIDTH)
-err = Console(stderr=True, width=_WIDTH)
+from .names import name_option
+from .terminal import Terminal, cell, clean, scrub_output
+
+out = Terminal()
+err = Terminal(stderr=True)
 
 
 def _seeds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
@@ -49,7 +50,7 @@ def policy() -> None:
 def policy_validate(path: Path) -> None:
     """Check a policy file against the whitelist."""
     p = load_policy(path)
-    out.print(f"{path}: ok (policy {p.hash})")
+    out.say(f"{path}: ok (policy {p.hash})")
 
 
 @policy.command("show")
@@ -57,13 +58,13 @@ def policy_validate(path: Path) -> None:
 def policy_show(path: Path) -> None:
     """Every whitelisted parameter: its value here, its default and what it means."""
     p = load_policy(path)
-    table = Table(title=f"{path} (policy {p.hash})")
+    table = Table(title=cell(f"{path} (policy {p.hash})"))
     for col in ("parameter", "value", "default", "meaning"):
         table.add_column(col)
     for name, value, default, meaning in describe(p):
-        mark = "" if value == default else "[bold]"
-        table.add_row(name, f"{mark}{value}", str(default), meaning)
-    out.print(table)
+        table.add_row(cell(name), cell(value, None if value == default else "bold"),
+                      cell(default), cell(meaning))
+    out.show(table)
 
 
 @policy.command("diff")
@@ -74,14 +75,14 @@ def policy_diff(a: Path, b: Path) -> None:
     pa_, pb = load_policy(a), load_policy(b)
     rows = diff(pa_, pb)
     if not rows:
-        out.print(f"no difference (both policy {pa_.hash})")
+        out.say(f"no difference (both policy {pa_.hash})")
         return
     table = Table()
-    for col in ("parameter", str(a), str(b)):
+    for col in ("parameter", clean(a), clean(b)):
         table.add_column(col)
     for name, va, vb in rows:
-        table.add_row(name, str(va), str(vb))
-    out.print(table)
+        table.add_row(cell(name), cell(va), cell(vb))
+    out.show(table)
 
 
 # --- scenario ------------------------------------------------------------------------------------
@@ -95,7 +96,7 @@ def scenario() -> None:
 def scenario_validate(path: Path) -> None:
     """Check a scenario file: schema and every cross-reference."""
     s = load_scenario(path)
-    out.print(f"{path}: ok (scenario {s.name}, {len(s.agents)} agents, "
+    out.say(f"{path}: ok (scenario {s.name}, {len(s.agents)} agents, "
               f"{len(s.truth)} tracked propositions)")
 
 
@@ -107,14 +108,15 @@ def scenario_list() -> None:
         table.add_column(col)
     for name in builtin_names():
         s = load_scenario(name)
-        table.add_row(name, str(len(s.agents)), " ".join(s.description.split()),
-                      ", ".join(s.metrics))
+        table.add_row(cell(name), cell(len(s.agents)), cell(" ".join(s.description.split())),
+                      cell(", ".join(s.metrics)))
     from scenarios import village
 
     v = village(25)
-    table.add_row("village", "--agents N", "generated (--structure-seed S): "
-                  + " ".join(v.description.split()), ", ".join(v.metrics))
-    out.print(table)
+    table.add_row(cell("village"), cell("--agents N"), cell(
+        "generated (--structure-seed S): " + " ".join(v.description.split())),
+        cell(", ".join(v.metrics)))
+    out.show(table)
 
 
 # --- run and score -------------------------------------------------------------------------------
@@ -132,6 +134,7 @@ def _traces_uri(ctx: click.Context, param: click.Parameter, value: str | None) -
         return None
     from harness.store import filesystem, is_uri
 
+    remember(value)
     if not is_uri(value):
         raise click.BadParameter(f"{value!r} is not a URI; expected one every worker can "
                                  "write, e.g. file:///mnt/shared/traces or s3://bucket/prefix")
@@ -140,6 +143,11 @@ def _traces_uri(ctx: click.Context, param: click.Parameter, value: str | None) -
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     return value.rstrip("/")
+
+
+def _secret_bearing(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A store's URL may carry a password: it is used, never shown, logged or written."""
+    return remember(value)
 
 
 TRACES_URI_HELP = ("a URI every Ray worker can write and this machine read (file:// on a "
@@ -169,8 +177,9 @@ TRACES_URI_HELP = ("a URI every Ray worker can write and this machine read (file
               help="also log an MLflow run (scorecard, reports, manifest) in the run store")
 @click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
               show_default=True, help="the run store for --mlflow")
-@click.option("--tracking-uri", help="MLflow tracking URI for --mlflow (default: the runs "
-                                     "folder's SQLite store)")
+@click.option("--tracking-uri", callback=_secret_bearing,
+              help="MLflow tracking URI for --mlflow (default: the runs folder's SQLite "
+                   "store)")
 def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ...],
         out_dir: Path, workers: int | None, serial: bool, json_path: Path | None,
         agent_kind: str, agents: int, structure_seed: int, ray_address: str | None,
@@ -190,7 +199,7 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
     with episode_progress(err, total) as advance:
         execution = _execution(serial, workers, ray_address, agent_kind, traces_uri)
         evaluation = evaluate(p, instrument, seeds, execution, out=out_dir, on_done=advance)
-    out.print(render_table(evaluation.scorecard))
+    out.show(render_table(evaluation.scorecard))
     reports: list[Path] = []
     if json_path:
         from .logbook import context
@@ -203,18 +212,21 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
 
         uri, artifacts = _store(runs_dir, tracking_uri)
         where = log_run(uri, artifacts, evaluation, policy_path, out_dir, reports)
-        out.print(f"mlflow_run: {where}", highlight=False, soft_wrap=True, markup=False)
+        out.say(f"mlflow_run: {where}")
     bad = evaluation.problems
     for r in evaluation.records:
         if r.retried and r.status == "ok":
-            err.print(f"[yellow]episode {r.scenario}/{r.seed}: ran twice; the first worker "
-                      f"was lost ({r.retried})")
+            err.say(f"episode {r.scenario}/{r.seed}: ran twice; the first worker was lost "
+                    f"({r.retried})", style="yellow")
     for r in bad:
-        err.print(f"[red]episode {r.scenario}/{r.seed}: {r.status}: {r.error}")
+        err.say(f"episode {r.scenario}/{r.seed}: {r.status}: {r.error}", style="red")
     if evaluation.resumed:
-        err.print(f"resumed: {evaluation.resumed} of {total} episodes were already written "
+        err.say(f"resumed: {evaluation.resumed} of {total} episodes were already written "
                   f"in {out_dir}")
-    out.print(f"traces: {traces_uri or out_dir}/traces\nmanifest: {out_dir}/manifest.json\n"
+    from harness.store import join_uri
+
+    traces = redact(join_uri(traces_uri, "traces")) if traces_uri else out_dir / "traces"
+    out.say(f"traces: {traces}\nmanifest: {out_dir}/manifest.json\n"
               f"episodes: {total - len(bad)} ok, {len(bad)} not ok")
     if bad:
         sys.exit(2)
@@ -225,7 +237,7 @@ def _exit_on_broken_guardrail(card) -> None:  # type: ignore[no-untyped-def]
     """Exit 1 when the scorecard breaks a guardrail (the README's rule, everywhere)."""
     broken = [name for name, g in card.guardrails.items() if not g.ok]
     if broken:
-        err.print(f"guardrail broken: {', '.join(broken)} (exit 1)", highlight=False)
+        err.say(f"guardrail broken: {', '.join(broken)} (exit 1)")
         sys.exit(1)
 
 
@@ -241,37 +253,29 @@ def _store(runs_dir: Path, tracking_uri: str | None) -> tuple[str, Path]:
 @cli.command()
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.option("--json", "json_path", type=click.Path(path_type=Path))
-def score(directory: Path, json_path: Path | None) -> None:
+@click.option("--traces-uri", callback=_traces_uri,
+              help="the URI the run wrote its traces to, when its manifest names one")
+def score(directory: Path, json_path: Path | None, traces_uri: str | None) -> None:
     """Score traces already written by `villagelab run` (DIRECTORY holds its manifest; the
-    traces are beside it, or at the URI the manifest names)."""
+    traces are beside it, or at the URI given again with --traces-uri)."""
     from harness import read_traces
-    from harness.store import is_uri
     from scorecards import load_definition, render_table
     from scorecards import score as score_traces
 
-    manifest = directory / "manifest.json"
-    if not manifest.exists():
-        raise InputError(f"{directory}: no manifest.json; expected a folder written by "
-                         "'villagelab run --out DIR'")
-    meta = json.loads(manifest.read_text())
-    if not meta.get("complete", True):
-        raise InputError(f"{manifest}: the run that writes this folder has not finished (or "
-                         "was interrupted); run the same 'villagelab run' command again to "
-                         "resume it")
-    hashes = {k: meta[k] for k in ("harness", "instrument", "policy")}
-    applicable = meta.get("metrics")  # each scenario's declared metrics, as run
-    location = meta.get("traces", "traces")
-    episodes = [(e["scenario"], e["seed"]) for e in meta["episodes"] if e["status"] == "ok"]
-    traces = read_traces(location if is_uri(location) else directory, episodes)
-    card = score_traces(traces, load_definition(), hashes=hashes, applicable=applicable)
-    out.print(render_table(card))
+    from .manifest import read_manifest
+
+    meta = read_manifest(directory, traces_uri)
+    traces = read_traces(meta.traces, meta.episodes)
+    card = score_traces(traces, load_definition(), hashes=meta.hashes, applicable=meta.metrics)
+    out.show(render_table(card))
     if json_path:
         from .records import stamp
 
         _write_card(card, traces, json_path, title=f"villagelab score: {directory}", context={
-            "traces": str(directory), "scenarios": ", ".join(meta.get("scenarios", [])),
-            "seeds": ", ".join(map(str, meta.get("seeds", []))),
-            "agent": str(meta.get("agent", "")), "date": stamp()})
+            "traces": str(directory),
+            "scenarios": ", ".join(sorted({sc for sc, _ in meta.episodes})),
+            "seeds": ", ".join(map(str, sorted({seed for _, seed in meta.episodes}))),
+            "date": stamp()})
     _exit_on_broken_guardrail(card)
 
 
@@ -284,13 +288,14 @@ def _write_card(card, traces, json_path: Path, comparison=None,  # type: ignore[
     card.write_json(json_path)
     md, html = write_reports(card, traces, json_path.parent, comparison=comparison,
                              title=title, context=context)
-    out.print(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")
+    out.say(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")
     return [md, html]
 
 
 # --- search ---------------------------------------------------------------------------------------
 @cli.command()
-@click.option("--study", required=True, help="the study's name (the same command resumes it)")
+@click.option("--study", required=True, callback=name_option("study"),
+              help="the study's name (the same command resumes it)")
 @click.option("--trials", type=click.IntRange(min=1), default=10, show_default=True,
               help="the study's budget of trials (counted across resumptions)")
 @click.option("--hours", type=click.FloatRange(min=0, min_open=True),
@@ -301,9 +306,11 @@ def _write_card(card, traces, json_path: Path, comparison=None,  # type: ignore[
               help="search config YAML (scenarios, seeds, margin, start_policy, ...)")
 @click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
               show_default=True)
-@click.option("--storage", help="Optuna storage URL, e.g. postgresql://... for several "
-                                "drivers (default: a journal file in the runs folder)")
-@click.option("--tracking-uri", help="MLflow tracking URI (default: SQLite in the runs folder)")
+@click.option("--storage", callback=_secret_bearing,
+              help="Optuna storage URL, e.g. postgresql://... for several drivers (default: a "
+                   "journal file in the runs folder)")
+@click.option("--tracking-uri", callback=_secret_bearing,
+              help="MLflow tracking URI (default: SQLite in the runs folder)")
 @click.option("--ray-address", help="attach to this Ray cluster")
 @click.option("--workers", type=click.IntRange(min=1), help="local Ray workers")
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
@@ -326,12 +333,12 @@ def search(study: str, trials: int, hours: float | None, mode: str, config_path:
                     execution=_execution(serial, workers, ray_address, traces_uri=traces_uri),
                     storage=storage,
                     tracking_uri=tracking_uri)
-    err.print(f"study {study} ({mode}): budget {trials} trials on "
+    err.say(f"study {study} ({mode}): budget {trials} trials on "
               f"{len(config.scenarios)} scenarios × seeds {','.join(map(str, config.seeds))}"
               + (f", at most {hours:g} h" if hours else ""))
 
     def notice(text: str) -> None:
-        err.print(f"[yellow]note:[/yellow] {text}", highlight=False)
+        err.say(text, label="note:", label_style="yellow")
 
     with trial_progress(err, trials, hours) as report:
         result = driver.run(on_trial=report, on_notice=notice)
@@ -340,31 +347,29 @@ def search(study: str, trials: int, hours: float | None, mode: str, config_path:
     again = [me, "search", *sys.argv[sys.argv.index("search") + 1:]] \
         if "search" in sys.argv else [me, "search", "--study", study]
     if result.stopped == "spent":
-        out.print(f"study: {study}\ntrials_this_run: 0\nstopped_by: spent\n"
-                  f"trials_done: {result.spent}\nbudget: {trials}\n"
-                  f"champion_version: {result.champion_version}\n"
-                  f"champion_policy: {result.champion_policy}\n"
-                  f"extend_it: {shell_join(with_option(again, '--trials', str(trials + 10)))}",
-                  highlight=False, soft_wrap=True, markup=False)
-        err.print(f"study {study} has used its budget of {trials} trials; nothing ran. "
-                  "--trials is the study's budget, counted across resumptions: give a larger "
-                  "one to extend it.", highlight=False)
+        out.say(f"study: {study}\ntrials_this_run: 0\nstopped_by: spent\n"
+                f"trials_done: {result.spent}\nbudget: {trials}\n"
+                f"champion_version: {result.champion_version}\n"
+                f"champion_policy: {result.champion_policy}\n"
+                f"extend_it: {shell_join(with_option(again, '--trials', str(trials + 10)))}")
+        err.say(f"study {study} has used its budget of {trials} trials; nothing ran. "
+                "--trials is the study's budget, counted across resumptions: give a larger "
+                "one to extend it.")
         return
     counts = {d: sum(o.decision == d for o in result.outcomes)
               for d in ("promoted", "rolled_back", "pruned", "failed")}
-    out.print(f"study: {study}\nmode: {mode}\ntrials_this_run: {len(result.outcomes)}\n"
-              + "".join(f"{k}: {v}\n" for k, v in counts.items())
-              + f"stopped_by: {result.stopped}\n"
-              f"start_objective: {result.start_objective:.4f}\n"
-              f"champion_objective: {result.champion_objective:.4f}\n"
-              f"champion_version: {result.champion_version}\n"
-              f"champion_policy: {result.champion_policy}\n"
-              f"results: {runs.root.resolve()}\n"
-              f"mlflow: {result.tracking_uri}\n"
-              f"morning_report: {shell_join([me, 'report', '--study', study, *where])}\n"
-              f"open the MLflow UI: {shell_join([me, 'ui', *where])}\n"
-              f"extend_it: {shell_join(with_option(again, '--trials', str(trials + 10)))}",
-              highlight=False, soft_wrap=True, markup=False)
+    out.say(f"study: {study}\nmode: {mode}\ntrials_this_run: {len(result.outcomes)}\n"
+            + "".join(f"{k}: {v}\n" for k, v in counts.items())
+            + f"stopped_by: {result.stopped}\n"
+            f"start_objective: {result.start_objective:.4f}\n"
+            f"champion_objective: {result.champion_objective:.4f}\n"
+            f"champion_version: {result.champion_version}\n"
+            f"champion_policy: {result.champion_policy}\n"
+            f"results: {runs.root.resolve()}\n"
+            f"mlflow: {result.tracking_uri}\n"
+            f"morning_report: {shell_join([me, 'report', '--study', study, *where])}\n"
+            f"open the MLflow UI: {shell_join([me, 'ui', *where])}\n"
+            f"extend_it: {shell_join(with_option(again, '--trials', str(trials + 10)))}")
 
 
 def invocation() -> str:
@@ -419,8 +424,8 @@ def _registry(runs_dir: Path, tracking_uri: str | None):  # type: ignore[no-unty
 
 _runs_option = click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
                             show_default=True)
-_uri_option = click.option("--tracking-uri", help="MLflow tracking URI (default: the runs "
-                                                  "folder's SQLite store)")
+_uri_option = click.option("--tracking-uri", callback=_secret_bearing,
+                           help="MLflow tracking URI (default: the runs folder's SQLite store)")
 
 
 @champion.command("show")
@@ -431,10 +436,10 @@ def champion_show(runs_dir: Path, tracking_uri: str | None) -> None:
     registry = _registry(runs_dir, tracking_uri)
     number, policy = registry.policy()
     v = next(v for v in registry.history() if v.version == number)
-    out.print(f"champion: version {v.version}\nstudy: {v.study}\ntrial: {v.trial}\n"
+    out.say(f"champion: version {v.version}\nstudy: {v.study}\ntrial: {v.trial}\n"
               f"objective: {v.objective}\npolicy: {v.policy_hash}\n"
               f"replaced: {v.previous}\nsource: {v.source}")
-    out.print(policy.to_yaml())
+    out.say(policy.to_yaml())
 
 
 @champion.command("history")
@@ -446,10 +451,10 @@ def champion_history(runs_dir: Path, tracking_uri: str | None) -> None:
     for col in ("version", "champion", "study", "trial", "objective", "policy", "replaced"):
         table.add_column(col)
     for v in _registry(runs_dir, tracking_uri).history():
-        table.add_row(str(v.version), "←" if v.current else "", v.study, v.trial,
-                      "" if v.objective is None else f"{v.objective:.4f}", v.policy_hash,
-                      "" if v.previous is None else str(v.previous))
-    out.print(table)
+        table.add_row(*map(cell, (v.version, "←" if v.current else "", v.study, v.trial,
+                                  "" if v.objective is None else f"{v.objective:.4f}",
+                                  v.policy_hash, "" if v.previous is None else v.previous)))
+    out.show(table)
 
 
 @champion.command("rollback")
@@ -460,7 +465,7 @@ def champion_history(runs_dir: Path, tracking_uri: str | None) -> None:
 def champion_rollback(to_version: int | None, runs_dir: Path, tracking_uri: str | None) -> None:
     """Move the alias back."""
     old, new = _registry(runs_dir, tracking_uri).rollback(to_version)
-    out.print(f"champion: version {old} → version {new}")
+    out.say(f"champion: version {old} → version {new}")
 
 
 @champion.command("export")
@@ -473,13 +478,14 @@ def champion_export(path: Path, runs_dir: Path, tracking_uri: str | None) -> Non
 
     number, policy = _registry(runs_dir, tracking_uri).policy()
     atomic_write_bytes(path, policy.to_yaml().encode())
-    out.print(f"champion version {number} (policy {policy.hash}) → {path}")
+    out.say(f"champion version {number} (policy {policy.hash}) → {path}")
 
 
 @cli.command()
-@click.option("--study", required=True)
+@click.option("--study", required=True, callback=name_option("study"))
 @_runs_option
-@click.option("--storage", help="the study's Optuna storage URL, if not the journal file")
+@click.option("--storage", callback=_secret_bearing,
+              help="the study's Optuna storage URL, if not the journal file")
 @_uri_option
 def report(study: str, runs_dir: Path, storage: str | None, tracking_uri: str | None) -> None:
     """The morning summary of a study: promotions, the champion against careful and
@@ -487,9 +493,8 @@ def report(study: str, runs_dir: Path, storage: str | None, tracking_uri: str | 
     from .morning import morning_report
 
     md, html, text = morning_report(study, runs_dir, storage, tracking_uri)
-    out.print(text, highlight=False, markup=False, soft_wrap=True)
-    out.print(f"report: {md}\nreport_html: {html}", highlight=False, markup=False,
-              soft_wrap=True)
+    out.say(text)
+    out.say(f"report: {md}\nreport_html: {html}")
 
 
 @cli.command()
@@ -508,7 +513,7 @@ def ui(runs_dir: Path, port: int) -> None:
                          "--runs-dir")
 
     def say(text: str) -> None:
-        out.print(text, highlight=False, soft_wrap=True, markup=False)
+        out.say(text)
         sys.stdout.flush()
 
     sys.exit(serve(runs.tracking_uri, "127.0.0.1", port, say))
@@ -531,8 +536,9 @@ def ui(runs_dir: Path, port: int) -> None:
 @click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
               show_default=True, help="the run store: the champion registry (--policy "
               "champion) and the MLflow run this gate logs")
-@click.option("--tracking-uri", help="MLflow tracking URI to log to (default: the runs "
-                                     "folder's SQLite store)")
+@click.option("--tracking-uri", callback=_secret_bearing,
+              help="MLflow tracking URI to log to (default: the runs folder's SQLite "
+                   "store)")
 @click.option("--no-mlflow", is_flag=True, help="do not log the gate as an MLflow run")
 def gate(policy_spec: str, baseline_path: Path | None, json_path: Path | None,
          junit_path: Path | None, summary_path: Path | None, update_baseline: bool,
@@ -546,7 +552,7 @@ def gate(policy_spec: str, baseline_path: Path | None, json_path: Path | None,
     p = _policy_or_champion(policy_spec, runs_dir)
     result = run_gate(p, baseline_path or DEFAULT_BASELINE, _execution(serial, workers),
                       update_baseline=update_baseline)
-    out.print(render_table(result.evaluation.scorecard, result.comparison))
+    out.show(render_table(result.evaluation.scorecard, result.comparison))
     write_outputs(result, json_path=json_path, junit_path=junit_path, summary_path=summary_path)
     files = [f for f in (json_path, junit_path, summary_path) if f is not None]
     if json_path:
@@ -566,8 +572,8 @@ def gate(policy_spec: str, baseline_path: Path | None, json_path: Path | None,
         uri, artifacts = _store(runs_dir, tracking_uri)
         where = log_gate(uri, artifacts, result, policy_spec,
                          baseline_path or DEFAULT_BASELINE, files)
-        out.print(f"mlflow_run: {where}", highlight=False, soft_wrap=True, markup=False)
-    (out if result.code == 0 else err).print(f"gate: {result.message}")
+        out.say(f"mlflow_run: {where}")
+    (out if result.code == 0 else err).say(f"gate: {result.message}")
     sys.exit(result.code)
 
 
@@ -591,8 +597,9 @@ def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-d
               help="also log the sweep to MLflow: a parent run, a child run per value")
 @click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
               show_default=True, help="the run store for --mlflow")
-@click.option("--tracking-uri", help="MLflow tracking URI for --mlflow (default: the runs "
-                                     "folder's SQLite store)")
+@click.option("--tracking-uri", callback=_secret_bearing,
+              help="MLflow tracking URI for --mlflow (default: the runs folder's SQLite "
+                   "store)")
 def sweep_command(name: str, values_text: str, policy_path: Path | None,
                   scenario_names: tuple[str, ...], seeds: tuple[int, ...], serial: bool,
                   to_mlflow: bool, runs_dir: Path, tracking_uri: str | None) -> None:
@@ -624,21 +631,20 @@ def sweep_command(name: str, values_text: str, policy_path: Path | None,
             log.finish("FAILED")
         raise
     if log:
-        out.print(f"mlflow_run: {log.finish()}", highlight=False, soft_wrap=True,
-                  markup=False)
-    out.print(f"objective by {name}: " + ", ".join(
+        out.say(f"mlflow_run: {log.finish()}")
+    out.say(f"objective by {name}: " + ", ".join(
         f"{p.value}: {'—' if p.objective is None else f'{p.objective:.3f}'}" for p in points))
     for scenario in sorted({sc for p in points for sc in p.metrics}):
         metrics = sorted({m for p in points for m in p.metrics.get(scenario, {})})
-        table = Table(title=f"{scenario} — {name} (the rest as "
-                            f"{policy_path or 'careful.yaml'})", title_justify="left")
+        table = Table(title=cell(f"{scenario} — {name} (the rest as "
+                                 f"{policy_path or 'careful.yaml'})"), title_justify="left")
         table.add_column(name)
         for m in metrics:
             table.add_column(m)
         for p in points:
             row = p.metrics.get(scenario, {})
-            table.add_row(str(p.value), *(f"{row[m]:.3f}" if m in row else "—" for m in metrics))
-        out.print(table)
+            table.add_row(cell(p.value), *(f"{row[m]:.3f}" if m in row else "—" for m in metrics))
+        out.show(table)
 
 
 @cli.command("inspect")
@@ -652,7 +658,7 @@ def inspect_agent(directory: Path, scenario_name: str, seed: int, agent: str,
     """One agent at one tick, from the traces: state, events, beliefs, retrievals."""
     from .inspect import inspect
 
-    out.print(inspect(directory, scenario_name, seed, agent, tick))
+    out.show(inspect(directory, scenario_name, seed, agent, tick))
 
 
 @cli.command()
@@ -670,41 +676,52 @@ def bench(agents: int, profile: bool, gate_aa: int) -> None:
         careful = load_policy(Path(__file__).resolve().parent.parent / "policies" /
                               "careful.yaml")
         alarms, repeats = aa_check(careful, gate_aa, _execution(True, None))
-        out.print(f"gate.aa_false_alarms: {alarms} of {repeats} ({alarms / repeats:.1%})")
+        out.say(f"gate.aa_false_alarms: {alarms} of {repeats} ({alarms / repeats:.1%})")
 
     for name, seconds, rate in episode_rates():
-        out.print(f"episode.{name}: {seconds * 1000:.1f} ms, {rate:,.0f} agent-ticks/s")
+        out.say(f"episode.{name}: {seconds * 1000:.1f} ms, {rate:,.0f} agent-ticks/s")
     rate, report = village_rate(agents, profile=profile)
     eager, _ = village_rate(agents, lazy=False)
-    out.print(f"village.{agents}_agents_one_day: {rate:,.0f} agent-ticks/s "
+    out.say(f"village.{agents}_agents_one_day: {rate:,.0f} agent-ticks/s "
               f"(every agent asked every tick: {eager:,.0f})")
     try:
         from scorecards.bench import bench_score
     except ImportError:
         bench_score = None
     if bench_score is not None:
-        out.print(f"score.1M_rows: {bench_score(1_000_000):.2f} s")
+        out.say(f"score.1M_rows: {bench_score(1_000_000):.2f} s")
     if report:
-        out.print(report)
+        out.say(report)
 
 
 def main() -> None:
+    scrub_output()  # libraries log and print URIs; none of their credentials gets out
+    os.environ.setdefault("MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT", "true")  # ours say it
     try:
         cli.main(standalone_mode=False)
     except InputError as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        err.say(exc, label="error:", label_style="red")
         sys.exit(2)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except click.UsageError as exc:  # as click shows it, but the user's text cleaned
+        if exc.ctx is not None:
+            err.say(exc.ctx.get_usage())
+            err.say(f"Try '{exc.ctx.command_path} {exc.ctx.help_option_names[0]}' for help.\n")
+        err.say(exc.format_message(), label="Error:", label_style="red")
+        sys.exit(2)
     except click.ClickException as exc:
-        exc.show()
+        err.say(exc.format_message(), label="Error:", label_style="red")
         sys.exit(2)
     except click.exceptions.Abort:
-        err.print("aborted")
+        err.say("aborted")
         sys.exit(130)
     except KeyboardInterrupt:
-        err.print("interrupted")
+        err.say("interrupted")
         sys.exit(130)
+    except Exception:  # noqa: BLE001 — a bug, not the user's mistake: shown, credentials masked
+        err.say(traceback.format_exc().rstrip(), label="internal error:", label_style="red")
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from harness import (
     write_episode,
 )
 from harness.runner import RayBatch
+from harness.safe_text import redact
 from harness.schema import SCHEMA_VERSION, TABLES
 from harness.store import episode_written, read_episode, sweep_orphans
 from policies import InputError, Policy
@@ -208,7 +209,7 @@ def _already_written(out: Path, jobs: list[Job], hashes: dict[str, str],
     except (OSError, ValueError) as exc:
         raise InputError(f"{manifest}: unreadable ({exc}); give a new --out or remove it") \
             from None
-    made_by = {**hashes, "agent": execution.agent, "traces": execution.traces_uri or "traces"}
+    made_by = {**hashes, "agent": execution.agent, "traces": _traces_entry(execution)}
     differ = [k for k, v in made_by.items() if prior.get(k) != v]
     if differ:
         raise InputError(f"{out}: holds the traces of another run ({', '.join(differ)} "
@@ -267,6 +268,12 @@ def _write_manifest(out: Path, instrument: Instrument, policy: Policy, hashes: d
         "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
         "seeds": list(seeds),
         "episodes": [r.summary() for r in records],
-        "traces": execution.traces_uri or "traces",
+        "traces": _traces_entry(execution),
         "complete": complete,
     })
+
+
+def _traces_entry(execution: Execution) -> str:
+    """Where a manifest says the traces are: beside it, or the URI (credentials masked: a
+    manifest is a file others read; `score` needs the URI again on its command line)."""
+    return "traces" if execution.traces_uri is None else redact(execution.traces_uri)

@@ -12,10 +12,13 @@ import pandas as pd
 import pyarrow.parquet as pq
 from rich.console import Group
 from rich.table import Table
+from rich.text import Text
 
 from harness.schema import TABLES
 from harness.store import episode_path
 from policies import InputError
+
+from .terminal import cell, clean
 
 
 def _episode_table(root: Path, table: str, scenario: str, seed: int) -> pd.DataFrame:
@@ -34,12 +37,13 @@ def _table(title: str, frame: pd.DataFrame, columns: list[str]) -> Table:
     return table
 
 
-def _cell(column: str, v: object) -> str:
+def _cell(column: str, v: object) -> Text:
+    """Trace values are shown as text (never parsed as markup; a folder may be crafted)."""
     if v is None or (isinstance(v, float) and pd.isna(v)):
-        return ""
+        return cell("")
     if isinstance(v, float):  # ids and ranks come back as floats when a column has nulls
-        return f"{v:.3f}" if column in ("value", "confidence") else str(int(v))
-    return str(v)
+        return cell(f"{v:.3f}" if column in ("value", "confidence") else str(int(v)))
+    return cell(v)
 
 
 def inspect(root: Path, scenario: str, seed: int, agent: str, tick: int | None,
@@ -71,7 +75,8 @@ def inspect(root: Path, scenario: str, seed: int, agent: str, tick: int | None,
     trust = mine("trust").sort_values("tick").groupby(["other", "domain"]).tail(1)
     plans = mine("plans").sort_values("tick").tail(6)
     return Group(
-        f"[bold]{agent}[/bold] in {scenario} seed {seed} at tick {at} (episode ends at {end})",
+        Text.assemble((clean(agent), "bold"), clean(f" in {scenario} seed {seed} at tick {at} "
+                                                   f"(episode ends at {end})")),
         _table("state (latest snapshot)", state, ["variable", "value", "tick"]),
         _table("recent events that reached or came from it", events,
                ["tick", "event_id", "what", "from_agent", "detail"]),

@@ -141,7 +141,5 @@ class SweepLog:
 
     def finish(self, status: str = "FINISHED") -> str:
         records.end_group(self.uri, self.parent, status)
-        from mlflow.tracking import MlflowClient
-
-        run = MlflowClient(tracking_uri=self.uri).get_run(self.parent)
+        run = records.mlflow_client(self.uri).get_run(self.parent)
         return records.run_address(self.uri, run.info.experiment_id, self.parent)

@@ -9,33 +9,37 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from .terminal import Terminal, clean
+
 
 def _bar(console: Console) -> Progress:
+    # notes hold scenario names and reasons: shown as text, never parsed as markup
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TextColumn("{task.fields[note]}"), console=console,
-                    transient=True)
+                    TimeElapsedColumn(), TextColumn("{task.fields[note]}", markup=False),
+                    console=console, transient=True)
 
 
 @contextmanager
-def episode_progress(console: Console, total: int) -> Iterator[Callable[[Any], None]]:
-    with _bar(console) as bar:
+def episode_progress(terminal: Terminal, total: int) -> Iterator[Callable[[Any], None]]:
+    with _bar(terminal.console) as bar:
         task = bar.add_task("episodes", total=total, note="")
 
         def advance(record: Any) -> None:
-            bar.update(task, advance=1, note=f"{record.scenario}/{record.seed} {record.status}")
+            bar.update(task, advance=1,
+                       note=clean(f"{record.scenario}/{record.seed} {record.status}"))
 
         yield advance
 
 
 @contextmanager
-def trial_progress(console: Console, total: int,
+def trial_progress(terminal: Terminal, total: int,
                    hours: float | None = None) -> Iterator[Callable[[Any], None]]:
     """Trials done, pruned and promoted, the champion's objective, and time left."""
     import time
 
     began = time.monotonic()
     counts = {"promoted": 0, "pruned": 0}
-    with _bar(console) as bar:
+    with _bar(terminal.console) as bar:
         task = bar.add_task("trials", total=total, note="")
 
         def report(outcome: Any) -> None:
@@ -49,9 +53,8 @@ def trial_progress(console: Console, total: int,
             measured = ("" if outcome.objective != outcome.objective  # NaN: not measured
                         else f"objective {outcome.objective:.4f}"
                         + ("" if outcome.feasible else " but a guardrail broken") + ", ")
-            console.print(f"trial {outcome.label or outcome.number}: {outcome.decision} "
-                          f"({measured}champion {outcome.champion_objective:.4f}, "
-                          f"{outcome.seconds:.1f} s) {outcome.reason}", highlight=False,
-                          markup=False)
+            terminal.say(f"trial {outcome.label or outcome.number}: {outcome.decision} "
+                         f"({measured}champion {outcome.champion_objective:.4f}, "
+                         f"{outcome.seconds:.1f} s) {outcome.reason}")
 
         yield report

@@ -13,11 +13,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import socket
 import time
 import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from harness.safe_text import redact, scrub
+from policies import InputError
 
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 
@@ -94,7 +98,7 @@ def log_params(client: Any, run_id: str, params: Mapping[str, Any]) -> None:
     """Params are immutable once logged and at most 6,000 characters each."""
     from mlflow.entities import Param
 
-    items = [Param(k, _text(v)[:6000]) for k, v in params.items() if v is not None]
+    items = [Param(k, scrub(_text(v))[:6000]) for k, v in params.items() if v is not None]
     for i in range(0, len(items), PARAMS):
         client.log_batch(run_id, params=items[i:i + PARAMS])
 
@@ -106,15 +110,27 @@ def _text(value: Any) -> str:
 
 
 def without_secret(url: str | None) -> str | None:
-    """A storage or tracking URL with any password taken out, fit to be logged."""
-    if url is None or "://" not in url:
-        return url
-    parts = urllib.parse.urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
+    """A storage or tracking URL with its credentials masked, fit to be logged."""
+    return None if url is None else redact(url)
+
+
+def mlflow_client(uri: str) -> Any:
+    """A client of the tracking store at `uri` (also its model registry). A server that
+    cannot be reached stops the command at once with its address, credentials masked: MLflow's
+    client would retry for minutes, then fail with the full URI in its message."""
+    from mlflow.tracking import MlflowClient
+
+    quiet()
+    parts = urllib.parse.urlsplit(uri)
+    if parts.scheme in ("http", "https"):
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+            socket.create_connection((parts.hostname or "", port), timeout=10).close()
+        except (OSError, ValueError) as exc:
+            raise InputError(f"cannot reach the MLflow tracking server at {redact(uri)} "
+                             f"({getattr(exc, 'strerror', None) or exc}); start it, or leave "
+                             "out --tracking-uri to use the runs folder's own store") from None
+    return MlflowClient(tracking_uri=uri, registry_uri=uri)
 
 
 def seed_set(name: str, scenarios: Sequence[str], seeds: Sequence[int],
@@ -191,14 +207,12 @@ def log_evaluation(uri: str, experiment_name: str, kind: str, description: str,
     """One MLflow run for one scorecard (a gate, a run, a sweep point): params, its metrics
     (a reference's beside them, if given), the scorecard and the reports as artifacts.
     Returns (experiment id, run id)."""
-    from mlflow.tracking import MlflowClient
-
-    client = MlflowClient(tracking_uri=uri)
+    client = mlflow_client(uri)
     folder = None if artifacts_root is None else local_artifacts(uri, artifacts_root)
     experiment_id = experiment(client, experiment_name, folder, description, kind)
     all_tags = {"villagelab.kind": kind, "villagelab.policy": card.policy,
                 "villagelab.harness": card.harness, "villagelab.instrument": card.instrument,
-                **(tags or {})}
+                **{k: scrub(v) for k, v in (tags or {}).items()}}
     if parent is not None:
         all_tags["mlflow.parentRunId"] = parent
     run = client.create_run(experiment_id, run_name=run_name, tags=all_tags)
@@ -216,15 +230,13 @@ def log_evaluation(uri: str, experiment_name: str, kind: str, description: str,
 
 def run_address(uri: str, experiment_id: str, run_id: str) -> str:
     """Where to find a logged run: its UI route, under the store it went to."""
-    return f"{uri} #/experiments/{experiment_id}/runs/{run_id}"
+    return f"{redact(uri)} #/experiments/{experiment_id}/runs/{run_id}"
 
 
 def start_group(uri: str, experiment_name: str, kind: str, description: str, run_name: str,
                 params: Mapping[str, Any], artifacts_root: Path | None = None) -> str:
     """A parent run (a sweep) whose children are logged with `log_evaluation`."""
-    from mlflow.tracking import MlflowClient
-
-    client = MlflowClient(tracking_uri=uri)
+    client = mlflow_client(uri)
     folder = None if artifacts_root is None else local_artifacts(uri, artifacts_root)
     experiment_id = experiment(client, experiment_name, folder, description, kind)
     run = client.create_run(experiment_id, run_name=run_name, tags={"villagelab.kind": kind})
@@ -233,6 +245,4 @@ def start_group(uri: str, experiment_name: str, kind: str, description: str, run
 
 
 def end_group(uri: str, run_id: str, status: str = "FINISHED") -> None:
-    from mlflow.tracking import MlflowClient
-
-    MlflowClient(tracking_uri=uri).set_terminated(run_id, status)
+    mlflow_client(uri).set_terminated(run_id, status)

@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.store import within
+
+from .names import check_name
+
 
 @dataclass(frozen=True)
 class RunsDir:
@@ -29,7 +33,7 @@ class RunsDir:
         return (self.root / "artifacts").resolve()
 
     def study_dir(self, study: str) -> Path:
-        return self.root / "studies" / study
+        return within(self.root, self.root / "studies" / check_name("study", study))
 
 
 __all__ = ["RunsDir"]

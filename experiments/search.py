@@ -21,6 +21,7 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
+from harness.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
 
 from . import promotion
@@ -192,7 +193,7 @@ class Search:
                 "storage": without_secret(self.storage_url) or str(self.runs.journal),
                 "tracking_uri": without_secret(self.tracking_uri),
                 "execution": "serial" if e.serial else (e.address or "local Ray"),
-                "workers": e.workers, "traces_uri": e.traces_uri,
+                "workers": e.workers, "traces_uri": without_secret(e.traces_uri),
                 "recovered_trials": recovered, "harness": self.hashes["harness"],
                 "instrument": self.hashes["instrument"]}
 
@@ -254,7 +255,8 @@ class Search:
                                           self.driver, requeued, study.study_name)
         location = None
         if self.execution.traces_uri is not None:  # every trial's traces, for later queries
-            location = f"{self.execution.traces_uri}/{study.study_name}/trial-{trial.number}"
+            location = join_uri(self.execution.traces_uri, study.study_name,
+                                f"trial-{trial.number}")
             self.tracker.traces_at(run_id, location)
         return _Pending(study, trial, policy, run_id,
                         self.evaluator.stream(policy, self.config.seeds, location), began)

@@ -20,6 +20,7 @@ from optuna.storages import JournalStorage
 from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
+from harness.safe_text import redact, scrub
 from policies import WHITELIST, InputError, Policy
 from scorecards import Scorecard
 
@@ -59,12 +60,14 @@ def storage_for(url: str | None, journal: Path) -> Any:
         try:
             return optuna.storages.RDBStorage(url)
         except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.OperationalError,
-                sqlalchemy.exc.ProgrammingError):
-            if attempt == 5:
-                raise
+                sqlalchemy.exc.ProgrammingError) as exc:
+            if attempt == 5:  # not a schema race: the database is unreachable or refuses us
+                cause = scrub(str(getattr(exc, "orig", None) or exc).strip().splitlines()[0])
+                raise InputError(f"cannot use the Optuna storage {redact(url)}: {cause}") \
+                    from None
             time.sleep(0.5 * (attempt + 1))
         except ImportError as exc:
-            raise InputError(f"{url.split(':', 1)[0]}: no database driver installed "
+            raise InputError(f"{redact(url)}: no database driver installed "
                              f"({exc}); for PostgreSQL: pip install 'villagelab[postgres]'") \
                 from None
     raise AssertionError("unreachable")

@@ -19,7 +19,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness.safe_text import redact, scrub
+
 from . import records
+from .records import mlflow_client
 
 if TYPE_CHECKING:
     from policies import Policy
@@ -78,11 +81,8 @@ def run_path(experiment_id: str, run_id: str) -> str:
 
 class Tracker:
     def __init__(self, uri: str, study: str, artifacts: Path) -> None:
-        from mlflow.tracking import MlflowClient
-
-        records.quiet()
         self.uri, self.study = uri, study
-        self.client = MlflowClient(tracking_uri=uri, registry_uri=uri)
+        self.client = mlflow_client(uri)
         self.experiment_id = records.experiment(
             self.client, study, records.local_artifacts(uri, artifacts), DESCRIPTION, "study")
         tag = f"mlflow.sharedViewState.{SHARED_VIEW}"
@@ -116,7 +116,8 @@ class Tracker:
                                      run_name=f"{self.study} {records.stamp()}", tags=tags)
         run_id = run.info.run_id
         records.log_params(self.client, run_id, settings)
-        self.client.log_dict(run_id, settings, "settings.json")
+        # anyone with the UI reads artifacts: a credential in a URI is masked
+        self.client.log_text(run_id, scrub(json.dumps(settings, indent=2)), "settings.json")
         self.datasets = [records.seed_set("selection seeds", scenarios, seeds, "selection")]
         self.client.log_inputs(run_id, datasets=self.datasets)
         return run_id
@@ -140,11 +141,12 @@ class Tracker:
 
     def retries(self, run_id: str, episodes: list[str]) -> None:
         """Episodes Ray ran twice because a worker or node was lost: never silent."""
-        self.client.set_tag(run_id, "villagelab.retries", "; ".join(episodes)[:4000])
+        self.client.set_tag(run_id, "villagelab.retries", scrub("; ".join(episodes))[:4000])
 
     def traces_at(self, run_id: str, location: str) -> None:
-        """Where the workers write this trial's traces (a shared URI)."""
-        self.client.set_tag(run_id, "villagelab.traces", location)
+        """Where the workers write this trial's traces (a shared URI, credentials masked:
+        anyone with the UI reads tags)."""
+        self.client.set_tag(run_id, "villagelab.traces", redact(location))
 
     def finish_trial(self, run_id: str, card: Scorecard, decision: str, reason: str,
                      values: Values, policy: Policy, *, champion: Scorecard,
@@ -193,7 +195,7 @@ class Tracker:
 
     def end_trial(self, run_id: str, decision: str, reason: str, status: str) -> None:
         self.client.set_tag(run_id, "villagelab.decision", decision)
-        self.client.set_tag(run_id, "villagelab.reason", reason[:4000])
+        self.client.set_tag(run_id, "villagelab.reason", scrub(reason)[:4000])
         self.client.set_terminated(run_id, status)
 
     def confirmation(self, run_id: str, scenarios: Sequence[str], seeds: Sequence[int]) -> None:

@@ -28,9 +28,9 @@ from .tracking import runs_view_path
 
 def newest_study(uri: str) -> tuple[str, str] | None:
     """(experiment id, name) of the most recently created study in the store."""
-    from mlflow.tracking import MlflowClient
+    from .records import mlflow_client
 
-    client = MlflowClient(tracking_uri=uri)
+    client = mlflow_client(uri)
     found = client.search_experiments(filter_string="tags.`villagelab.kind` = 'study'",
                                       order_by=["creation_time DESC"], max_results=1)
     if not found:  # a store written before studies were tagged: any experiment but Default

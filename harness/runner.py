@@ -8,6 +8,7 @@ writes them there and only numbers come back. Nothing lands on a worker's own di
 from __future__ import annotations
 
 import os
+import secrets
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -78,8 +79,35 @@ def run_serial(jobs: Iterable[Job], policy: Policy,
         yield record
 
 
+def local_cluster_environment() -> dict[str, str]:
+    """What makes a local Ray cluster private: every process on 127.0.0.1 and a token.
+
+    Ray binds its GCS, raylet and workers to all interfaces unless the node's address is
+    loopback, and it picks loopback only where it believes no cluster can form (its switch
+    for Windows and macOS); with token authentication, a client must present the token
+    (Ray's own, checked on every RPC). The token is fresh per process and lives only in the
+    environment the cluster's processes inherit: nothing is written to ~/.ray.
+    """
+    return {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token",
+            "RAY_AUTH_TOKEN": secrets.token_urlsafe(32)}
+
+
+def _private_cluster() -> None:
+    """Set the environment of `local_cluster_environment` for this process and the cluster
+    it starts. Ray reads these when it is imported, so a process that imported it already
+    has Ray re-read them, as Ray itself does when it turns token mode on."""
+    os.environ.update(local_cluster_environment())
+    from ray._private import ray_constants
+    from ray._raylet import AuthenticationTokenLoader, Config
+
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    Config.initialize("")
+    AuthenticationTokenLoader.instance().reset_cache()
+
+
 def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
-    """Start (or attach to) Ray once per process; quiet, no dashboard."""
+    """Start a private local cluster, or attach to a user's cluster with its own settings
+    unchanged; once per process, quiet, no dashboard."""
     import ray
 
     if ray.is_initialized():
@@ -90,8 +118,7 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
     if address:
         ray.init(address=address, **kwargs)
     else:
-        # a private cluster on loopback for this process; a token would only be left in ~/.ray
-        os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+        _private_cluster()
         ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
 
 

@@ -61,11 +61,26 @@ def atomic_write_json(path: Path, payload: Any) -> None:
 
 
 def episode_path(root: Path, table: str, scenario: str, seed: int) -> Path:
-    return Path(root) / "traces" / table / scenario / f"{seed}.parquet"
+    return within(root, Path(root) / "traces" / table / scenario / f"{seed}.parquet")
 
 
 def is_uri(location: str | Path) -> bool:
     return "://" in str(location)
+
+
+def join_uri(location: str, *parts: str) -> str:
+    """Path segments appended to a URI's path, before any query (`?endpoint_override=…`)."""
+    path, query = (location.split("?", 1) + [""])[:2]
+    joined = "/".join([path.rstrip("/"), *parts])
+    return f"{joined}?{query}" if query else joined
+
+
+def within(root: str | Path, path: str | Path) -> Path:
+    """`path`, checked to lie under `root` (a name that reached a path can never escape)."""
+    base, full = Path(root).resolve(), Path(path).resolve()
+    if full != base and base not in full.parents:
+        raise ValueError(f"{path} lies outside {root}")
+    return Path(path)
 
 
 def filesystem(location: str | Path) -> tuple[pafs.FileSystem, str]:

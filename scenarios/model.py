@@ -24,7 +24,7 @@ def _converter(parse):  # type: ignore[no-untyped-def]
 Moment = Annotated[int, _converter(parse_moment), Field(ge=0)]
 Clock = Annotated[int, _converter(parse_clock), Field(ge=0, lt=24 * 60)]
 Span = Annotated[int, _converter(parse_span), Field(gt=0)]
-Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]  # names become paths
 Modality = Literal["certain", "likely", "rumor"]
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
+
+from harness.safe_text import printable
 
 from .compare import Comparison, MetricDiff
 from .scorecard import MetricSummary, Scorecard
@@ -29,6 +32,11 @@ def _diff_cells(diff: MetricDiff | None) -> list[str]:
     ]
 
 
+def _literal(name: str) -> Text:
+    """A name read from traces shown as itself: never parsed as markup, controls escaped."""
+    return Text(printable(name))
+
+
 def render_table(scorecard: Scorecard, comparison: Comparison | None = None) -> Table:
     """Objective, metrics overall and per scenario, guardrails; Δ columns given a comparison."""
     table = Table(title=f"scorecard · policy {scorecard.policy[:12]}", show_lines=False)
@@ -41,8 +49,8 @@ def render_table(scorecard: Scorecard, comparison: Comparison | None = None) -> 
 
     def row(scope: str, name: str, m: MetricSummary, diff: MetricDiff | None) -> None:
         cells = [
-            scope,
-            name,
+            _literal(scope),
+            _literal(name),
             _ARROW[m.direction],
             _num(m.mean),
             _ci(m.ci_low, m.ci_high),
@@ -77,6 +85,6 @@ def render_table(scorecard: Scorecard, comparison: Comparison | None = None) -> 
         table.add_section()
     for name, g in scorecard.guardrails.items():
         verdict = "n/a" if not g.applicable else ("ok" if g.ok else "[red]BROKEN[/red]")
-        cells = ["guardrail", name, "", _num(g.value), f"limit {g.limit:g} · {verdict}", ""]
+        cells = ["guardrail", _literal(name), "", _num(g.value), f"limit {g.limit:g} · {verdict}", ""]
         table.add_row(*cells, *([""] * 3 if comparison is not None else []))
     return table

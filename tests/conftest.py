@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+pytest_plugins = ["tests.servers"]  # PostgreSQL, MLflow server, Ray head: fixtures by name
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 
 

@@ -22,8 +22,16 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def chromium() -> str:
@@ -36,22 +44,48 @@ def chromium() -> str:
 
 def shoot(url: str, path: Path, size: tuple[int, int] = (1800, 1000)) -> None:
     with tempfile.TemporaryDirectory() as profile:
-        subprocess.run([chromium(), *FLAGS, f"--user-data-dir={profile}",
-                        f"--window-size={size[0]},{size[1]}", "--virtual-time-budget=20000",
-                        f"--screenshot={path}", url], capture_output=True, timeout=300,
-                       check=True)
+        subprocess.run(
+            [
+                chromium(),
+                *FLAGS,
+                f"--user-data-dir={profile}",
+                f"--window-size={size[0]},{size[1]}",
+                "--virtual-time-budget=20000",
+                f"--screenshot={path}",
+                url,
+            ],
+            capture_output=True,
+            timeout=300,
+            check=True,
+        )
     print(f"{path.stem}: {path}")
 
 
 def demo(folder: Path) -> Path:
     """A small study to photograph: careful.yaml is tried first and promoted."""
     config = folder / "search.yaml"
-    config.write_text(f"scenarios: [public_fact, secret]\nseeds: 0-2\n"
-                      f"first: [{ROOT / 'policies' / 'careful.yaml'}]\n")
+    config.write_text(
+        f"scenarios: [public_fact, secret]\nseeds: 0-2\n"
+        f"first: [{ROOT / 'policies' / 'careful.yaml'}]\n"
+    )
     exe = Path(sys.executable).with_name("villagelab")
-    subprocess.run([str(exe), "search", "--study", "demo", "--trials", "4", "--config",
-                    str(config), "--runs-dir", str(folder / "runs"), "--serial"], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [
+            str(exe),
+            "search",
+            "--study",
+            "demo",
+            "--trials",
+            "4",
+            "--config",
+            str(config),
+            "--runs-dir",
+            str(folder / "runs"),
+            "--serial",
+        ],
+        check=True,
+        capture_output=True,
+    )
     return folder / "runs"
 
 
@@ -90,8 +124,12 @@ def main() -> None:
             if client.get_run(source).data.tags.get("villagelab.kind") == "trial":
                 trial_run = source
         if trial_run is None:  # the champion is the start policy: the best trial instead
-            best = client.search_runs([experiment_id], "tags.`villagelab.kind` = 'trial'",
-                                      order_by=["metrics.optuna_value DESC"], max_results=1)
+            best = client.search_runs(
+                [experiment_id],
+                "tags.`villagelab.kind` = 'trial'",
+                order_by=["metrics.optuna_value DESC"],
+                max_results=1,
+            )
             trial_run = best[0].info.run_id if best else None
         args.out.mkdir(parents=True, exist_ok=True)
         server = Server(uri, "127.0.0.1", free_port())
@@ -99,11 +137,17 @@ def main() -> None:
         try:
             shoot(f"{server.base}/{runs_view_path(experiment_id)}", args.out / "runs-view.png")
             if trial_run is not None:
-                shoot(f"{server.base}/{run_path(experiment_id, trial_run)}",
-                      args.out / "trial.png", (1800, 1400))
+                shoot(
+                    f"{server.base}/{run_path(experiment_id, trial_run)}",
+                    args.out / "trial.png",
+                    (1800, 1400),
+                )
             if version is not None:
-                shoot(f"{server.base}/#/models/{MODEL}/versions/{version}",
-                      args.out / "model-version.png", (1800, 1200))
+                shoot(
+                    f"{server.base}/#/models/{MODEL}/versions/{version}",
+                    args.out / "model-version.png",
+                    (1800, 1200),
+                )
         finally:
             server.stop()
 

@@ -12,10 +12,12 @@ from harness import Episode
 from policies import Policy, load_policy
 from scenarios import builtin_names, load_scenario, village
 
+
 def _policy() -> Policy:
     from pathlib import Path
 
     return load_policy(Path(__file__).resolve().parent.parent / "policies" / "careful.yaml")
+
 
 def episode_rates(seeds: int = 3) -> Iterator[tuple[str, float, float]]:
     """(scenario, seconds per episode, agent-ticks per second) for each built-in scenario."""
@@ -29,8 +31,10 @@ def episode_rates(seeds: int = 3) -> Iterator[tuple[str, float, float]]:
         seconds = (time.perf_counter() - began) / seeds
         yield name, seconds, len(scenario.agents) * ticks / seconds
 
-def village_rate(agents: int = 25, hours: int = 24, profile: bool = False,
-                 lazy: bool = True) -> tuple[float, str]:
+
+def village_rate(
+    agents: int = 25, hours: int = 24, profile: bool = False, lazy: bool = True
+) -> tuple[float, str]:
     """Agent-ticks per second on a generated village, and optionally where the time goes.
 
     `lazy=False` asks every agent every tick (time composition off), for comparison.

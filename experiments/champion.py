@@ -49,11 +49,16 @@ def _version(mv: Any, current: int | None) -> Version:
     tags = mv.tags or {}
     objective = tags.get("objective")
     previous = tags.get("previous")
-    return Version(int(mv.version), tags.get("policy", ""),
-                   None if objective in (None, "None") else float(objective),
-                   tags.get("study", ""), tags.get("trial", ""),
-                   None if previous in (None, "", "None") else int(previous), mv.source,
-                   int(mv.version) == current)
+    return Version(
+        int(mv.version),
+        tags.get("policy", ""),
+        None if objective in (None, "None") else float(objective),
+        tags.get("study", ""),
+        tags.get("trial", ""),
+        None if previous in (None, "", "None") else int(previous),
+        mv.source,
+        int(mv.version) == current,
+    )
 
 
 class Registry:
@@ -80,20 +85,29 @@ class Registry:
         except MlflowException:
             return None
 
-    def promote(self, run_id: str, source: str, policy: Policy, objective: float | None,
-                study: str, trial: str, description: str = "") -> int:
+    def promote(
+        self,
+        run_id: str,
+        source: str,
+        policy: Policy,
+        objective: float | None,
+        study: str,
+        trial: str,
+        description: str = "",
+    ) -> int:
         """Register `source` (an artifact folder with policy.yaml) and move the alias; the
         description holds the promotion's evidence (markdown, shown by the MLflow UI)."""
         if not self._exists():
             self.client.create_registered_model(
-                MODEL, description="villagelab policies; the alias 'champion' is the champion")
+                MODEL, description="villagelab policies; the alias 'champion' is the champion"
+            )
         previous = self.current_version()
-        tags = {"policy": policy.hash, "objective": str(objective), "study": study,
-                "trial": trial}
+        tags = {"policy": policy.hash, "objective": str(objective), "study": study, "trial": trial}
         if previous is not None:  # the first champion replaced nothing: no tag, not "None"
             tags["previous"] = str(previous)
-        mv = self.client.create_model_version(MODEL, source=source, run_id=run_id, tags=tags,
-                                              description=description or None)
+        mv = self.client.create_model_version(
+            MODEL, source=source, run_id=run_id, tags=tags, description=description or None
+        )
         self.client.set_registered_model_alias(MODEL, ALIAS, mv.version)
         return int(mv.version)
 
@@ -113,8 +127,9 @@ class Registry:
             raise InputError("no champion yet: run 'villagelab search' first")
         mv = self.client.get_model_version(MODEL, str(number))
         with tempfile.TemporaryDirectory() as tmp:
-            path = download_artifacts(artifact_uri=f"{mv.source}/policy.yaml", dst_path=tmp,
-                                      tracking_uri=self.uri)
+            path = download_artifacts(
+                artifact_uri=f"{mv.source}/policy.yaml", dst_path=tmp, tracking_uri=self.uri
+            )
             values = yaml.safe_load(Path(path).read_text())
         flat = {f"{family}.{k}": v for family, group in values.items() for k, v in group.items()}
         return number, Policy(flat)
@@ -127,11 +142,11 @@ class Registry:
             raise InputError("no champion to roll back")
         target = to if to is not None else history[current].previous
         if target is None:
-            raise InputError(f"version {current} is the first champion; nothing to roll "
-                             "back to")
+            raise InputError(f"version {current} is the first champion; nothing to roll back to")
         if target not in history:
-            raise InputError(f"no version {target}; versions: "
-                             f"{', '.join(map(str, sorted(history)))}")
+            raise InputError(
+                f"no version {target}; versions: {', '.join(map(str, sorted(history)))}"
+            )
         self.client.set_registered_model_alias(MODEL, ALIAS, str(target))
         return current, target
 
@@ -142,6 +157,8 @@ def tracking_uri_for(runs_dir: Path, tracking_uri: str | None = None) -> str:
 
 def champion_policy(runs_dir: Path, tracking_uri: str | None = None) -> Policy:
     if tracking_uri is None and not (runs_dir / "mlflow.db").exists():
-        raise InputError(f"{runs_dir}: no run store (mlflow.db); run 'villagelab search' first "
-                         "or give --runs-dir")
+        raise InputError(
+            f"{runs_dir}: no run store (mlflow.db); run 'villagelab search' first "
+            "or give --runs-dir"
+        )
     return Registry(tracking_uri_for(runs_dir, tracking_uri)).policy()[1]

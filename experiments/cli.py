@@ -33,8 +33,9 @@ def _seeds(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int,
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="villagelab", prog_name="villagelab",
-                      message="%(prog)s %(version)s")
+@click.version_option(
+    package_name="villagelab", prog_name="villagelab", message="%(prog)s %(version)s"
+)
 def cli() -> None:
     """villagelab: search policies of stateful agent societies against a balanced scorecard."""
 
@@ -62,8 +63,12 @@ def policy_show(path: Path) -> None:
     for col in ("parameter", "value", "default", "meaning"):
         table.add_column(col)
     for name, value, default, meaning in describe(p):
-        table.add_row(cell(name), cell(value, None if value == default else "bold"),
-                      cell(default), cell(meaning))
+        table.add_row(
+            cell(name),
+            cell(value, None if value == default else "bold"),
+            cell(default),
+            cell(meaning),
+        )
     out.show(table)
 
 
@@ -96,8 +101,10 @@ def scenario() -> None:
 def scenario_validate(path: Path) -> None:
     """Check a scenario file: schema and every cross-reference."""
     s = load_scenario(path)
-    out.say(f"{path}: ok (scenario {s.name}, {len(s.agents)} agents, "
-              f"{len(s.truth)} tracked propositions)")
+    out.say(
+        f"{path}: ok (scenario {s.name}, {len(s.agents)} agents, "
+        f"{len(s.truth)} tracked propositions)"
+    )
 
 
 @scenario.command("list")
@@ -108,24 +115,37 @@ def scenario_list() -> None:
         table.add_column(col)
     for name in builtin_names():
         s = load_scenario(name)
-        table.add_row(cell(name), cell(len(s.agents)), cell(" ".join(s.description.split())),
-                      cell(", ".join(s.metrics)))
+        table.add_row(
+            cell(name),
+            cell(len(s.agents)),
+            cell(" ".join(s.description.split())),
+            cell(", ".join(s.metrics)),
+        )
     from scenarios import village
 
     v = village(25)
-    table.add_row(cell("village"), cell("--agents N"), cell(
-        "generated (--structure-seed S): " + " ".join(v.description.split())),
-        cell(", ".join(v.metrics)))
+    table.add_row(
+        cell("village"),
+        cell("--agents N"),
+        cell("generated (--structure-seed S): " + " ".join(v.description.split())),
+        cell(", ".join(v.metrics)),
+    )
     out.show(table)
 
 
 # --- run and score -------------------------------------------------------------------------------
-def _execution(serial: bool, workers: int | None, address: str | None = None,
-               agent: str = "reference", traces_uri: str | None = None):  # type: ignore[no-untyped-def]
+def _execution(
+    serial: bool,
+    workers: int | None,
+    address: str | None = None,
+    agent: str = "reference",
+    traces_uri: str | None = None,
+):  # type: ignore[no-untyped-def]
     from .evaluation import Execution
 
-    return Execution(serial=serial, workers=workers, address=address, agent=agent,
-                     traces_uri=traces_uri)
+    return Execution(
+        serial=serial, workers=workers, address=address, agent=agent, traces_uri=traces_uri
+    )
 
 
 def _traces_uri(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -136,8 +156,10 @@ def _traces_uri(ctx: click.Context, param: click.Parameter, value: str | None) -
 
     remember(value)
     if not is_uri(value):
-        raise click.BadParameter(f"{value!r} is not a URI; expected one every worker can "
-                                 "write, e.g. file:///mnt/shared/traces or s3://bucket/prefix")
+        raise click.BadParameter(
+            f"{value!r} is not a URI; expected one every worker can "
+            "write, e.g. file:///mnt/shared/traces or s3://bucket/prefix"
+        )
     try:
         filesystem(value)
     except ValueError as exc:
@@ -150,41 +172,91 @@ def _secret_bearing(ctx: click.Context, param: click.Parameter, value: str | Non
     return remember(value)
 
 
-TRACES_URI_HELP = ("a URI every Ray worker can write and this machine read (file:// on a "
-                   "shared mount, s3://, gs://): workers write the traces there and send "
-                   "back only measured values")
+TRACES_URI_HELP = (
+    "a URI every Ray worker can write and this machine read (file:// on a "
+    "shared mount, s3://, gs://): workers write the traces there and send "
+    "back only measured values"
+)
 
 
 @cli.command()
-@click.option("--scenario", "scenario_names", multiple=True, required=True,
-              help="a built-in scenario name or a path (repeatable)")
+@click.option(
+    "--scenario",
+    "scenario_names",
+    multiple=True,
+    required=True,
+    help="a built-in scenario name or a path (repeatable)",
+)
 @click.option("--policy", "policy_path", required=True, type=click.Path(path_type=Path))
 @click.option("--seeds", default="0-4", show_default=True, callback=_seeds)
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path))
 @click.option("--workers", type=click.IntRange(min=1), help="Ray workers (default: all cores)")
 @click.option("--serial", is_flag=True, help="run in this process, without Ray")
-@click.option("--json", "json_path", type=click.Path(path_type=Path),
-              help="also write the scorecard JSON here")
-@click.option("--agent", "agent_kind", type=click.Choice(["reference", "simple"]),
-              default="reference", show_default=True, help="the agent implementation")
-@click.option("--agents", type=click.IntRange(min=2), default=25, show_default=True,
-              help="agents in the generated 'village' scenario")
-@click.option("--structure-seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="the generated village's structure seed (part of its identity)")
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(path_type=Path),
+    help="also write the scorecard JSON here",
+)
+@click.option(
+    "--agent",
+    "agent_kind",
+    type=click.Choice(["reference", "simple"]),
+    default="reference",
+    show_default=True,
+    help="the agent implementation",
+)
+@click.option(
+    "--agents",
+    type=click.IntRange(min=2),
+    default=25,
+    show_default=True,
+    help="agents in the generated 'village' scenario",
+)
+@click.option(
+    "--structure-seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="the generated village's structure seed (part of its identity)",
+)
 @click.option("--ray-address", help="attach to a running Ray cluster (e.g. 127.0.0.1:6379)")
 @click.option("--traces-uri", callback=_traces_uri, help=TRACES_URI_HELP)
-@click.option("--mlflow", "to_mlflow", is_flag=True,
-              help="also log an MLflow run (scorecard, reports, manifest) in the run store")
-@click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
-              show_default=True, help="the run store for --mlflow")
-@click.option("--tracking-uri", callback=_secret_bearing,
-              help="MLflow tracking URI for --mlflow (default: the runs folder's SQLite "
-                   "store)")
-def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ...],
-        out_dir: Path, workers: int | None, serial: bool, json_path: Path | None,
-        agent_kind: str, agents: int, structure_seed: int, ray_address: str | None,
-        traces_uri: str | None, to_mlflow: bool, runs_dir: Path,
-        tracking_uri: str | None) -> None:
+@click.option(
+    "--mlflow",
+    "to_mlflow",
+    is_flag=True,
+    help="also log an MLflow run (scorecard, reports, manifest) in the run store",
+)
+@click.option(
+    "--runs-dir",
+    type=click.Path(path_type=Path),
+    default=Path("runs"),
+    show_default=True,
+    help="the run store for --mlflow",
+)
+@click.option(
+    "--tracking-uri",
+    callback=_secret_bearing,
+    help="MLflow tracking URI for --mlflow (default: the runs folder's SQLite store)",
+)
+def run(
+    scenario_names: tuple[str, ...],
+    policy_path: Path,
+    seeds: tuple[int, ...],
+    out_dir: Path,
+    workers: int | None,
+    serial: bool,
+    json_path: Path | None,
+    agent_kind: str,
+    agents: int,
+    structure_seed: int,
+    ray_address: str | None,
+    traces_uri: str | None,
+    to_mlflow: bool,
+    runs_dir: Path,
+    tracking_uri: str | None,
+) -> None:
     """Run scenario × seed episodes, write Parquet traces to OUT (or --traces-uri) and score
     them; the manifest goes to OUT. Exits 1 when the scorecard breaks a guardrail (all is
     written all the same), 2 when an episode did not finish."""
@@ -204,9 +276,13 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
     if json_path:
         from .logbook import context
 
-        reports = _write_card(evaluation.scorecard, evaluation.load_traces(), json_path,
-                              title=f"villagelab run: {policy_path}",
-                              context=context(str(policy_path), evaluation))
+        reports = _write_card(
+            evaluation.scorecard,
+            evaluation.load_traces(),
+            json_path,
+            title=f"villagelab run: {policy_path}",
+            context=context(str(policy_path), evaluation),
+        )
     if to_mlflow:
         from .logbook import log_run
 
@@ -216,18 +292,24 @@ def run(scenario_names: tuple[str, ...], policy_path: Path, seeds: tuple[int, ..
     bad = evaluation.problems
     for r in evaluation.records:
         if r.retried and r.status == "ok":
-            err.say(f"episode {r.scenario}/{r.seed}: ran twice; the first worker was lost "
-                    f"({r.retried})", style="yellow")
+            err.say(
+                f"episode {r.scenario}/{r.seed}: ran twice; the first worker was lost "
+                f"({r.retried})",
+                style="yellow",
+            )
     for r in bad:
         err.say(f"episode {r.scenario}/{r.seed}: {r.status}: {r.error}", style="red")
     if evaluation.resumed:
-        err.say(f"resumed: {evaluation.resumed} of {total} episodes were already written "
-                  f"in {out_dir}")
+        err.say(
+            f"resumed: {evaluation.resumed} of {total} episodes were already written in {out_dir}"
+        )
     from harness.store import join_uri
 
     traces = redact(join_uri(traces_uri, "traces")) if traces_uri else out_dir / "traces"
-    out.say(f"traces: {traces}\nmanifest: {out_dir}/manifest.json\n"
-              f"episodes: {total - len(bad)} ok, {len(bad)} not ok")
+    out.say(
+        f"traces: {traces}\nmanifest: {out_dir}/manifest.json\n"
+        f"episodes: {total - len(bad)} ok, {len(bad)} not ok"
+    )
     if bad:
         sys.exit(2)
     _exit_on_broken_guardrail(evaluation.scorecard)
@@ -253,8 +335,11 @@ def _store(runs_dir: Path, tracking_uri: str | None) -> tuple[str, Path]:
 @cli.command()
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.option("--json", "json_path", type=click.Path(path_type=Path))
-@click.option("--traces-uri", callback=_traces_uri,
-              help="the URI the run wrote its traces to, when its manifest names one")
+@click.option(
+    "--traces-uri",
+    callback=_traces_uri,
+    help="the URI the run wrote its traces to, when its manifest names one",
+)
 def score(directory: Path, json_path: Path | None, traces_uri: str | None) -> None:
     """Score traces already written by `villagelab run` (DIRECTORY holds its manifest; the
     traces are beside it, or at the URI given again with --traces-uri)."""
@@ -271,56 +356,106 @@ def score(directory: Path, json_path: Path | None, traces_uri: str | None) -> No
     if json_path:
         from .records import stamp
 
-        _write_card(card, traces, json_path, title=f"villagelab score: {directory}", context={
-            "traces": str(directory),
-            "scenarios": ", ".join(sorted({sc for sc, _ in meta.episodes})),
-            "seeds": ", ".join(map(str, sorted({seed for _, seed in meta.episodes}))),
-            "date": stamp()})
+        _write_card(
+            card,
+            traces,
+            json_path,
+            title=f"villagelab score: {directory}",
+            context={
+                "traces": str(directory),
+                "scenarios": ", ".join(sorted({sc for sc, _ in meta.episodes})),
+                "seeds": ", ".join(map(str, sorted({seed for _, seed in meta.episodes}))),
+                "date": stamp(),
+            },
+        )
     _exit_on_broken_guardrail(card)
 
 
-def _write_card(card, traces, json_path: Path, comparison=None,  # type: ignore[no-untyped-def]
-                title: str = "villagelab scorecard",
-                context: dict[str, str] | None = None) -> list[Path]:
+def _write_card(
+    card,
+    traces,
+    json_path: Path,
+    comparison=None,  # type: ignore[no-untyped-def]
+    title: str = "villagelab scorecard",
+    context: dict[str, str] | None = None,
+) -> list[Path]:
     """The scorecard JSON and, beside it, the markdown and HTML reports."""
     from scorecards.report import write_reports
 
     card.write_json(json_path)
-    md, html = write_reports(card, traces, json_path.parent, comparison=comparison,
-                             title=title, context=context)
+    md, html = write_reports(
+        card, traces, json_path.parent, comparison=comparison, title=title, context=context
+    )
     out.say(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")
     return [md, html]
 
 
 # --- search ---------------------------------------------------------------------------------------
 @cli.command()
-@click.option("--study", required=True, callback=name_option("study"),
-              help="the study's name (the same command resumes it)")
-@click.option("--trials", type=click.IntRange(min=1), default=10, show_default=True,
-              help="the study's budget of trials (counted across resumptions)")
-@click.option("--hours", type=click.FloatRange(min=0, min_open=True),
-              help="stop this invocation after so many hours")
-@click.option("--mode", type=click.Choice(["global", "local", "pareto"]), default="global",
-              show_default=True)
-@click.option("--config", "config_path", type=click.Path(path_type=Path),
-              help="search config YAML (scenarios, seeds, margin, start_policy, ...)")
-@click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
-              show_default=True)
-@click.option("--storage", callback=_secret_bearing,
-              help="Optuna storage URL, e.g. postgresql://... for several drivers (default: a "
-                   "journal file in the runs folder)")
-@click.option("--tracking-uri", callback=_secret_bearing,
-              help="MLflow tracking URI (default: SQLite in the runs folder)")
+@click.option(
+    "--study",
+    required=True,
+    callback=name_option("study"),
+    help="the study's name (the same command resumes it)",
+)
+@click.option(
+    "--trials",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="the study's budget of trials (counted across resumptions)",
+)
+@click.option(
+    "--hours",
+    type=click.FloatRange(min=0, min_open=True),
+    help="stop this invocation after so many hours",
+)
+@click.option(
+    "--mode", type=click.Choice(["global", "local", "pareto"]), default="global", show_default=True
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path),
+    help="search config YAML (scenarios, seeds, margin, start_policy, ...)",
+)
+@click.option(
+    "--runs-dir", type=click.Path(path_type=Path), default=Path("runs"), show_default=True
+)
+@click.option(
+    "--storage",
+    callback=_secret_bearing,
+    help="Optuna storage URL, e.g. postgresql://... for several drivers (default: a "
+    "journal file in the runs folder)",
+)
+@click.option(
+    "--tracking-uri",
+    callback=_secret_bearing,
+    help="MLflow tracking URI (default: SQLite in the runs folder)",
+)
 @click.option("--ray-address", help="attach to this Ray cluster")
 @click.option("--workers", type=click.IntRange(min=1), help="local Ray workers")
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
-@click.option("--traces-uri", callback=_traces_uri,
-              help=TRACES_URI_HELP + "; each trial's under STUDY/trial-N (default: only "
-              "champions' traces are kept, in the runs folder)")
-def search(study: str, trials: int, hours: float | None, mode: str, config_path: Path | None,
-           runs_dir: Path, storage: str | None, tracking_uri: str | None,
-           ray_address: str | None, workers: int | None, serial: bool,
-           traces_uri: str | None) -> None:
+@click.option(
+    "--traces-uri",
+    callback=_traces_uri,
+    help=TRACES_URI_HELP + "; each trial's under STUDY/trial-N (default: only "
+    "champions' traces are kept, in the runs folder)",
+)
+def search(
+    study: str,
+    trials: int,
+    hours: float | None,
+    mode: str,
+    config_path: Path | None,
+    runs_dir: Path,
+    storage: str | None,
+    tracking_uri: str | None,
+    ray_address: str | None,
+    workers: int | None,
+    serial: bool,
+    traces_uri: str | None,
+) -> None:
     """Search the policy surface; promote only what beats the champion, roll back the rest."""
     from .config import load_config
     from .progress import trial_progress
@@ -329,13 +464,22 @@ def search(study: str, trials: int, hours: float | None, mode: str, config_path:
 
     config = load_config(config_path)
     runs = RunsDir(runs_dir)
-    driver = Search(study, trials=trials, hours=hours, mode=mode, config=config, runs=runs,
-                    execution=_execution(serial, workers, ray_address, traces_uri=traces_uri),
-                    storage=storage,
-                    tracking_uri=tracking_uri)
-    err.say(f"study {study} ({mode}): budget {trials} trials on "
-              f"{len(config.scenarios)} scenarios × seeds {','.join(map(str, config.seeds))}"
-              + (f", at most {hours:g} h" if hours else ""))
+    driver = Search(
+        study,
+        trials=trials,
+        hours=hours,
+        mode=mode,
+        config=config,
+        runs=runs,
+        execution=_execution(serial, workers, ray_address, traces_uri=traces_uri),
+        storage=storage,
+        tracking_uri=tracking_uri,
+    )
+    err.say(
+        f"study {study} ({mode}): budget {trials} trials on "
+        f"{len(config.scenarios)} scenarios × seeds {','.join(map(str, config.seeds))}"
+        + (f", at most {hours:g} h" if hours else "")
+    )
 
     def notice(text: str) -> None:
         err.say(text, label="note:", label_style="yellow")
@@ -344,32 +488,43 @@ def search(study: str, trials: int, hours: float | None, mode: str, config_path:
         result = driver.run(on_trial=report, on_notice=notice)
     me = invocation()
     where = [] if runs_dir == Path("runs") else ["--runs-dir", str(runs_dir)]
-    again = [me, "search", *sys.argv[sys.argv.index("search") + 1:]] \
-        if "search" in sys.argv else [me, "search", "--study", study]
+    again = (
+        [me, "search", *sys.argv[sys.argv.index("search") + 1 :]]
+        if "search" in sys.argv
+        else [me, "search", "--study", study]
+    )
     if result.stopped == "spent":
-        out.say(f"study: {study}\ntrials_this_run: 0\nstopped_by: spent\n"
-                f"trials_done: {result.spent}\nbudget: {trials}\n"
-                f"champion_version: {result.champion_version}\n"
-                f"champion_policy: {result.champion_policy}\n"
-                f"extend_it: {shell_join(with_option(again, '--trials', str(trials + 10)))}")
-        err.say(f"study {study} has used its budget of {trials} trials; nothing ran. "
-                "--trials is the study's budget, counted across resumptions: give a larger "
-                "one to extend it.")
-        return
-    counts = {d: sum(o.decision == d for o in result.outcomes)
-              for d in ("promoted", "rolled_back", "pruned", "failed")}
-    out.say(f"study: {study}\nmode: {mode}\ntrials_this_run: {len(result.outcomes)}\n"
-            + "".join(f"{k}: {v}\n" for k, v in counts.items())
-            + f"stopped_by: {result.stopped}\n"
-            f"start_objective: {result.start_objective:.4f}\n"
-            f"champion_objective: {result.champion_objective:.4f}\n"
+        out.say(
+            f"study: {study}\ntrials_this_run: 0\nstopped_by: spent\n"
+            f"trials_done: {result.spent}\nbudget: {trials}\n"
             f"champion_version: {result.champion_version}\n"
             f"champion_policy: {result.champion_policy}\n"
-            f"results: {runs.root.resolve()}\n"
-            f"mlflow: {result.tracking_uri}\n"
-            f"morning_report: {shell_join([me, 'report', '--study', study, *where])}\n"
-            f"open the MLflow UI: {shell_join([me, 'ui', *where])}\n"
-            f"extend_it: {shell_join(with_option(again, '--trials', str(trials + 10)))}")
+            f"extend_it: {shell_join(with_option(again, '--trials', str(trials + 10)))}"
+        )
+        err.say(
+            f"study {study} has used its budget of {trials} trials; nothing ran. "
+            "--trials is the study's budget, counted across resumptions: give a larger "
+            "one to extend it."
+        )
+        return
+    counts = {
+        d: sum(o.decision == d for o in result.outcomes)
+        for d in ("promoted", "rolled_back", "pruned", "failed")
+    }
+    out.say(
+        f"study: {study}\nmode: {mode}\ntrials_this_run: {len(result.outcomes)}\n"
+        + "".join(f"{k}: {v}\n" for k, v in counts.items())
+        + f"stopped_by: {result.stopped}\n"
+        f"start_objective: {result.start_objective:.4f}\n"
+        f"champion_objective: {result.champion_objective:.4f}\n"
+        f"champion_version: {result.champion_version}\n"
+        f"champion_policy: {result.champion_policy}\n"
+        f"results: {runs.root.resolve()}\n"
+        f"mlflow: {result.tracking_uri}\n"
+        f"morning_report: {shell_join([me, 'report', '--study', study, *where])}\n"
+        f"open the MLflow UI: {shell_join([me, 'ui', *where])}\n"
+        f"extend_it: {shell_join(with_option(again, '--trials', str(trials + 10)))}"
+    )
 
 
 def invocation() -> str:
@@ -417,15 +572,21 @@ def _registry(runs_dir: Path, tracking_uri: str | None):  # type: ignore[no-unty
     from .champion import Registry, tracking_uri_for
 
     if tracking_uri is None and not (runs_dir / "mlflow.db").exists():
-        raise InputError(f"{runs_dir}: no run store (mlflow.db); run 'villagelab search' "
-                         "first or give --runs-dir")
+        raise InputError(
+            f"{runs_dir}: no run store (mlflow.db); run 'villagelab search' "
+            "first or give --runs-dir"
+        )
     return Registry(tracking_uri_for(runs_dir, tracking_uri))
 
 
-_runs_option = click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
-                            show_default=True)
-_uri_option = click.option("--tracking-uri", callback=_secret_bearing,
-                           help="MLflow tracking URI (default: the runs folder's SQLite store)")
+_runs_option = click.option(
+    "--runs-dir", type=click.Path(path_type=Path), default=Path("runs"), show_default=True
+)
+_uri_option = click.option(
+    "--tracking-uri",
+    callback=_secret_bearing,
+    help="MLflow tracking URI (default: the runs folder's SQLite store)",
+)
 
 
 @champion.command("show")
@@ -436,9 +597,11 @@ def champion_show(runs_dir: Path, tracking_uri: str | None) -> None:
     registry = _registry(runs_dir, tracking_uri)
     number, policy = registry.policy()
     v = next(v for v in registry.history() if v.version == number)
-    out.say(f"champion: version {v.version}\nstudy: {v.study}\ntrial: {v.trial}\n"
-              f"objective: {v.objective}\npolicy: {v.policy_hash}\n"
-              f"replaced: {v.previous}\nsource: {v.source}")
+    out.say(
+        f"champion: version {v.version}\nstudy: {v.study}\ntrial: {v.trial}\n"
+        f"objective: {v.objective}\npolicy: {v.policy_hash}\n"
+        f"replaced: {v.previous}\nsource: {v.source}"
+    )
     out.say(policy.to_yaml())
 
 
@@ -451,15 +614,30 @@ def champion_history(runs_dir: Path, tracking_uri: str | None) -> None:
     for col in ("version", "champion", "study", "trial", "objective", "policy", "replaced"):
         table.add_column(col)
     for v in _registry(runs_dir, tracking_uri).history():
-        table.add_row(*map(cell, (v.version, "←" if v.current else "", v.study, v.trial,
-                                  "" if v.objective is None else f"{v.objective:.4f}",
-                                  v.policy_hash, "" if v.previous is None else v.previous)))
+        table.add_row(
+            *map(
+                cell,
+                (
+                    v.version,
+                    "←" if v.current else "",
+                    v.study,
+                    v.trial,
+                    "" if v.objective is None else f"{v.objective:.4f}",
+                    v.policy_hash,
+                    "" if v.previous is None else v.previous,
+                ),
+            )
+        )
     out.show(table)
 
 
 @champion.command("rollback")
-@click.option("--to", "to_version", type=int, help="the version to make champion again "
-                                                   "(default: the one the champion replaced)")
+@click.option(
+    "--to",
+    "to_version",
+    type=int,
+    help="the version to make champion again (default: the one the champion replaced)",
+)
 @_runs_option
 @_uri_option
 def champion_rollback(to_version: int | None, runs_dir: Path, tracking_uri: str | None) -> None:
@@ -484,8 +662,11 @@ def champion_export(path: Path, runs_dir: Path, tracking_uri: str | None) -> Non
 @cli.command()
 @click.option("--study", required=True, callback=name_option("study"))
 @_runs_option
-@click.option("--storage", callback=_secret_bearing,
-              help="the study's Optuna storage URL, if not the journal file")
+@click.option(
+    "--storage",
+    callback=_secret_bearing,
+    help="the study's Optuna storage URL, if not the journal file",
+)
 @_uri_option
 def report(study: str, runs_dir: Path, storage: str | None, tracking_uri: str | None) -> None:
     """The morning summary of a study: promotions, the champion against careful and
@@ -498,8 +679,9 @@ def report(study: str, runs_dir: Path, storage: str | None, tracking_uri: str | 
 
 
 @cli.command()
-@click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
-              show_default=True)
+@click.option(
+    "--runs-dir", type=click.Path(path_type=Path), default=Path("runs"), show_default=True
+)
 @click.option("--port", type=click.IntRange(1, 65535), default=5000, show_default=True)
 def ui(runs_dir: Path, port: int) -> None:
     """Serve the MLflow UI on the runs folder (on 127.0.0.1) and print the address of the
@@ -509,8 +691,9 @@ def ui(runs_dir: Path, port: int) -> None:
 
     runs = RunsDir(runs_dir)
     if not (runs_dir / "mlflow.db").exists():
-        raise InputError(f"{runs_dir}: no mlflow.db; run 'villagelab search' first or give "
-                         "--runs-dir")
+        raise InputError(
+            f"{runs_dir}: no mlflow.db; run 'villagelab search' first or give --runs-dir"
+        )
 
     def say(text: str) -> None:
         out.say(text)
@@ -521,37 +704,73 @@ def ui(runs_dir: Path, port: int) -> None:
 
 # --- gate ----------------------------------------------------------------------------------------
 @cli.command()
-@click.option("--policy", "policy_spec", required=True,
-              help="a policy file, or 'champion' for the registry's champion")
-@click.option("--baseline", "baseline_path", type=click.Path(path_type=Path),
-              help="baseline scorecard (default scorecards/baseline.json)")
+@click.option(
+    "--policy",
+    "policy_spec",
+    required=True,
+    help="a policy file, or 'champion' for the registry's champion",
+)
+@click.option(
+    "--baseline",
+    "baseline_path",
+    type=click.Path(path_type=Path),
+    help="baseline scorecard (default scorecards/baseline.json)",
+)
 @click.option("--json", "json_path", type=click.Path(path_type=Path))
-@click.option("--junit", "junit_path", type=click.Path(path_type=Path),
-              help="JUnit XML: one case per (scenario, metric) and per guardrail")
-@click.option("--summary", "summary_path", type=click.Path(path_type=Path),
-              help="markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)")
+@click.option(
+    "--junit",
+    "junit_path",
+    type=click.Path(path_type=Path),
+    help="JUnit XML: one case per (scenario, metric) and per guardrail",
+)
+@click.option(
+    "--summary",
+    "summary_path",
+    type=click.Path(path_type=Path),
+    help="markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)",
+)
 @click.option("--update-baseline", is_flag=True, help="write the baseline from this policy")
 @click.option("--workers", type=click.IntRange(min=1))
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
-@click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
-              show_default=True, help="the run store: the champion registry (--policy "
-              "champion) and the MLflow run this gate logs")
-@click.option("--tracking-uri", callback=_secret_bearing,
-              help="MLflow tracking URI to log to (default: the runs folder's SQLite "
-                   "store)")
+@click.option(
+    "--runs-dir",
+    type=click.Path(path_type=Path),
+    default=Path("runs"),
+    show_default=True,
+    help="the run store: the champion registry (--policy "
+    "champion) and the MLflow run this gate logs",
+)
+@click.option(
+    "--tracking-uri",
+    callback=_secret_bearing,
+    help="MLflow tracking URI to log to (default: the runs folder's SQLite store)",
+)
 @click.option("--no-mlflow", is_flag=True, help="do not log the gate as an MLflow run")
-def gate(policy_spec: str, baseline_path: Path | None, json_path: Path | None,
-         junit_path: Path | None, summary_path: Path | None, update_baseline: bool,
-         workers: int | None, serial: bool, runs_dir: Path, tracking_uri: str | None,
-         no_mlflow: bool) -> None:
+def gate(
+    policy_spec: str,
+    baseline_path: Path | None,
+    json_path: Path | None,
+    junit_path: Path | None,
+    summary_path: Path | None,
+    update_baseline: bool,
+    workers: int | None,
+    serial: bool,
+    runs_dir: Path,
+    tracking_uri: str | None,
+    no_mlflow: bool,
+) -> None:
     """Fail (exit 1) when the policy regresses against the committed baseline."""
     from scorecards import render_table
 
     from .gate import DEFAULT_BASELINE, run_gate, write_outputs
 
     p = _policy_or_champion(policy_spec, runs_dir)
-    result = run_gate(p, baseline_path or DEFAULT_BASELINE, _execution(serial, workers),
-                      update_baseline=update_baseline)
+    result = run_gate(
+        p,
+        baseline_path or DEFAULT_BASELINE,
+        _execution(serial, workers),
+        update_baseline=update_baseline,
+    )
     out.show(render_table(result.evaluation.scorecard, result.comparison))
     write_outputs(result, json_path=json_path, junit_path=junit_path, summary_path=summary_path)
     files = [f for f in (json_path, junit_path, summary_path) if f is not None]
@@ -560,18 +779,22 @@ def gate(policy_spec: str, baseline_path: Path | None, json_path: Path | None,
 
         from .logbook import failures, gate_context
 
-        files += write_reports(result.evaluation.scorecard, result.evaluation.traces,
-                               json_path.parent, comparison=result.comparison,
-                               title=f"villagelab gate: {policy_spec}",
-                               context=gate_context(result, policy_spec,
-                                                    baseline_path or DEFAULT_BASELINE),
-                               failed=failures(result))
+        files += write_reports(
+            result.evaluation.scorecard,
+            result.evaluation.traces,
+            json_path.parent,
+            comparison=result.comparison,
+            title=f"villagelab gate: {policy_spec}",
+            context=gate_context(result, policy_spec, baseline_path or DEFAULT_BASELINE),
+            failed=failures(result),
+        )
     if not no_mlflow and not update_baseline:
         from .logbook import log_gate
 
         uri, artifacts = _store(runs_dir, tracking_uri)
-        where = log_gate(uri, artifacts, result, policy_spec,
-                         baseline_path or DEFAULT_BASELINE, files)
+        where = log_gate(
+            uri, artifacts, result, policy_spec, baseline_path or DEFAULT_BASELINE, files
+        )
         out.say(f"mlflow_run: {where}")
     (out if result.code == 0 else err).say(f"gate: {result.message}")
     sys.exit(result.code)
@@ -588,28 +811,52 @@ def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-d
 @cli.command("sweep")
 @click.option("--param", "name", required=True, help="a whitelisted parameter")
 @click.option("--values", "values_text", required=True, help="comma-separated, e.g. 0.2,0.5,0.8")
-@click.option("--policy", "policy_path", type=click.Path(path_type=Path),
-              help="the policy held fixed otherwise (default: careful.yaml)")
+@click.option(
+    "--policy",
+    "policy_path",
+    type=click.Path(path_type=Path),
+    help="the policy held fixed otherwise (default: careful.yaml)",
+)
 @click.option("--scenario", "scenario_names", multiple=True, required=True)
 @click.option("--seeds", default="0-4", show_default=True, callback=_seeds)
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
-@click.option("--mlflow", "to_mlflow", is_flag=True,
-              help="also log the sweep to MLflow: a parent run, a child run per value")
-@click.option("--runs-dir", type=click.Path(path_type=Path), default=Path("runs"),
-              show_default=True, help="the run store for --mlflow")
-@click.option("--tracking-uri", callback=_secret_bearing,
-              help="MLflow tracking URI for --mlflow (default: the runs folder's SQLite "
-                   "store)")
-def sweep_command(name: str, values_text: str, policy_path: Path | None,
-                  scenario_names: tuple[str, ...], seeds: tuple[int, ...], serial: bool,
-                  to_mlflow: bool, runs_dir: Path, tracking_uri: str | None) -> None:
+@click.option(
+    "--mlflow",
+    "to_mlflow",
+    is_flag=True,
+    help="also log the sweep to MLflow: a parent run, a child run per value",
+)
+@click.option(
+    "--runs-dir",
+    type=click.Path(path_type=Path),
+    default=Path("runs"),
+    show_default=True,
+    help="the run store for --mlflow",
+)
+@click.option(
+    "--tracking-uri",
+    callback=_secret_bearing,
+    help="MLflow tracking URI for --mlflow (default: the runs folder's SQLite store)",
+)
+def sweep_command(
+    name: str,
+    values_text: str,
+    policy_path: Path | None,
+    scenario_names: tuple[str, ...],
+    seeds: tuple[int, ...],
+    serial: bool,
+    to_mlflow: bool,
+    runs_dir: Path,
+    tracking_uri: str | None,
+) -> None:
     """One parameter over several values: what it buys on one metric, what it costs on
     another."""
     from .evaluation import Instrument
     from .sweep import parse_values, sweep
 
-    base = load_policy(policy_path or Path(__file__).resolve().parent.parent / "policies" /
-                       "careful.yaml")
+    base = load_policy(
+        policy_path or Path(__file__).resolve().parent.parent / "policies" / "careful.yaml"
+    )
     try:
         values = parse_values(name, values_text)
     except ValueError as exc:
@@ -621,23 +868,40 @@ def sweep_command(name: str, values_text: str, policy_path: Path | None,
     if to_mlflow:
         from .logbook import SweepLog
 
-        log = SweepLog(*_store(runs_dir, tracking_uri), name, values,
-                       str(policy_path or "policies/careful.yaml"))
+        log = SweepLog(
+            *_store(runs_dir, tracking_uri),
+            name,
+            values,
+            str(policy_path or "policies/careful.yaml"),
+        )
     try:
-        points = sweep(base, name, values, instrument, seeds, _execution(serial, None),
-                       on_point=log.point if log else None)
+        points = sweep(
+            base,
+            name,
+            values,
+            instrument,
+            seeds,
+            _execution(serial, None),
+            on_point=log.point if log else None,
+        )
     except BaseException:
         if log:
             log.finish("FAILED")
         raise
     if log:
         out.say(f"mlflow_run: {log.finish()}")
-    out.say(f"objective by {name}: " + ", ".join(
-        f"{p.value}: {'—' if p.objective is None else f'{p.objective:.3f}'}" for p in points))
+    out.say(
+        f"objective by {name}: "
+        + ", ".join(
+            f"{p.value}: {'—' if p.objective is None else f'{p.objective:.3f}'}" for p in points
+        )
+    )
     for scenario in sorted({sc for p in points for sc in p.metrics}):
         metrics = sorted({m for p in points for m in p.metrics.get(scenario, {})})
-        table = Table(title=cell(f"{scenario} — {name} (the rest as "
-                                 f"{policy_path or 'careful.yaml'})"), title_justify="left")
+        table = Table(
+            title=cell(f"{scenario} — {name} (the rest as {policy_path or 'careful.yaml'})"),
+            title_justify="left",
+        )
         table.add_column(name)
         for m in metrics:
             table.add_column(m)
@@ -653,8 +917,9 @@ def sweep_command(name: str, values_text: str, policy_path: Path | None,
 @click.option("--seed", type=int, required=True)
 @click.option("--agent", required=True)
 @click.option("--tick", type=int, help="default: the end of the episode")
-def inspect_agent(directory: Path, scenario_name: str, seed: int, agent: str,
-                  tick: int | None) -> None:
+def inspect_agent(
+    directory: Path, scenario_name: str, seed: int, agent: str, tick: int | None
+) -> None:
     """One agent at one tick, from the traces: state, events, beliefs, retrievals."""
     from .inspect import inspect
 
@@ -664,8 +929,12 @@ def inspect_agent(directory: Path, scenario_name: str, seed: int, agent: str,
 @cli.command()
 @click.option("--agents", type=click.IntRange(min=2), default=25, show_default=True)
 @click.option("--profile", is_flag=True, help="also show where the village's time goes")
-@click.option("--gate-aa", type=click.IntRange(min=0), default=0,
-              help="also run the gate's A/A check this many times (false-alarm rate)")
+@click.option(
+    "--gate-aa",
+    type=click.IntRange(min=0),
+    default=0,
+    help="also run the gate's A/A check this many times (false-alarm rate)",
+)
 def bench(agents: int, profile: bool, gate_aa: int) -> None:
     """Throughput: episodes of each scenario, the generated village, scoring."""
     from .bench import episode_rates, village_rate
@@ -673,8 +942,7 @@ def bench(agents: int, profile: bool, gate_aa: int) -> None:
     if gate_aa:
         from .gate import aa_check
 
-        careful = load_policy(Path(__file__).resolve().parent.parent / "policies" /
-                              "careful.yaml")
+        careful = load_policy(Path(__file__).resolve().parent.parent / "policies" / "careful.yaml")
         alarms, repeats = aa_check(careful, gate_aa, _execution(True, None))
         out.say(f"gate.aa_false_alarms: {alarms} of {repeats} ({alarms / repeats:.1%})")
 
@@ -682,8 +950,10 @@ def bench(agents: int, profile: bool, gate_aa: int) -> None:
         out.say(f"episode.{name}: {seconds * 1000:.1f} ms, {rate:,.0f} agent-ticks/s")
     rate, report = village_rate(agents, profile=profile)
     eager, _ = village_rate(agents, lazy=False)
-    out.say(f"village.{agents}_agents_one_day: {rate:,.0f} agent-ticks/s "
-              f"(every agent asked every tick: {eager:,.0f})")
+    out.say(
+        f"village.{agents}_agents_one_day: {rate:,.0f} agent-ticks/s "
+        f"(every agent asked every tick: {eager:,.0f})"
+    )
     try:
         from scorecards.bench import bench_score
     except ImportError:

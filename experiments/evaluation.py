@@ -61,20 +61,30 @@ class Instrument:
     definition: ScorecardDefinition
 
     @classmethod
-    def load(cls, names: Sequence[str], definition: Path | None = None, *,
-             agents: int = 25, structure_seed: int = 0) -> Instrument:
+    def load(
+        cls,
+        names: Sequence[str],
+        definition: Path | None = None,
+        *,
+        agents: int = 25,
+        structure_seed: int = 0,
+    ) -> Instrument:
         """Scenarios by name or path; `village` is generated with `agents` and its seed."""
         if not names:
-            raise InputError("no scenario given; name one with --scenario (see "
-                             "'villagelab scenario list')")
+            raise InputError(
+                "no scenario given; name one with --scenario (see 'villagelab scenario list')"
+            )
         files = tuple(resolve(n) for n in names if n != "village")
-        scenarios = tuple(village(agents, structure_seed) if n == "village"
-                          else load_scenario(resolve(n)) for n in names)
+        scenarios = tuple(
+            village(agents, structure_seed) if n == "village" else load_scenario(resolve(n))
+            for n in names
+        )
         seen = [s.name for s in scenarios]
         if len(set(seen)) != len(seen):
             raise InputError(f"a scenario is named twice: {', '.join(seen)}")
-        return cls(scenarios, files, load_definition(definition) if definition else
-                   load_definition())
+        return cls(
+            scenarios, files, load_definition(definition) if definition else load_definition()
+        )
 
     @property
     def applicable(self) -> dict[str, tuple[str, ...]]:
@@ -82,10 +92,14 @@ class Instrument:
         return {s.name: tuple(s.metrics) for s in self.scenarios}
 
     def hashes(self, policy: Policy) -> dict[str, str]:
-        generated = [s.model_dump_json().encode() for s in self.scenarios
-                     if s.name.startswith("village_")]
-        return {"harness": harness_hash(), "instrument": instrument_hash(self.files, generated),
-                "policy": policy.hash}
+        generated = [
+            s.model_dump_json().encode() for s in self.scenarios if s.name.startswith("village_")
+        ]
+        return {
+            "harness": harness_hash(),
+            "instrument": instrument_hash(self.files, generated),
+            "policy": policy.hash,
+        }
 
 
 @dataclass
@@ -109,9 +123,15 @@ class Evaluation:
         return [r for r in self.records if r.status != "ok"]
 
 
-def measured_episode(scenario: Scenario, values: dict, seed: int, agent_kind: str,
-                     definition: ScorecardDefinition, applicable: dict[str, tuple[str, ...]],
-                     traces_uri: str | None = None) -> EpisodeRecord:
+def measured_episode(
+    scenario: Scenario,
+    values: dict,
+    seed: int,
+    agent_kind: str,
+    definition: ScorecardDefinition,
+    applicable: dict[str, tuple[str, ...]],
+    traces_uri: str | None = None,
+) -> EpisodeRecord:
     """Run one episode and measure its metrics where it ran (a Ray worker), so the driver
     only merges numbers; given a shared trace URI, write the traces there too and send
     none back. A metric or a write that fails is a crashed episode, like any other."""
@@ -143,9 +163,15 @@ def collect(records: Sequence[EpisodeRecord]) -> dict[str, pd.DataFrame]:
     return out
 
 
-def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execution: Execution,
-             *, out: Path | None = None,
-             on_done: Callable[[EpisodeRecord], None] | None = None) -> Evaluation:
+def evaluate(
+    policy: Policy,
+    instrument: Instrument,
+    seeds: Sequence[int],
+    execution: Execution,
+    *,
+    out: Path | None = None,
+    on_done: Callable[[EpisodeRecord], None] | None = None,
+) -> Evaluation:
     """Run every (scenario, seed) episode of a policy, write traces to `out` (or, with
     `execution.traces_uri`, have the workers write them there), and score them.
 
@@ -173,8 +199,11 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
             if on_done:
                 on_done(earlier[job.key])
     remaining = [j for j in jobs if j.key not in written]
-    fresh = episodes(remaining, policy, instrument, execution,
-                     traces_uri=execution.traces_uri) if remaining else iter(())
+    fresh = (
+        episodes(remaining, policy, instrument, execution, traces_uri=execution.traces_uri)
+        if remaining
+        else iter(())
+    )
     records = []
     for job in jobs:
         record = earlier[job.key] if job.key in written else next(fresh)
@@ -183,22 +212,30 @@ def evaluate(policy: Policy, instrument: Instrument, seeds: Sequence[int], execu
         records.append(record)
     if execution.traces_uri is None:
         traces = collect(records)
-        card = score(traces, instrument.definition, hashes=hashes,
-                     applicable=instrument.applicable)
+        card = score(traces, instrument.definition, hashes=hashes, applicable=instrument.applicable)
     else:  # the traces stay where the workers wrote them; their values came back
         traces = {}
         measured = [r.measured for r in records if r.status == "ok"]
         card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
-    evaluation = Evaluation(policy, tuple(seeds), records, card, hashes, traces, execution.agent,
-                            execution.traces_uri, resumed=len(written))
+    evaluation = Evaluation(
+        policy,
+        tuple(seeds),
+        records,
+        card,
+        hashes,
+        traces,
+        execution.agent,
+        execution.traces_uri,
+        resumed=len(written),
+    )
     if out is not None:
-        _write_manifest(out, instrument, policy, hashes, execution, seeds, records,
-                        complete=True)
+        _write_manifest(out, instrument, policy, hashes, execution, seeds, records, complete=True)
     return evaluation
 
 
-def _already_written(out: Path, jobs: list[Job], hashes: dict[str, str],
-                     execution: Execution) -> set[tuple[str, int]]:
+def _already_written(
+    out: Path, jobs: list[Job], hashes: dict[str, str], execution: Execution
+) -> set[tuple[str, int]]:
     """The episodes a previous run of the same policy, harness, instrument and agent left
     complete in `out` (or at its trace URI). Another run's traces are never mixed in."""
     manifest = Path(out) / "manifest.json"
@@ -207,20 +244,22 @@ def _already_written(out: Path, jobs: list[Job], hashes: dict[str, str],
     try:
         prior = json.loads(manifest.read_text())
     except (OSError, ValueError) as exc:
-        raise InputError(f"{manifest}: unreadable ({exc}); give a new --out or remove it") \
-            from None
+        raise InputError(f"{manifest}: unreadable ({exc}); give a new --out or remove it") from None
     made_by = {**hashes, "agent": execution.agent, "traces": _traces_entry(execution)}
     differ = [k for k, v in made_by.items() if prior.get(k) != v]
     if differ:
-        raise InputError(f"{out}: holds the traces of another run ({', '.join(differ)} "
-                         "not this run's); give a new --out, or remove the folder to start "
-                         "afresh")
+        raise InputError(
+            f"{out}: holds the traces of another run ({', '.join(differ)} "
+            "not this run's); give a new --out, or remove the folder to start "
+            "afresh"
+        )
     root = execution.traces_uri or out
     return {job.key for job in jobs if episode_written(root, *job.key)}
 
 
-def _written_record(out: Path, job: Job, instrument: Instrument,
-                    execution: Execution) -> EpisodeRecord:
+def _written_record(
+    out: Path, job: Job, instrument: Instrument, execution: Execution
+) -> EpisodeRecord:
     """An episode already written: its tables read back (and, for a trace URI, measured here
     as a worker would have)."""
     root = execution.traces_uri or out
@@ -232,8 +271,15 @@ def _written_record(out: Path, job: Job, instrument: Instrument,
     return record
 
 
-def episodes(jobs: list[Job], policy: Policy, instrument: Instrument, execution: Execution, *,
-             measured: bool = False, traces_uri: str | None = None) -> Iterator[EpisodeRecord]:
+def episodes(
+    jobs: list[Job],
+    policy: Policy,
+    instrument: Instrument,
+    execution: Execution,
+    *,
+    measured: bool = False,
+    traces_uri: str | None = None,
+) -> Iterator[EpisodeRecord]:
     """The jobs' episodes in job order, serially or as Ray tasks. `measured`: each is scored
     where it ran (`record.measured`); a `traces_uri` (which implies it) has the worker write
     the traces there and send none back."""
@@ -241,36 +287,66 @@ def episodes(jobs: list[Job], policy: Policy, instrument: Instrument, execution:
     if not measured:
         if execution.serial:
             return run_serial(jobs, policy, agent_kind=execution.agent)
-        return iter(RayBatch(jobs, policy, workers=execution.workers, address=execution.address,
-                             timeout_s=execution.timeout_s, agent_kind=execution.agent))
+        return iter(
+            RayBatch(
+                jobs,
+                policy,
+                workers=execution.workers,
+                address=execution.address,
+                timeout_s=execution.timeout_s,
+                agent_kind=execution.agent,
+            )
+        )
     extra = (instrument.definition, instrument.applicable, traces_uri)
     if execution.serial:
-        return (measured_episode(j.scenario, dict(policy), j.seed, execution.agent, *extra)
-                for j in jobs)
-    return iter(RayBatch(jobs, policy, workers=execution.workers, address=execution.address,
-                         timeout_s=execution.timeout_s, agent_kind=execution.agent,
-                         function=measured_episode, extra=extra))
+        return (
+            measured_episode(j.scenario, dict(policy), j.seed, execution.agent, *extra)
+            for j in jobs
+        )
+    return iter(
+        RayBatch(
+            jobs,
+            policy,
+            workers=execution.workers,
+            address=execution.address,
+            timeout_s=execution.timeout_s,
+            agent_kind=execution.agent,
+            function=measured_episode,
+            extra=extra,
+        )
+    )
 
 
-def _write_manifest(out: Path, instrument: Instrument, policy: Policy, hashes: dict[str, str],
-                    execution: Execution, seeds: Sequence[int], records: list[EpisodeRecord],
-                    *, complete: bool) -> None:
+def _write_manifest(
+    out: Path,
+    instrument: Instrument,
+    policy: Policy,
+    hashes: dict[str, str],
+    execution: Execution,
+    seeds: Sequence[int],
+    records: list[EpisodeRecord],
+    *,
+    complete: bool,
+) -> None:
     """What a trace folder holds and what made it: hashes, policy, episodes and their status.
     Written first with `complete: false`, so that an interrupted run can be recognised and
     resumed, and again at the end."""
-    atomic_write_json(Path(out) / "manifest.json", {
-        "schema_version": SCHEMA_VERSION,
-        **hashes,
-        "policy_values": dict(policy),
-        "agent": execution.agent,
-        "scenarios": [s.name for s in instrument.scenarios],
-        "scenario_files": [str(f) for f in instrument.files],
-        "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
-        "seeds": list(seeds),
-        "episodes": [r.summary() for r in records],
-        "traces": _traces_entry(execution),
-        "complete": complete,
-    })
+    atomic_write_json(
+        Path(out) / "manifest.json",
+        {
+            "schema_version": SCHEMA_VERSION,
+            **hashes,
+            "policy_values": dict(policy),
+            "agent": execution.agent,
+            "scenarios": [s.name for s in instrument.scenarios],
+            "scenario_files": [str(f) for f in instrument.files],
+            "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
+            "seeds": list(seeds),
+            "episodes": [r.summary() for r in records],
+            "traces": _traces_entry(execution),
+            "complete": complete,
+        },
+    )
 
 
 def _traces_entry(execution: Execution) -> str:

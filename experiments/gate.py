@@ -40,22 +40,39 @@ class GateResult:
         return None if self.verdict is None else self.verdict.comparison
 
     def to_json(self) -> dict[str, Any]:
-        checks = [] if self.verdict is None else [
-            {"scenario": c.diff.scenario, "metric": c.diff.metric, "mean": c.diff.diff.mean,
-             "ci_low": c.diff.diff.ci_low, "ci_high": c.diff.diff.ci_high,
-             "tolerance": c.diff.tolerance, "p_value": c.p_value, "failed": c.failed}
-            for c in self.verdict.checks]
+        checks = (
+            []
+            if self.verdict is None
+            else [
+                {
+                    "scenario": c.diff.scenario,
+                    "metric": c.diff.metric,
+                    "mean": c.diff.diff.mean,
+                    "ci_low": c.diff.diff.ci_low,
+                    "ci_high": c.diff.diff.ci_high,
+                    "tolerance": c.diff.tolerance,
+                    "p_value": c.p_value,
+                    "failed": c.failed,
+                }
+                for c in self.verdict.checks
+            ]
+        )
         return {
             "verdict": {PASS: "pass", REGRESSION: "fail", INCOMPATIBLE: "incompatible"}.get(
-                self.code, "error"),
-            "exit_code": self.code, "message": self.message,
+                self.code, "error"
+            ),
+            "exit_code": self.code,
+            "message": self.message,
             "candidate": self.evaluation.scorecard.to_json(),
             "baseline_harness": None if self.baseline is None else self.baseline.harness,
             "alpha": None if self.verdict is None else self.verdict.alpha,
             "checks": checks,
-            "guardrails": None if self.verdict is None else {
+            "guardrails": None
+            if self.verdict is None
+            else {
                 k: {"value": g.value, "limit": g.limit, "ok": g.ok}
-                for k, g in self.verdict.comparison.guardrails.items()},
+                for k, g in self.verdict.comparison.guardrails.items()
+            },
         }
 
 
@@ -71,13 +88,22 @@ def load_baseline(path: Path) -> tuple[Scorecard, dict[str, str]] | None:
 
 def write_baseline(path: Path, evaluation: Evaluation) -> None:
     """The baseline: the scorecard plus what is needed to explain a future mismatch."""
-    data = {**evaluation.scorecard.to_json(), "instrument_parts": instrument_parts(),
-            "policy_values": dict(evaluation.policy)}
+    data = {
+        **evaluation.scorecard.to_json(),
+        "instrument_parts": instrument_parts(),
+        "policy_values": dict(evaluation.policy),
+    }
     atomic_write_bytes(path, (json.dumps(data, indent=2, allow_nan=False) + "\n").encode())
 
 
-def run_gate(policy: Policy, baseline_path: Path, execution: Execution, *,
-             update_baseline: bool = False, seeds: tuple[int, ...] | None = None) -> GateResult:
+def run_gate(
+    policy: Policy,
+    baseline_path: Path,
+    execution: Execution,
+    *,
+    update_baseline: bool = False,
+    seeds: tuple[int, ...] | None = None,
+) -> GateResult:
     suite = load_suite()
     instrument = Instrument.load(suite.scenarios)
     evaluation = evaluate(policy, instrument, seeds or suite.seeds.gate, execution)
@@ -90,8 +116,12 @@ def run_gate(policy: Policy, baseline_path: Path, execution: Execution, *,
         return GateResult(PASS, f"baseline written to {baseline_path}", evaluation)
     loaded = load_baseline(baseline_path)
     if loaded is None:
-        return GateResult(INCOMPATIBLE, f"no baseline at {baseline_path}; make one with "
-                          "'villagelab gate --policy P --update-baseline'", evaluation)
+        return GateResult(
+            INCOMPATIBLE,
+            f"no baseline at {baseline_path}; make one with "
+            "'villagelab gate --policy P --update-baseline'",
+            evaluation,
+        )
     baseline, parts = loaded
     if baseline.instrument != card.instrument:
         now = instrument_parts()
@@ -101,23 +131,43 @@ def run_gate(policy: Policy, baseline_path: Path, execution: Execution, *,
             f"the baseline {baseline_path} was made with another instrument "
             f"({baseline.instrument}, this checkout {card.instrument}): "
             f"{', '.join(differ)} differ. Regenerate it with --update-baseline on the "
-            "reference policy.", evaluation, baseline)
+            "reference policy.",
+            evaluation,
+            baseline,
+        )
     result = verdict(card, baseline, instrument.definition)
-    note = ("same harness" if baseline.harness == card.harness else
-            f"harness {baseline.harness} → {card.harness}")
+    note = (
+        "same harness"
+        if baseline.harness == card.harness
+        else f"harness {baseline.harness} → {card.harness}"
+    )
     problems = [f"guardrail {name} broken" for name in result.guardrail_breaks]
-    problems += [f"{c.name} regressed by {c.diff.diff.mean:+.3f} [{c.diff.diff.ci_low:+.3f}, "
-                 f"{c.diff.diff.ci_high:+.3f}] beyond tolerance {c.diff.tolerance:g}"
-                 for c in result.regressions]
+    problems += [
+        f"{c.name} regressed by {c.diff.diff.mean:+.3f} [{c.diff.diff.ci_low:+.3f}, "
+        f"{c.diff.diff.ci_high:+.3f}] beyond tolerance {c.diff.tolerance:g}"
+        for c in result.regressions
+    ]
     if problems:
-        return GateResult(REGRESSION, f"fail ({note}): " + "; ".join(problems), evaluation,
-                          baseline, result)
-    return GateResult(PASS, f"pass ({note}): {len(result.checks)} paired checks, no guardrail "
-                      "broken, no metric beyond tolerance", evaluation, baseline, result)
+        return GateResult(
+            REGRESSION, f"fail ({note}): " + "; ".join(problems), evaluation, baseline, result
+        )
+    return GateResult(
+        PASS,
+        f"pass ({note}): {len(result.checks)} paired checks, no guardrail "
+        "broken, no metric beyond tolerance",
+        evaluation,
+        baseline,
+        result,
+    )
 
 
-def write_outputs(result: GateResult, *, json_path: Path | None, junit_path: Path | None,
-                  summary_path: Path | None) -> None:
+def write_outputs(
+    result: GateResult,
+    *,
+    json_path: Path | None,
+    junit_path: Path | None,
+    summary_path: Path | None,
+) -> None:
     if json_path is not None:
         atomic_write_bytes(json_path, (json.dumps(result.to_json(), indent=2) + "\n").encode())
     if result.verdict is None:
@@ -137,6 +187,7 @@ def write_outputs(result: GateResult, *, json_path: Path | None, junit_path: Pat
 def relabel(card: Scorecard, seeds: dict[int, int]) -> Scorecard:
     """The same scorecard with its seeds renamed: what a randomness-reshuffling refactor
     looks like to a gate that pairs by seed number."""
+
     def rename(per_seed: dict[str, Any]) -> dict[str, Any]:
         return {str(seeds[int(s)]): v for s, v in per_seed.items()}
 
@@ -161,7 +212,10 @@ def aa_check(policy: Policy, repeats: int, execution: Execution) -> tuple[int, i
     for _ in range(repeats):
         seeds = tuple(next(fresh) for _ in gate_seeds)
         card = evaluate(policy, instrument, seeds, execution).scorecard
-        result = verdict(relabel(card, dict(zip(seeds, gate_seeds, strict=True))), reference,
-                         instrument.definition)
+        result = verdict(
+            relabel(card, dict(zip(seeds, gate_seeds, strict=True))),
+            reference,
+            instrument.definition,
+        )
         alarms += not result.passed
     return alarms, repeats

@@ -46,17 +46,20 @@ def _cell(column: str, v: object) -> Text:
     return cell(v)
 
 
-def inspect(root: Path, scenario: str, seed: int, agent: str, tick: int | None,
-            recent: int = 12) -> Group:
+def inspect(
+    root: Path, scenario: str, seed: int, agent: str, tick: int | None, recent: int = 12
+) -> Group:
     probe = episode_path(root, "actions", scenario, seed)
     if not probe.exists():
-        raise InputError(f"{root}: no traces for scenario {scenario!r} seed {seed}; expected "
-                         f"{probe}")
+        raise InputError(
+            f"{root}: no traces for scenario {scenario!r} seed {seed}; expected {probe}"
+        )
     t = {name: _episode_table(root, name, scenario, seed) for name in TABLES}
     known = set(t["observations"].agent) | set(t["actions"].agent) | set(t["probes"].agent)
     if agent not in known:
-        raise InputError(f"no agent {agent!r} in {scenario}/{seed}; agents: "
-                         f"{', '.join(sorted(known))}")
+        raise InputError(
+            f"no agent {agent!r} in {scenario}/{seed}; agents: {', '.join(sorted(known))}"
+        )
     end = int(max((int(f.tick.max()) for f in t.values() if len(f)), default=0))
     at = end if tick is None else tick
 
@@ -68,23 +71,49 @@ def inspect(root: Path, scenario: str, seed: int, agent: str, tick: int | None,
     beliefs = mine("beliefs").sort_values(["tick", "event_id"]).groupby("proposition").tail(1)
     retrievals = mine("memory_ops")
     retrievals = retrievals[retrievals.op == "retrieve"].tail(recent)
-    events = pd.concat([mine("observations").assign(what=lambda f: f.kind + " " + f.subject),
-                        mine("actions").assign(what=lambda f: f.action + " @ " + f.target
-                                               + f.ok.map({True: "", False: " (failed)"}))])
+    events = pd.concat(
+        [
+            mine("observations").assign(what=lambda f: f.kind + " " + f.subject),
+            mine("actions").assign(
+                what=lambda f: (
+                    f.action + " @ " + f.target + f.ok.map({True: "", False: " (failed)"})
+                )
+            ),
+        ]
+    )
     events = events.sort_values(["tick", "event_id"]).tail(recent)
     trust = mine("trust").sort_values("tick").groupby(["other", "domain"]).tail(1)
     plans = mine("plans").sort_values("tick").tail(6)
     return Group(
-        Text.assemble((clean(agent), "bold"), clean(f" in {scenario} seed {seed} at tick {at} "
-                                                   f"(episode ends at {end})")),
+        Text.assemble(
+            (clean(agent), "bold"),
+            clean(f" in {scenario} seed {seed} at tick {at} (episode ends at {end})"),
+        ),
         _table("state (latest snapshot)", state, ["variable", "value", "tick"]),
-        _table("recent events that reached or came from it", events,
-               ["tick", "event_id", "what", "from_agent", "detail"]),
-        _table("beliefs with provenance", beliefs,
-               ["proposition", "value", "confidence", "modality", "origin", "told_by", "status",
-                "tick"]),
-        _table("last retrievals", retrievals,
-               ["tick", "purpose", "subject", "experience_id", "rank", "relevant"]),
+        _table(
+            "recent events that reached or came from it",
+            events,
+            ["tick", "event_id", "what", "from_agent", "detail"],
+        ),
+        _table(
+            "beliefs with provenance",
+            beliefs,
+            [
+                "proposition",
+                "value",
+                "confidence",
+                "modality",
+                "origin",
+                "told_by",
+                "status",
+                "tick",
+            ],
+        ),
+        _table(
+            "last retrievals",
+            retrievals,
+            ["tick", "purpose", "subject", "experience_id", "rank", "relevant"],
+        ),
         _table("plans", plans, ["tick", "goal", "action", "target", "reason"]),
         _table("trust", trust, ["other", "domain", "value", "tick"]),
     )

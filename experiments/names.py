@@ -22,8 +22,10 @@ def check_name(kind: str, value: str) -> str:
     """`value` if it can safely name a folder; otherwise an InputError saying what is allowed."""
     problem = None
     if not _NAME.fullmatch(value):
-        problem = ("use letters, digits, '.', '_' and '-' only (no '/', spaces or other "
-                   "characters), not starting with '.' or '-'")
+        problem = (
+            "use letters, digits, '.', '_' and '-' only (no '/', spaces or other "
+            "characters), not starting with '.' or '-'"
+        )
     elif ".." in value:
         problem = "'..' is not allowed in a name"
     elif len(value) > MAX_LENGTH:

@@ -14,9 +14,15 @@ from .terminal import Terminal, clean
 
 def _bar(console: Console) -> Progress:
     # notes hold scenario names and reasons: shown as text, never parsed as markup
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TextColumn("{task.fields[note]}", markup=False),
-                    console=console, transient=True)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[note]}", markup=False),
+        console=console,
+        transient=True,
+    )
 
 
 @contextmanager
@@ -25,15 +31,17 @@ def episode_progress(terminal: Terminal, total: int) -> Iterator[Callable[[Any],
         task = bar.add_task("episodes", total=total, note="")
 
         def advance(record: Any) -> None:
-            bar.update(task, advance=1,
-                       note=clean(f"{record.scenario}/{record.seed} {record.status}"))
+            bar.update(
+                task, advance=1, note=clean(f"{record.scenario}/{record.seed} {record.status}")
+            )
 
         yield advance
 
 
 @contextmanager
-def trial_progress(terminal: Terminal, total: int,
-                   hours: float | None = None) -> Iterator[Callable[[Any], None]]:
+def trial_progress(
+    terminal: Terminal, total: int, hours: float | None = None
+) -> Iterator[Callable[[Any], None]]:
     """Trials done, pruned and promoted, the champion's objective, and time left."""
     import time
 
@@ -47,14 +55,24 @@ def trial_progress(terminal: Terminal, total: int,
             left = ""
             if hours is not None:
                 left = f", {max(0.0, hours * 3600 - (time.monotonic() - began)) / 60:.0f} min left"
-            bar.update(task, advance=1, note=f"{counts['promoted']} promoted, "
-                       f"{counts['pruned']} pruned, champion "
-                       f"{outcome.champion_objective:.3f}{left}")
-            measured = ("" if outcome.objective != outcome.objective  # NaN: not measured
-                        else f"objective {outcome.objective:.4f}"
-                        + ("" if outcome.feasible else " but a guardrail broken") + ", ")
-            terminal.say(f"trial {outcome.label or outcome.number}: {outcome.decision} "
-                         f"({measured}champion {outcome.champion_objective:.4f}, "
-                         f"{outcome.seconds:.1f} s) {outcome.reason}")
+            bar.update(
+                task,
+                advance=1,
+                note=f"{counts['promoted']} promoted, "
+                f"{counts['pruned']} pruned, champion "
+                f"{outcome.champion_objective:.3f}{left}",
+            )
+            measured = (
+                ""
+                if outcome.objective != outcome.objective  # NaN: not measured
+                else f"objective {outcome.objective:.4f}"
+                + ("" if outcome.feasible else " but a guardrail broken")
+                + ", "
+            )
+            terminal.say(
+                f"trial {outcome.label or outcome.number}: {outcome.decision} "
+                f"({measured}champion {outcome.champion_objective:.4f}, "
+                f"{outcome.seconds:.1f} s) {outcome.reason}"
+            )
 
         yield report

@@ -62,10 +62,19 @@ class Attempt:
 
 
 class Promoter:
-    def __init__(self, name: str, config: SearchConfig, instrument: Instrument,
-                 start_policy: Policy, evaluator: Evaluator, tracker: Tracker,
-                 registry: Registry, runs: RunsDir, storage_url: str | None,
-                 main: optuna.Study) -> None:
+    def __init__(
+        self,
+        name: str,
+        config: SearchConfig,
+        instrument: Instrument,
+        start_policy: Policy,
+        evaluator: Evaluator,
+        tracker: Tracker,
+        registry: Registry,
+        runs: RunsDir,
+        storage_url: str | None,
+        main: optuna.Study,
+    ) -> None:
         self.name, self.config, self.instrument = name, config, instrument
         self.definition = instrument.definition
         self.start_policy, self.evaluator = start_policy, evaluator
@@ -81,17 +90,26 @@ class Promoter:
             if version is None:
                 card, records = self.evaluator.whole(self.start_policy, self.config.seeds)
                 evidence = promotion.start_evidence(
-                    self.name, self.config.start_policy or str(baseline_path()), card,
-                    self.definition)
-                version = self.register(parent, "start", self.start_policy, card, records,
-                                        evidence=evidence)
+                    self.name,
+                    self.config.start_policy or str(baseline_path()),
+                    card,
+                    self.definition,
+                )
+                version = self.register(
+                    parent, "start", self.start_policy, card, records, evidence=evidence
+                )
                 champion: Policy = self.start_policy
             else:
                 version, champion = self.registry.policy(version)
             if self.main.user_attrs.get("anchor") is None:
-                self.main.set_user_attr("anchor", {
-                    "version": version, "policy": dict(champion),
-                    "why": "the champion when the study began"})
+                self.main.set_user_attr(
+                    "anchor",
+                    {
+                        "version": version,
+                        "policy": dict(champion),
+                        "why": "the champion when the study began",
+                    },
+                )
                 # what the study measures on, for the morning report to measure others alike
                 self.main.set_user_attr("scenarios", list(self.config.scenarios))
                 self.main.set_user_attr("seeds", list(self.config.seeds))
@@ -102,12 +120,23 @@ class Promoter:
         anchor_policy = Policy(anchor["policy"])
         seeds = self.config.seeds
         card = self.evaluator.card(champion, seeds)
-        anchor_card = (card if anchor_policy.hash == champion.hash
-                       else self.evaluator.card(anchor_policy, seeds))
+        anchor_card = (
+            card
+            if anchor_policy.hash == champion.hash
+            else self.evaluator.card(anchor_policy, seeds)
+        )
         return Standing(version, champion, card, anchor_policy, anchor_card, anchor["version"])
 
-    def register(self, run_id: str, trial: str, policy: Policy, card: Scorecard,
-                 records: list[Any], comparison: Any = None, evidence: str = "") -> int:
+    def register(
+        self,
+        run_id: str,
+        trial: str,
+        policy: Policy,
+        card: Scorecard,
+        records: list[Any],
+        comparison: Any = None,
+        evidence: str = "",
+    ) -> int:
         """Its traces and report in a folder of the study (studies/S/champions/<trial>-<hash>),
         its artifacts in MLflow, a registry version, and the alias moved."""
         folder = self.folder / "champions" / f"{trial}-{policy.hash}"
@@ -119,12 +148,18 @@ class Promoter:
             for r in records:
                 write_episode(folder, r.scenario, r.seed, r.tables)
             traces = collect(records)
-        reports = write_reports(card, traces, folder, comparison=comparison,
-                                title=f"{self.name}: champion from trial {trial}")
+        reports = write_reports(
+            card,
+            traces,
+            folder,
+            comparison=comparison,
+            title=f"{self.name}: champion from trial {trial}",
+        )
         source = self.tracker.log_champion(run_id, policy, card, reports)
         self.evaluator.keep(card, self.config.seeds)
-        return self.registry.promote(run_id, source, policy, card.objective, self.name, trial,
-                                     description=evidence)
+        return self.registry.promote(
+            run_id, source, policy, card.objective, self.name, trial, description=evidence
+        )
 
     def attempt(self, trial: Attempt, standing: Standing) -> tuple[str, str, Standing | None]:
         """Confirm on fresh seeds and register — under the lock, against the champion and
@@ -136,42 +171,62 @@ class Promoter:
             current = self.registry.current_version()
             if current != standing.version:
                 standing = self.read(*self.registry.policy(current))
-                judged = promotion.on_selection(card, standing.card, self.definition,
-                                                self.config.margin, standing.anchor_apart)
+                judged = promotion.on_selection(
+                    card, standing.card, self.definition, self.config.margin, standing.anchor_apart
+                )
                 if not judged.promote:
                     return "rolled_back", f"after a concurrent promotion: {judged.reason}", None
             # fresh per (sub-)study and trial: local mode's sub-studies restart their numbering
             seeds = promotion.confirmation_seeds(
-                load_confirmation_start(), study_name, number, self.config.confirmation_seeds)
+                load_confirmation_start(), study_name, number, self.config.confirmation_seeds
+            )
             names = [s.name for s in self.instrument.scenarios]
             self.tracker.confirmation(trial.run_id, names, seeds)
             fresh, _ = self.evaluator.whole(trial.policy, seeds)
             incumbent = self.evaluator.card(standing.champion, seeds)
             anchor = None
-            if (standing.anchor_apart is not None
-                    and not promotion.violation(standing.anchor_card, self.definition)):
+            if standing.anchor_apart is not None and not promotion.violation(
+                standing.anchor_card, self.definition
+            ):
                 anchor = self.evaluator.card(standing.anchor, seeds)
-            confirmed = promotion.on_confirmation(fresh, incumbent, self.definition,
-                                                  self.config.margin, anchor)
+            confirmed = promotion.on_confirmation(
+                fresh, incumbent, self.definition, self.config.margin, anchor
+            )
             if not confirmed.promote:
                 return "rolled_back", f"{judged.reason}; {confirmed.reason}", None
             label = str(number) if study_name == self.name else f"{study_name}#{number}"
-            links = {"trial": tracking.run_path(self.tracker.experiment_id, trial.run_id),
-                     "search": tracking.run_path(self.tracker.experiment_id,
-                                                 self.tracker.parent_of(trial.run_id) or "")}
+            links = {
+                "trial": tracking.run_path(self.tracker.experiment_id, trial.run_id),
+                "search": tracking.run_path(
+                    self.tracker.experiment_id, self.tracker.parent_of(trial.run_id) or ""
+                ),
+            }
             evidence = promotion.evidence(
-                judged, confirmed, study=self.name, trial=label, seeds=self.config.seeds,
-                fresh=seeds, replaced=standing.version, links=links)
-            version = self.register(trial.run_id, label, trial.policy, card, trial.records,
-                                    judged.comparison, evidence)
+                judged,
+                confirmed,
+                study=self.name,
+                trial=label,
+                seeds=self.config.seeds,
+                fresh=seeds,
+                replaced=standing.version,
+                links=links,
+            )
+            version = self.register(
+                trial.run_id, label, trial.policy, card, trial.records, judged.comparison, evidence
+            )
             new = replace(standing, version=version, champion=trial.policy, card=card)
-            if promotion.violation(standing.anchor_card, self.definition) > 0 \
-                    and not promotion.violation(card, self.definition):
-                self.main.set_user_attr("anchor", {
-                    "version": version, "policy": dict(trial.policy),
-                    "why": "the first feasible champion (the start broke a guardrail)"})
-                new = replace(new, anchor=trial.policy, anchor_card=card,
-                              anchor_version=version)
+            if promotion.violation(
+                standing.anchor_card, self.definition
+            ) > 0 and not promotion.violation(card, self.definition):
+                self.main.set_user_attr(
+                    "anchor",
+                    {
+                        "version": version,
+                        "policy": dict(trial.policy),
+                        "why": "the first feasible champion (the start broke a guardrail)",
+                    },
+                )
+                new = replace(new, anchor=trial.policy, anchor_card=card, anchor_version=version)
         return "promoted", f"{judged.reason}; {confirmed.reason}", new
 
 

@@ -61,26 +61,39 @@ def violation(card: Scorecard, definition: ScorecardDefinition) -> float:
 
 def breaks(card: Scorecard) -> str:
     """The broken guardrails with their values, e.g. 'containment 0.000 < 0.95'."""
-    return ", ".join(f"{name} {g.value:.3f} {'<' if g.value < g.limit else '>'} {g.limit:g}"
-                     for name, g in card.guardrails.items()
-                     if not g.ok and g.value is not None)
+    return ", ".join(
+        f"{name} {g.value:.3f} {'<' if g.value < g.limit else '>'} {g.limit:g}"
+        for name, g in card.guardrails.items()
+        if not g.ok and g.value is not None
+    )
 
 
 def _losses(comparison: Comparison, against: str) -> str | None:
     if not comparison.regressions:
         return None
-    worst = sorted(comparison.regressions,
-                   key=lambda r: -abs(r.diff.mean) / (r.tolerance or 1.0))[:3]
-    listed = ", ".join(f"{r.scenario}/{r.metric} {r.diff.mean:+.3f} [{r.diff.ci_low:+.3f}, "
-                       f"{r.diff.ci_high:+.3f}] (tolerance {r.tolerance:g})" for r in worst)
+    worst = sorted(comparison.regressions, key=lambda r: -abs(r.diff.mean) / (r.tolerance or 1.0))[
+        :3
+    ]
+    listed = ", ".join(
+        f"{r.scenario}/{r.metric} {r.diff.mean:+.3f} [{r.diff.ci_low:+.3f}, "
+        f"{r.diff.ci_high:+.3f}] (tolerance {r.tolerance:g})"
+        for r in worst
+    )
     more = len(comparison.regressions) - len(worst)
-    return f"worse than {against} beyond tolerance: {listed}" + (f" and {more} more" if more
-                                                                  else "")
+    return f"worse than {against} beyond tolerance: {listed}" + (
+        f" and {more} more" if more else ""
+    )
 
 
-def judge(candidate: Scorecard, champion: Scorecard, anchor: Scorecard | None,
-          definition: ScorecardDefinition, margin: float, *,
-          confirming: bool = False) -> Judgement:
+def judge(
+    candidate: Scorecard,
+    champion: Scorecard,
+    anchor: Scorecard | None,
+    definition: ScorecardDefinition,
+    margin: float,
+    *,
+    confirming: bool = False,
+) -> Judgement:
     """Whether `candidate` may replace `champion`, paired on the seeds both were run on.
 
     `anchor`: the study's anchor on the same seeds (None when it is the champion itself).
@@ -88,8 +101,11 @@ def judge(candidate: Scorecard, champion: Scorecard, anchor: Scorecard | None,
     `confirming` on fresh seeds, a mean gain above the margin confirms it.
     """
     c = compare(candidate, champion, definition, margin=margin, rule="likely")
-    a = (None if anchor is None or violation(anchor, definition) > 0
-         else compare(candidate, anchor, definition, margin=margin, rule="likely"))
+    a = (
+        None
+        if anchor is None or violation(anchor, definition) > 0
+        else compare(candidate, anchor, definition, margin=margin, rule="likely")
+    )
     prefix = "not confirmed on fresh seeds: " if confirming else ""
 
     mine, theirs = violation(candidate, definition), violation(champion, definition)
@@ -101,8 +117,10 @@ def judge(candidate: Scorecard, champion: Scorecard, anchor: Scorecard | None,
     if mine > 0 and theirs == 0:
         return refuse(f"guardrail broken: {breaks(candidate)}")
     if mine > 0 and mine >= theirs:
-        return refuse(f"guardrail broken: {breaks(candidate)}, a violation of {mine:.3f}, "
-                      f"not smaller than the champion's {theirs:.3f}")
+        return refuse(
+            f"guardrail broken: {breaks(candidate)}, a violation of {mine:.3f}, "
+            f"not smaller than the champion's {theirs:.3f}"
+        )
     if theirs == 0:  # both feasible: held to the champion's tolerances too
         lost = _losses(c, "the champion")
         if lost:
@@ -113,13 +131,24 @@ def judge(candidate: Scorecard, champion: Scorecard, anchor: Scorecard | None,
     d = c.objective_diff
     gain = f"objective {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}]"
     if mine > 0:
-        return Judgement(True, f"{'confirmed: ' if confirming else ''}a smaller guardrail "
-                               f"violation than the champion's ({mine:.3f} < {theirs:.3f}); "
-                               f"{gain}", c, a, held_to)
+        return Judgement(
+            True,
+            f"{'confirmed: ' if confirming else ''}a smaller guardrail "
+            f"violation than the champion's ({mine:.3f} < {theirs:.3f}); "
+            f"{gain}",
+            c,
+            a,
+            held_to,
+        )
     if theirs > 0:
-        return Judgement(True, f"{'confirmed: ' if confirming else ''}holds every guardrail, "
-                               f"which the champion breaks ({breaks(champion)}); {gain}", c, a,
-                         held_to)
+        return Judgement(
+            True,
+            f"{'confirmed: ' if confirming else ''}holds every guardrail, "
+            f"which the champion breaks ({breaks(champion)}); {gain}",
+            c,
+            a,
+            held_to,
+        )
     if d.mean <= margin:
         return refuse(f"objective {d.mean:+.4f} not above the margin {margin:g}")
     if not confirming and d.ci_low <= 0:
@@ -127,21 +156,29 @@ def judge(candidate: Scorecard, champion: Scorecard, anchor: Scorecard | None,
     return Judgement(True, f"{'confirmed: ' if confirming else ''}{gain}", c, a, held_to)
 
 
-def on_selection(candidate: Scorecard, champion: Scorecard, definition: ScorecardDefinition,
-                 margin: float, anchor: Scorecard | None = None) -> Judgement:
+def on_selection(
+    candidate: Scorecard,
+    champion: Scorecard,
+    definition: ScorecardDefinition,
+    margin: float,
+    anchor: Scorecard | None = None,
+) -> Judgement:
     return judge(candidate, champion, anchor, definition, margin)
 
 
-def on_confirmation(candidate: Scorecard, champion: Scorecard,
-                    definition: ScorecardDefinition, margin: float,
-                    anchor: Scorecard | None = None) -> Judgement:
+def on_confirmation(
+    candidate: Scorecard,
+    champion: Scorecard,
+    definition: ScorecardDefinition,
+    margin: float,
+    anchor: Scorecard | None = None,
+) -> Judgement:
     return judge(candidate, champion, anchor, definition, margin, confirming=True)
 
 
 def _seeds(seeds: tuple[int, ...]) -> str:
     contiguous = seeds == tuple(range(seeds[0], seeds[0] + len(seeds)))
-    return f"{seeds[0]}-{seeds[-1]}" if contiguous and len(seeds) > 2 else ",".join(
-        map(str, seeds))
+    return f"{seeds[0]}-{seeds[-1]}" if contiguous and len(seeds) > 2 else ",".join(map(str, seeds))
 
 
 def _row(stage: str, seeds: tuple[int, ...], judged: Judgement) -> str:
@@ -152,36 +189,65 @@ def _row(stage: str, seeds: tuple[int, ...], judged: Judgement) -> str:
     losses = ["champion"] if "champion" in judged.held_to and c.regressions else []
     losses += ["anchor"] if judged.anchor is not None and judged.anchor.regressions else []
     held = "none" if not losses else "against the " + " and ".join(losses)
-    checked = (f"{held} (against the {' and the '.join(judged.held_to)})" if judged.held_to
-               else "not checked: no reference holds every guardrail")
+    checked = (
+        f"{held} (against the {' and the '.join(judged.held_to)})"
+        if judged.held_to
+        else "not checked: no reference holds every guardrail"
+    )
     guards = "all hold" if c.guardrails_ok else "broken: " + ", ".join(c.guardrail_breaks)
-    return (f"| {stage} | {_seeds(seeds)} | {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}] "
-            f"| {guards} | {checked} |")
+    return (
+        f"| {stage} | {_seeds(seeds)} | {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}] "
+        f"| {guards} | {checked} |"
+    )
 
 
-def evidence(selection: Judgement, confirmation: Judgement, *, study: str, trial: str,
-             seeds: tuple[int, ...], fresh: tuple[int, ...], replaced: int | None,
-             links: dict[str, str]) -> str:
+def evidence(
+    selection: Judgement,
+    confirmation: Judgement,
+    *,
+    study: str,
+    trial: str,
+    seeds: tuple[int, ...],
+    fresh: tuple[int, ...],
+    replaced: int | None,
+    links: dict[str, str],
+) -> str:
     """A registered version's description: why it was promoted, in numbers (markdown)."""
-    return "\n".join([
-        f"**Promoted** from trial {trial} of study `{study}`"
-        + (f", replacing version {replaced}." if replaced is not None else "."), "",
-        ("| on | seeds | objective − champion, paired (95% CI) | guardrails "
-         "| worse beyond tolerance |"), "|---|---|---|---|---|",
-        _row("selection", seeds, selection), _row("confirmation (fresh)", fresh, confirmation),
-        "", f"Selection: {selection.reason}", "", f"Confirmation: {confirmation.reason}", "",
-        f"Runs: [trial {trial}]({links['trial']}) · [its search]({links['search']})"])
+    return "\n".join(
+        [
+            f"**Promoted** from trial {trial} of study `{study}`"
+            + (f", replacing version {replaced}." if replaced is not None else "."),
+            "",
+            (
+                "| on | seeds | objective − champion, paired (95% CI) | guardrails "
+                "| worse beyond tolerance |"
+            ),
+            "|---|---|---|---|---|",
+            _row("selection", seeds, selection),
+            _row("confirmation (fresh)", fresh, confirmation),
+            "",
+            f"Selection: {selection.reason}",
+            "",
+            f"Confirmation: {confirmation.reason}",
+            "",
+            f"Runs: [trial {trial}]({links['trial']}) · [its search]({links['search']})",
+        ]
+    )
 
 
-def start_evidence(study: str, path: str, card: Scorecard,
-                   definition: ScorecardDefinition) -> str:
+def start_evidence(study: str, path: str, card: Scorecard, definition: ScorecardDefinition) -> str:
     """The first champion's description: where it came from and whether it is feasible."""
     feasible = violation(card, definition) == 0
-    return (f"**The start policy** of study `{study}` ({path}), registered as the first "
-            f"champion with objective {card.objective:.4f} on the selection seeds. "
-            + ("It holds every guardrail." if feasible else
-               f"It breaks a guardrail ({breaks(card)}): the first candidate that holds them "
-               "all and confirms on fresh seeds replaces it."))
+    return (
+        f"**The start policy** of study `{study}` ({path}), registered as the first "
+        f"champion with objective {card.objective:.4f} on the selection seeds. "
+        + (
+            "It holds every guardrail."
+            if feasible
+            else f"It breaks a guardrail ({breaks(card)}): the first candidate that holds them "
+            "all and confirms on fresh seeds replaces it."
+        )
+    )
 
 
 def confirmation_seeds(start: int, study: str, trial: int, count: int) -> tuple[int, ...]:

@@ -48,9 +48,12 @@ def _summary(key: str, m: MetricSummary | None) -> dict[str, float]:
     return {key: m.mean, f"{key}.ci_low": m.ci_low, f"{key}.ci_high": m.ci_high}
 
 
-def scorecard_metrics(card: Scorecard, reference: Scorecard | None = None,
-                      comparison: Comparison | None = None,
-                      label: str = "champion") -> dict[str, float]:
+def scorecard_metrics(
+    card: Scorecard,
+    reference: Scorecard | None = None,
+    comparison: Comparison | None = None,
+    label: str = "champion",
+) -> dict[str, float]:
     """Every number of a scorecard as MLflow metrics, a reference's beside each (the
     champion's in a search, the baseline's in a gate), keyed `.<label>` and `.vs_<label>`."""
     out: dict[str, float] = {}
@@ -61,12 +64,16 @@ def scorecard_metrics(card: Scorecard, reference: Scorecard | None = None,
     if reference is not None and reference.objective is not None:
         out[f"objective.{label}"] = reference.objective
         if reference.objective_ci is not None:
-            out[f"objective.{label}.ci_low"], out[f"objective.{label}.ci_high"] = \
+            out[f"objective.{label}.ci_low"], out[f"objective.{label}.ci_high"] = (
                 reference.objective_ci
+            )
     if comparison is not None:
         d = comparison.objective_diff
-        out |= {f"objective.vs_{label}": d.mean, f"objective.vs_{label}.ci_low": d.ci_low,
-                f"objective.vs_{label}.ci_high": d.ci_high}
+        out |= {
+            f"objective.vs_{label}": d.mean,
+            f"objective.vs_{label}.ci_low": d.ci_low,
+            f"objective.vs_{label}.ci_high": d.ci_high,
+        }
     for name, m in card.metrics.items():
         out |= _summary(name, m)
         if reference is not None:
@@ -75,13 +82,17 @@ def scorecard_metrics(card: Scorecard, reference: Scorecard | None = None,
         for name, m in by_name.items():
             out |= _summary(f"{scenario}/{name}", m)
             if reference is not None:
-                out |= _summary(f"{scenario}/{name}.{label}",
-                                reference.scenarios.get(scenario, {}).get(name))
+                out |= _summary(
+                    f"{scenario}/{name}.{label}", reference.scenarios.get(scenario, {}).get(name)
+                )
     if comparison is not None:
         for diff in comparison.metrics:
             key = f"{diff.scenario}/{diff.metric}.vs_{label}"
-            out |= {key: diff.diff.mean, f"{key}.ci_low": diff.diff.ci_low,
-                    f"{key}.ci_high": diff.diff.ci_high}
+            out |= {
+                key: diff.diff.mean,
+                f"{key}.ci_low": diff.diff.ci_low,
+                f"{key}.ci_high": diff.diff.ci_high,
+            }
     return {k: round(v, DIGITS) for k, v in out.items()}
 
 
@@ -91,7 +102,7 @@ def log_metrics(client: Any, run_id: str, values: Mapping[str, float], step: int
     ts = now_ms()
     metrics = [Metric(k, float(v), ts, step) for k, v in values.items()]
     for i in range(0, len(metrics), BATCH):
-        client.log_batch(run_id, metrics=metrics[i:i + BATCH])
+        client.log_batch(run_id, metrics=metrics[i : i + BATCH])
 
 
 def log_params(client: Any, run_id: str, params: Mapping[str, Any]) -> None:
@@ -100,7 +111,7 @@ def log_params(client: Any, run_id: str, params: Mapping[str, Any]) -> None:
 
     items = [Param(k, scrub(_text(v))[:6000]) for k, v in params.items() if v is not None]
     for i in range(0, len(items), PARAMS):
-        client.log_batch(run_id, params=items[i:i + PARAMS])
+        client.log_batch(run_id, params=items[i : i + PARAMS])
 
 
 def _text(value: Any) -> str:
@@ -127,14 +138,15 @@ def mlflow_client(uri: str) -> Any:
             port = parts.port or (443 if parts.scheme == "https" else 80)
             socket.create_connection((parts.hostname or "", port), timeout=10).close()
         except (OSError, ValueError) as exc:
-            raise InputError(f"cannot reach the MLflow tracking server at {redact(uri)} "
-                             f"({getattr(exc, 'strerror', None) or exc}); start it, or leave "
-                             "out --tracking-uri to use the runs folder's own store") from None
+            raise InputError(
+                f"cannot reach the MLflow tracking server at {redact(uri)} "
+                f"({getattr(exc, 'strerror', None) or exc}); start it, or leave "
+                "out --tracking-uri to use the runs folder's own store"
+            ) from None
     return MlflowClient(tracking_uri=uri, registry_uri=uri)
 
 
-def seed_set(name: str, scenarios: Sequence[str], seeds: Sequence[int],
-             context: str) -> Any:
+def seed_set(name: str, scenarios: Sequence[str], seeds: Sequence[int], context: str) -> Any:
     """A seed set as an MLflow dataset input: one row per (scenario, seed), its source the
     suite file that declares the sets, tagged with what it was used for."""
     from mlflow.entities import Dataset, DatasetInput, InputTag
@@ -143,12 +155,22 @@ def seed_set(name: str, scenarios: Sequence[str], seeds: Sequence[int],
 
     rows = [{"scenario": str(s), "seed": int(seed)} for seed in seeds for s in scenarios]
     digest = hashlib.blake2b(json.dumps(rows).encode(), digest_size=4).hexdigest()
-    schema = {"mlflow_colspec": [{"type": "string", "name": "scenario", "required": True},
-                                 {"type": "long", "name": "seed", "required": True}]}
-    dataset = Dataset(name=name, digest=digest, source_type="local",
-                      source=json.dumps({"uri": str(SUITE_PATH)}), schema=json.dumps(schema),
-                      profile=json.dumps({"num_rows": len(rows), "scenarios": len(scenarios),
-                                          "seeds": ",".join(map(str, seeds))}))
+    schema = {
+        "mlflow_colspec": [
+            {"type": "string", "name": "scenario", "required": True},
+            {"type": "long", "name": "seed", "required": True},
+        ]
+    }
+    dataset = Dataset(
+        name=name,
+        digest=digest,
+        source_type="local",
+        source=json.dumps({"uri": str(SUITE_PATH)}),
+        schema=json.dumps(schema),
+        profile=json.dumps(
+            {"num_rows": len(rows), "scenarios": len(scenarios), "seeds": ",".join(map(str, seeds))}
+        ),
+    )
     return DatasetInput(dataset, tags=[InputTag("mlflow.data.context", context)])
 
 
@@ -160,8 +182,7 @@ def quiet() -> None:
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
-def experiment(client: Any, name: str, artifacts: Path | None, description: str,
-               kind: str) -> str:
+def experiment(client: Any, name: str, artifacts: Path | None, description: str, kind: str) -> str:
     """Get or create an experiment (a concurrent creator may win the race), with its
     description and what kind of villagelab record it holds."""
     from mlflow.exceptions import MlflowException
@@ -197,22 +218,37 @@ def local_artifacts(uri: str, folder: Path) -> Path | None:
     return folder if uri.startswith(("sqlite:", "file:")) or "://" not in uri else None
 
 
-def log_evaluation(uri: str, experiment_name: str, kind: str, description: str,
-                   run_name: str, params: Mapping[str, Any], card: Scorecard,
-                   files: Iterable[Path], datasets: Sequence[Any] = (),
-                   tags: Mapping[str, str] | None = None, artifacts_root: Path | None = None,
-                   parent: str | None = None, status: str = "FINISHED",
-                   reference: Scorecard | None = None, comparison: Comparison | None = None,
-                   label: str = "baseline") -> tuple[str, str]:
+def log_evaluation(
+    uri: str,
+    experiment_name: str,
+    kind: str,
+    description: str,
+    run_name: str,
+    params: Mapping[str, Any],
+    card: Scorecard,
+    files: Iterable[Path],
+    datasets: Sequence[Any] = (),
+    tags: Mapping[str, str] | None = None,
+    artifacts_root: Path | None = None,
+    parent: str | None = None,
+    status: str = "FINISHED",
+    reference: Scorecard | None = None,
+    comparison: Comparison | None = None,
+    label: str = "baseline",
+) -> tuple[str, str]:
     """One MLflow run for one scorecard (a gate, a run, a sweep point): params, its metrics
     (a reference's beside them, if given), the scorecard and the reports as artifacts.
     Returns (experiment id, run id)."""
     client = mlflow_client(uri)
     folder = None if artifacts_root is None else local_artifacts(uri, artifacts_root)
     experiment_id = experiment(client, experiment_name, folder, description, kind)
-    all_tags = {"villagelab.kind": kind, "villagelab.policy": card.policy,
-                "villagelab.harness": card.harness, "villagelab.instrument": card.instrument,
-                **{k: scrub(v) for k, v in (tags or {}).items()}}
+    all_tags = {
+        "villagelab.kind": kind,
+        "villagelab.policy": card.policy,
+        "villagelab.harness": card.harness,
+        "villagelab.instrument": card.instrument,
+        **{k: scrub(v) for k, v in (tags or {}).items()},
+    }
     if parent is not None:
         all_tags["mlflow.parentRunId"] = parent
     run = client.create_run(experiment_id, run_name=run_name, tags=all_tags)
@@ -233,8 +269,15 @@ def run_address(uri: str, experiment_id: str, run_id: str) -> str:
     return f"{redact(uri)} #/experiments/{experiment_id}/runs/{run_id}"
 
 
-def start_group(uri: str, experiment_name: str, kind: str, description: str, run_name: str,
-                params: Mapping[str, Any], artifacts_root: Path | None = None) -> str:
+def start_group(
+    uri: str,
+    experiment_name: str,
+    kind: str,
+    description: str,
+    run_name: str,
+    params: Mapping[str, Any],
+    artifacts_root: Path | None = None,
+) -> str:
     """A parent run (a sweep) whose children are logged with `log_evaluation`."""
     client = mlflow_client(uri)
     folder = None if artifacts_root is None else local_artifacts(uri, artifacts_root)

@@ -86,17 +86,30 @@ class _Pending:
 
 
 class Search:
-    def __init__(self, study: str, *, trials: int, hours: float | None, mode: str,
-                 config: SearchConfig, runs: RunsDir, execution: Execution,
-                 storage: str | None = None, tracking_uri: str | None = None) -> None:
+    def __init__(
+        self,
+        study: str,
+        *,
+        trials: int,
+        hours: float | None,
+        mode: str,
+        config: SearchConfig,
+        runs: RunsDir,
+        execution: Execution,
+        storage: str | None = None,
+        tracking_uri: str | None = None,
+    ) -> None:
         if mode not in ("global", "local", "pareto"):
             raise InputError(f"unknown mode {mode!r}; expected global, local or pareto")
         self.name, self.trials, self.hours, self.mode = study, trials, hours, mode
         self.config, self.runs, self.execution, self.storage_url = config, runs, execution, storage
         self.instrument = Instrument.load(config.scenarios)
         self.definition = self.instrument.definition
-        self.start_policy = (load_policy(config.start_policy) if config.start_policy
-                             else load_policy(baseline_path()))
+        self.start_policy = (
+            load_policy(config.start_policy)
+            if config.start_policy
+            else load_policy(baseline_path())
+        )
         self.hashes = self.instrument.hashes(self.start_policy)
         self.storage = storage_for(storage, runs.journal)
         self.pareto = Objectives()
@@ -109,10 +122,14 @@ class Search:
         self.startup = len(self.instrument.scenarios)  # one round of every scenario
 
     # --- the loop -------------------------------------------------------------------------------
-    def run(self, on_trial: Callable[[TrialOutcome], None] | None = None,
-            on_notice: Callable[[str], None] | None = None) -> SearchResult:
-        main = open_study(self.name, self.storage, self.mode, self.hashes, self.pareto,
-                          self.startup)
+    def run(
+        self,
+        on_trial: Callable[[TrialOutcome], None] | None = None,
+        on_notice: Callable[[str], None] | None = None,
+    ) -> SearchResult:
+        main = open_study(
+            self.name, self.storage, self.mode, self.hashes, self.pareto, self.startup
+        )
         self.main = main
         recovered = self._recover(main)
         self._enqueue_first(main)
@@ -122,17 +139,32 @@ class Search:
             return self._spent_already(main)
         self.tracker.close_stale(alive)
         parent = self.tracker.start_parent(
-            self.hashes, self.driver, self._settings(recovered),
-            [s.name for s in self.instrument.scenarios], self.config.seeds)
-        self.promoter = Promoter(self.name, self.config, self.instrument, self.start_policy,
-                                 self.evaluator, self.tracker, self.registry, self.runs,
-                                 self.storage_url, main)
+            self.hashes,
+            self.driver,
+            self._settings(recovered),
+            [s.name for s in self.instrument.scenarios],
+            self.config.seeds,
+        )
+        self.promoter = Promoter(
+            self.name,
+            self.config,
+            self.instrument,
+            self.start_policy,
+            self.evaluator,
+            self.tracker,
+            self.registry,
+            self.runs,
+            self.storage_url,
+            main,
+        )
         standing = self.promoter.standing(parent)
         if promotion.violation(standing.card, self.definition) > 0 and on_notice:
-            on_notice(f"the champion (version {standing.version}) breaks a guardrail: "
-                      f"{promotion.breaks(standing.card)}. Feasibility comes first: the first "
-                      "candidate that holds every guardrail and confirms on fresh seeds "
-                      "replaces it, and becomes the anchor later promotions are held to.")
+            on_notice(
+                f"the champion (version {standing.version}) breaks a guardrail: "
+                f"{promotion.breaks(standing.card)}. Feasibility comes first: the first "
+                "candidate that holds every guardrail and confirms on fresh seeds "
+                "replaces it, and becomes the anchor later promotions are held to."
+            )
         start_objective = standing.card.objective or 0.0
         began = time.monotonic()
         outcomes: list[TrialOutcome] = []
@@ -145,8 +177,12 @@ class Search:
                 if self.mode == "local":
                     if standing.version not in local:
                         local[standing.version] = open_study(
-                            local_name(self.name, standing.version), self.storage, self.mode,
-                            self.hashes, startup_steps=self.startup)
+                            local_name(self.name, standing.version),
+                            self.storage,
+                            self.mode,
+                            self.hashes,
+                            startup_steps=self.startup,
+                        )
                         self._recover(local[standing.version])
                     study = local[standing.version]
                 room = self.trials - self._spent(main)
@@ -157,9 +193,10 @@ class Search:
                     break
                 if self.stop:
                     break
-                batch = [self._begin(study, parent, standing.champion)
-                         for _ in range(min(self.evaluator.in_flight(self.config.seeds),
-                                            room))]
+                batch = [
+                    self._begin(study, parent, standing.champion)
+                    for _ in range(min(self.evaluator.in_flight(self.config.seeds), room))
+                ]
                 for pending in batch:  # several trials in flight, finished in ask order
                     outcome, new = self._trial(pending, standing)
                     standing = new or standing
@@ -175,27 +212,47 @@ class Search:
             self.tracker.finish(parent, status)
         export = self.folder / "champion.yaml"
         write_export(export, standing.champion)
-        return SearchResult(self.name, self.runs, self.tracker.uri, start_objective,
-                            standing.card.objective or 0.0, standing.version, export,
-                            outcomes, self.stop or "budget", self._spent(main))
+        return SearchResult(
+            self.name,
+            self.runs,
+            self.tracker.uri,
+            start_objective,
+            standing.card.objective or 0.0,
+            standing.version,
+            export,
+            outcomes,
+            self.stop or "budget",
+            self._spent(main),
+        )
 
     def _settings(self, recovered: list[int]) -> dict[str, Any]:
         """What this invocation searches with: the parent run's params."""
         from .records import without_secret
 
         c, e = self.config, self.execution
-        return {"study": self.name, "trials": self.trials, "hours": self.hours,
-                "mode": self.mode, "scenarios": list(c.scenarios), "seeds": list(c.seeds),
-                "margin": c.margin, "confirmation_seeds": c.confirmation_seeds,
-                "start_policy": c.start_policy or str(baseline_path()),
-                "first": list(c.first), "local_step": c.local_step,
-                "local_flips": c.local_flips, "agent": e.agent,
-                "storage": without_secret(self.storage_url) or str(self.runs.journal),
-                "tracking_uri": without_secret(self.tracking_uri),
-                "execution": "serial" if e.serial else (e.address or "local Ray"),
-                "workers": e.workers, "traces_uri": without_secret(e.traces_uri),
-                "recovered_trials": recovered, "harness": self.hashes["harness"],
-                "instrument": self.hashes["instrument"]}
+        return {
+            "study": self.name,
+            "trials": self.trials,
+            "hours": self.hours,
+            "mode": self.mode,
+            "scenarios": list(c.scenarios),
+            "seeds": list(c.seeds),
+            "margin": c.margin,
+            "confirmation_seeds": c.confirmation_seeds,
+            "start_policy": c.start_policy or str(baseline_path()),
+            "first": list(c.first),
+            "local_step": c.local_step,
+            "local_flips": c.local_flips,
+            "agent": e.agent,
+            "storage": without_secret(self.storage_url) or str(self.runs.journal),
+            "tracking_uri": without_secret(self.tracking_uri),
+            "execution": "serial" if e.serial else (e.address or "local Ray"),
+            "workers": e.workers,
+            "traces_uri": without_secret(e.traces_uri),
+            "recovered_trials": recovered,
+            "harness": self.hashes["harness"],
+            "instrument": self.hashes["instrument"],
+        }
 
     def _spent_already(self, main: optuna.Study) -> SearchResult:
         """A study whose budget is used up: say so at once, touching nothing."""
@@ -205,8 +262,18 @@ class Search:
         if version is not None:
             write_export(export, self.registry.policy(version)[1])
         objective = found[version].objective if version in found else None
-        return SearchResult(self.name, self.runs, self.tracker.uri, objective or 0.0,
-                            objective or 0.0, version, export, [], "spent", self._spent(main))
+        return SearchResult(
+            self.name,
+            self.runs,
+            self.tracker.uri,
+            objective or 0.0,
+            objective or 0.0,
+            version,
+            export,
+            [],
+            "spent",
+            self._spent(main),
+        )
 
     def _enqueue_first(self, study: optuna.Study) -> None:
         """The config's `first` policies become the study's first trials (once)."""
@@ -230,14 +297,16 @@ class Search:
             return counted(main)
         for name in optuna.study.get_all_study_names(storage=self.storage):
             if name.startswith(f"{self.name}@") and name not in self._substudies:
-                self._substudies[name] = optuna.load_study(study_name=name,
-                                                           storage=self.storage)
+                self._substudies[name] = optuna.load_study(study_name=name, storage=self.storage)
         return sum(counted(study) for study in self._substudies.values())
 
     def _recover(self, study: optuna.Study) -> list[int]:
         """Trials a dead driver left RUNNING are failed and re-queued once."""
-        dead = [t for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
-                if not alive(t.user_attrs.get("driver"))]
+        dead = [
+            t
+            for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+            if not alive(t.user_attrs.get("driver"))
+        ]
         if not dead:
             return []
         return recover(study, {t.number for t in dead})
@@ -249,32 +318,35 @@ class Search:
         trial = study.ask()
         trial.set_user_attr("driver", self.driver)
         requeued = trial.user_attrs.get("requeued_from")
-        policy = sample(trial, self.mode, champion, self.config.local_step,
-                        self.config.local_flips)
-        run_id = self.tracker.start_trial(parent, trial.number, policy, self.hashes,
-                                          self.driver, requeued, study.study_name)
+        policy = sample(trial, self.mode, champion, self.config.local_step, self.config.local_flips)
+        run_id = self.tracker.start_trial(
+            parent, trial.number, policy, self.hashes, self.driver, requeued, study.study_name
+        )
         location = None
         if self.execution.traces_uri is not None:  # every trial's traces, for later queries
-            location = join_uri(self.execution.traces_uri, study.study_name,
-                                f"trial-{trial.number}")
+            location = join_uri(
+                self.execution.traces_uri, study.study_name, f"trial-{trial.number}"
+            )
             self.tracker.traces_at(run_id, location)
-        return _Pending(study, trial, policy, run_id,
-                        self.evaluator.stream(policy, self.config.seeds, location), began)
+        return _Pending(
+            study,
+            trial,
+            policy,
+            run_id,
+            self.evaluator.stream(policy, self.config.seeds, location),
+            began,
+        )
 
-    def _trial(self, pending: _Pending,
-               standing: Standing) -> tuple[TrialOutcome, Standing | None]:
-        study, trial, policy, run_id = pending.study, pending.trial, pending.policy, \
-            pending.run_id
+    def _trial(self, pending: _Pending, standing: Standing) -> tuple[TrialOutcome, Standing | None]:
+        study, trial, policy, run_id = pending.study, pending.trial, pending.policy, pending.run_id
         began = pending.began
         waited = 0.0
         new = None
         feasible = True
         try:
-            measured = self.evaluator.measure(policy, self.config.seeds, trial,
-                                              pending.stream)
+            measured = self.evaluator.measure(policy, self.config.seeds, trial, pending.stream)
             waited = measured.waited
-            retried = [f"{r.scenario}/{r.seed}: {r.retried}" for r in measured.records
-                       if r.retried]
+            retried = [f"{r.scenario}/{r.seed}: {r.retried}" for r in measured.records if r.retried]
             if retried:
                 self.tracker.retries(run_id, retried)
             card = self.evaluator.scorecard(policy, measured.values)
@@ -282,13 +354,23 @@ class Search:
             feasible = not any(over.values())
             for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
                 trial.set_constraint(name, value)
-            judged = promotion.on_selection(card, standing.card, self.definition,
-                                            self.config.margin, standing.anchor_apart)
+            judged = promotion.on_selection(
+                card, standing.card, self.definition, self.config.margin, standing.anchor_apart
+            )
             decision, reason = "rolled_back", judged.reason
             if judged.promote:
-                decision, reason, new = self.promoter.attempt(Attempt(
-                    run_id, study.study_name, trial.number, policy, card, measured.records,
-                    judged), standing)
+                decision, reason, new = self.promoter.attempt(
+                    Attempt(
+                        run_id,
+                        study.study_name,
+                        trial.number,
+                        policy,
+                        card,
+                        measured.records,
+                        judged,
+                    ),
+                    standing,
+                )
             objective = card.objective if card.objective is not None else 0.0
             violation = math.fsum(over.values())
             self._decided(trial, decision, reason, objective=objective, violation=violation)
@@ -296,15 +378,25 @@ class Search:
             study.tell(trial, value)
             self.tracker.timing(run_id, time.monotonic() - began, waited)
             self.tracker.finish_trial(
-                run_id, card, decision, reason, measured.values, policy,
-                champion=standing.card, comparison=judged.comparison,
-                reported=measured.reported, violation=violation,
-                optuna_value=value if isinstance(value, float) else min(value))
+                run_id,
+                card,
+                decision,
+                reason,
+                measured.values,
+                policy,
+                champion=standing.card,
+                comparison=judged.comparison,
+                reported=measured.reported,
+                violation=violation,
+                optuna_value=value if isinstance(value, float) else min(value),
+            )
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
             objective, decision = math.nan, "pruned"
-            reason = (f"pruned by the Wilcoxon pruner after {len(stopped.reported)} of "
-                      f"{planned} instances: worse than the best trial so far")
+            reason = (
+                f"pruned by the Wilcoxon pruner after {len(stopped.reported)} of "
+                f"{planned} instances: worse than the best trial so far"
+            )
             self._decided(trial, decision, reason)
             study.tell(trial, state=TrialState.PRUNED)
             self.tracker.pruned(run_id, reason, stopped.reported, planned)
@@ -318,11 +410,23 @@ class Search:
             self.tracker.end_trial(run_id, "failed", "interrupted", "KILLED")
             raise
         current = (new or standing).card.objective
-        label = (str(trial.number) if study.study_name == self.name
-                 else f"{study.study_name.split('@', 1)[1]} #{trial.number}")
-        outcome = TrialOutcome(trial.number, policy, objective, decision, reason,
-                               current or 0.0, time.monotonic() - began, waited, label,
-                               feasible)
+        label = (
+            str(trial.number)
+            if study.study_name == self.name
+            else f"{study.study_name.split('@', 1)[1]} #{trial.number}"
+        )
+        outcome = TrialOutcome(
+            trial.number,
+            policy,
+            objective,
+            decision,
+            reason,
+            current or 0.0,
+            time.monotonic() - began,
+            waited,
+            label,
+            feasible,
+        )
         return outcome, new
 
     @staticmethod

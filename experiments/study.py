@@ -59,22 +59,31 @@ def storage_for(url: str | None, journal: Path) -> Any:
     for attempt in range(6):
         try:
             return optuna.storages.RDBStorage(url)
-        except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.OperationalError,
-                sqlalchemy.exc.ProgrammingError) as exc:
+        except (
+            sqlalchemy.exc.IntegrityError,
+            sqlalchemy.exc.OperationalError,
+            sqlalchemy.exc.ProgrammingError,
+        ) as exc:
             if attempt == 5:  # not a schema race: the database is unreachable or refuses us
                 cause = scrub(str(getattr(exc, "orig", None) or exc).strip().splitlines()[0])
-                raise InputError(f"cannot use the Optuna storage {redact(url)}: {cause}") \
-                    from None
+                raise InputError(f"cannot use the Optuna storage {redact(url)}: {cause}") from None
             time.sleep(0.5 * (attempt + 1))
         except ImportError as exc:
-            raise InputError(f"{redact(url)}: no database driver installed "
-                             f"({exc}); for PostgreSQL: pip install 'villagelab[postgres]'") \
-                from None
+            raise InputError(
+                f"{redact(url)}: no database driver installed "
+                f"({exc}); for PostgreSQL: pip install 'villagelab[postgres]'"
+            ) from None
     raise AssertionError("unreachable")
 
 
-def open_study(name: str, storage: Any, mode: str, hashes: dict[str, str],
-               pareto: Objectives | None = None, startup_steps: int = 4) -> optuna.Study:
+def open_study(
+    name: str,
+    storage: Any,
+    mode: str,
+    hashes: dict[str, str],
+    pareto: Objectives | None = None,
+    startup_steps: int = 4,
+) -> optuna.Study:
     """Create or continue a study; refuse if the frozen harness, instrument or mode moved.
 
     The pruner waits `startup_steps` instances (one round of every scenario) before judging.
@@ -85,15 +94,21 @@ def open_study(name: str, storage: Any, mode: str, hashes: dict[str, str],
     if mode == "pareto":
         assert pareto is not None
         study = optuna.create_study(
-            study_name=name, storage=storage, directions=["maximize"] * len(pareto.names),
-            sampler=optuna.samplers.TPESampler(seed=seed), load_if_exists=True)
+            study_name=name,
+            storage=storage,
+            directions=["maximize"] * len(pareto.names),
+            sampler=optuna.samplers.TPESampler(seed=seed),
+            load_if_exists=True,
+        )
     else:
         study = optuna.create_study(
-            study_name=name, storage=storage, direction="maximize",
+            study_name=name,
+            storage=storage,
+            direction="maximize",
             sampler=optuna.samplers.TPESampler(seed=seed),
-            pruner=optuna.pruners.WilcoxonPruner(p_threshold=0.1,
-                                                 n_startup_steps=startup_steps),
-            load_if_exists=True)
+            pruner=optuna.pruners.WilcoxonPruner(p_threshold=0.1, n_startup_steps=startup_steps),
+            load_if_exists=True,
+        )
     names = pareto.names if mode == "pareto" and pareto else [VALUE_NAME]
     if study.metric_names != names:
         study.set_metric_names(names)
@@ -105,30 +120,34 @@ def open_study(name: str, storage: Any, mode: str, hashes: dict[str, str],
         return study
     moved = [k for k in FROZEN if recorded[k] != hashes[k]]
     if moved:
-        what = {"harness": "the code of harness, policies, scenarios, scorecards or "
-                           "experiments", "instrument": "a scenario file, the scorecard "
-                                                        "definition or the seed sets"}
+        what = {
+            "harness": "the code of harness, policies, scenarios, scorecards or experiments",
+            "instrument": "a scenario file, the scorecard definition or the seed sets",
+        }
         raise InputError(
             f"study {name!r} is bound to a frozen harness and instrument, and "
             f"{' and '.join(what[k] for k in moved)} changed since it began "
             f"({', '.join(f'{k} {recorded[k]} → {hashes[k]}' for k in moved)}). Start a new "
-            "study with another --study name, or restore what changed.")
+            "study with another --study name, or restore what changed."
+        )
     if recorded["mode"] != mode:
-        raise InputError(f"study {name!r} was started in {recorded['mode']!r} mode; continue "
-                         f"it with --mode {recorded['mode']} or start a new study")
+        raise InputError(
+            f"study {name!r} was started in {recorded['mode']!r} mode; continue "
+            f"it with --mode {recorded['mode']} or start a new study"
+        )
     return study
 
 
-def trial_value(card: Scorecard, mode: str, pareto: Objectives,
-                violation: float) -> float | list[float]:
+def trial_value(
+    card: Scorecard, mode: str, pareto: Objectives, violation: float
+) -> float | list[float]:
     """What Optuna is told: feasibility first. A policy that holds every guardrail scores its
     objective (in [0, 1]); one that breaks a guardrail scores minus its total violation, so
     it ranks below every feasible policy and the smaller violation ranks higher. Optuna's
     best trial — and optuna-dashboard's, which reads the values and ignores constraints —
     is then the best feasible trial."""
     if mode == "pareto":
-        return [-violation] * len(pareto.names) if violation > 0 else pareto_values(card,
-                                                                                     pareto)
+        return [-violation] * len(pareto.names) if violation > 0 else pareto_values(card, pareto)
     if violation > 0:
         return -violation
     return card.objective if card.objective is not None else 0.0
@@ -175,8 +194,9 @@ def recover(study: optuna.Study, numbers: set[int]) -> list[int]:
         study.tell(trial.number, state=TrialState.FAIL)
         failed.append(trial.number)
         if "requeued_from" not in trial.user_attrs:
-            study.enqueue_trial(trial.params, user_attrs={"requeued_from": trial.number},
-                                skip_if_exists=False)
+            study.enqueue_trial(
+                trial.params, user_attrs={"requeued_from": trial.number}, skip_if_exists=False
+            )
     return failed
 
 
@@ -186,23 +206,34 @@ def counted(study: optuna.Study) -> int:
     requeued = {t.user_attrs.get("requeued_from") for t in study.get_trials(deepcopy=False)}
     for t in study.get_trials(deepcopy=False):
         if t.state in (TrialState.COMPLETE, TrialState.PRUNED) or (
-                t.state == TrialState.FAIL and t.number not in requeued):
+            t.state == TrialState.FAIL and t.number not in requeued
+        ):
             done += 1
     return done
 
 
-def sample(trial: optuna.trial.BaseTrial, mode: str, champion: Policy, step: float,
-           flips: int) -> Policy:
+def sample(
+    trial: optuna.trial.BaseTrial, mode: str, champion: Policy, step: float, flips: int
+) -> Policy:
     """A policy from the whitelist: the whole ranges (global, pareto), or around the
     champion (local): numbers within ± step of their range, at most `flips` bools or
     categories changed."""
     values: dict[str, Any] = {}
-    wanted = [p.name for p in WHITELIST if mode == "local" and p.kind in ("bool", "categorical")
-              and trial.suggest_categorical(f"flip:{p.name}", [False, True])]
+    wanted = [
+        p.name
+        for p in WHITELIST
+        if mode == "local"
+        and p.kind in ("bool", "categorical")
+        and trial.suggest_categorical(f"flip:{p.name}", [False, True])
+    ]
     # more flips wanted than allowed: keep `flips` of them, chosen by a per-trial digest so
     # that no parameter is favoured by its place in the whitelist
-    keep = set(sorted(wanted, key=lambda n: hashlib.blake2b(
-        f"{trial.number}|{n}".encode(), digest_size=8).digest())[:flips])
+    keep = set(
+        sorted(
+            wanted,
+            key=lambda n: hashlib.blake2b(f"{trial.number}|{n}".encode(), digest_size=8).digest(),
+        )[:flips]
+    )
     for p in WHITELIST:
         if mode != "local":
             values[p.name] = _suggest(trial, p.name, p)
@@ -213,13 +244,17 @@ def sample(trial: optuna.trial.BaseTrial, mode: str, champion: Policy, step: flo
                 span = max(1, int(span))
             lo = max(p.low, champion[p.name] - span)  # type: ignore[operator, type-var]
             hi = min(p.high, champion[p.name] + span)  # type: ignore[operator, type-var]
-            values[p.name] = (trial.suggest_int(p.name, int(lo), int(hi)) if p.kind == "int"
-                              else trial.suggest_float(p.name, float(lo), float(hi)))
+            values[p.name] = (
+                trial.suggest_int(p.name, int(lo), int(hi))
+                if p.kind == "int"
+                else trial.suggest_float(p.name, float(lo), float(hi))
+            )
         else:
             options = [False, True] if p.kind == "bool" else list(p.choices)
             current = champion[p.name]
-            values[p.name] = (options[(options.index(current) + 1) % len(options)]
-                              if p.name in keep else current)
+            values[p.name] = (
+                options[(options.index(current) + 1) % len(options)] if p.name in keep else current
+            )
     return Policy(values)
 
 

@@ -25,15 +25,28 @@ def parse_values(name: str, text: str) -> list[object]:
     out: list[object] = []
     for raw in text.split(","):
         raw = raw.strip()
-        value: object = (raw.lower() == "true" if p.kind == "bool" else int(raw)
-                         if p.kind == "int" else float(raw) if p.kind == "float" else raw)
+        value: object = (
+            raw.lower() == "true"
+            if p.kind == "bool"
+            else int(raw)
+            if p.kind == "int"
+            else float(raw)
+            if p.kind == "float"
+            else raw
+        )
         out.append(value)
     return out
 
 
-def sweep(base: Policy, name: str, values: Sequence[object], instrument: Instrument,
-          seeds: Sequence[int], execution: Execution,
-          on_point: Callable[[object, Evaluation], None] | None = None) -> list[SweepPoint]:
+def sweep(
+    base: Policy,
+    name: str,
+    values: Sequence[object],
+    instrument: Instrument,
+    seeds: Sequence[int],
+    execution: Execution,
+    on_point: Callable[[object, Evaluation], None] | None = None,
+) -> list[SweepPoint]:
     """Evaluate each value in turn; `on_point` sees each evaluation (to log it)."""
     policies = [base.with_values({name: value}) for value in values]  # all validated first
     points = []
@@ -42,6 +55,11 @@ def sweep(base: Policy, name: str, values: Sequence[object], instrument: Instrum
         if on_point is not None:
             on_point(value, evaluation)
         card = evaluation.scorecard
-        points.append(SweepPoint(value, card.objective, {
-            sc: {m: s.mean for m, s in by.items()} for sc, by in card.scenarios.items()}))
+        points.append(
+            SweepPoint(
+                value,
+                card.objective,
+                {sc: {m: s.mean for m, s in by.items()} for sc, by in card.scenarios.items()},
+            )
+        )
     return points

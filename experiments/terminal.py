@@ -51,8 +51,14 @@ class Terminal:
     def __init__(self, stderr: bool = False) -> None:
         self.console = Console(stderr=stderr, width=_width(), highlight=False)
 
-    def say(self, text: Any = "", style: str | None = None, *, label: str | None = None,
-            label_style: str | None = None) -> None:
+    def say(
+        self,
+        text: Any = "",
+        style: str | None = None,
+        *,
+        label: str | None = None,
+        label_style: str | None = None,
+    ) -> None:
         line = Text()
         if label:
             line.append(label, style=label_style or style or "")

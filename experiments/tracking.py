@@ -49,11 +49,20 @@ version's description holds its promotion evidence. `villagelab ui` opens the tr
 by `optuna_value` (a shared view; "Exit shared view" shows every run)."""
 
 COLUMNS = [  # the shared view's columns, in order: decision first, then what it rests on
-    "attributes.`Dataset`", "tags.`villagelab.decision`", "metrics.`optuna_value`",
-    "metrics.`objective`", "metrics.`objective.ci_low`", "metrics.`objective.ci_high`",
-    "metrics.`objective.champion`", "metrics.`objective.vs_champion`", "metrics.`violation`",
-    "metrics.`containment`", "metrics.`reach`", "metrics.`provenance`",
-    "metrics.`action_consistency`", "metrics.`false_certainty_rate`",
+    "attributes.`Dataset`",
+    "tags.`villagelab.decision`",
+    "metrics.`optuna_value`",
+    "metrics.`objective`",
+    "metrics.`objective.ci_low`",
+    "metrics.`objective.ci_high`",
+    "metrics.`objective.champion`",
+    "metrics.`objective.vs_champion`",
+    "metrics.`violation`",
+    "metrics.`containment`",
+    "metrics.`reach`",
+    "metrics.`provenance`",
+    "metrics.`action_consistency`",
+    "metrics.`false_certainty_rate`",
     "tags.`villagelab.reason`",
 ]
 
@@ -61,18 +70,25 @@ COLUMNS = [  # the shared view's columns, in order: decision first, then what it
 def shared_view() -> str:
     """The runs table a user should land on: the trials, best first, with the columns that
     explain each decision (MLflow's "shared view" state, stored as an experiment tag)."""
-    return json.dumps({
-        "searchFilter": "tags.`villagelab.kind` = 'trial'",
-        "orderByKey": "metrics.`optuna_value`", "orderByAsc": False,
-        "selectedColumns": COLUMNS, "columnOrder": COLUMNS, "runsHiddenMode": "SHOW_ALL",
-        "columnWidths": {"tags.`villagelab.decision`": 120, "tags.`villagelab.reason`": 600},
-    })
+    return json.dumps(
+        {
+            "searchFilter": "tags.`villagelab.kind` = 'trial'",
+            "orderByKey": "metrics.`optuna_value`",
+            "orderByAsc": False,
+            "selectedColumns": COLUMNS,
+            "columnOrder": COLUMNS,
+            "runsHiddenMode": "SHOW_ALL",
+            "columnWidths": {"tags.`villagelab.decision`": 120, "tags.`villagelab.reason`": 600},
+        }
+    )
 
 
 def runs_view_path(experiment_id: str) -> str:
     """The UI route of a study's runs view (MLflow 3 otherwise opens on GenAI traces)."""
-    return (f"#/experiments/{experiment_id}/runs?workflowType=machine_learning"
-            f"&viewStateShareKey={SHARED_VIEW}")
+    return (
+        f"#/experiments/{experiment_id}/runs?workflowType=machine_learning"
+        f"&viewStateShareKey={SHARED_VIEW}"
+    )
 
 
 def run_path(experiment_id: str, run_id: str) -> str:
@@ -84,7 +100,8 @@ class Tracker:
         self.uri, self.study = uri, study
         self.client = mlflow_client(uri)
         self.experiment_id = records.experiment(
-            self.client, study, records.local_artifacts(uri, artifacts), DESCRIPTION, "study")
+            self.client, study, records.local_artifacts(uri, artifacts), DESCRIPTION, "study"
+        )
         tag = f"mlflow.sharedViewState.{SHARED_VIEW}"
         view = shared_view()
         if self.client.get_experiment(self.experiment_id).tags.get(tag) != view:
@@ -95,25 +112,40 @@ class Tracker:
     def close_stale(self, alive: Callable[[str | None], bool]) -> int:
         """Close as KILLED the runs left RUNNING by drivers that are gone."""
         closed = 0
-        for run in self.client.search_runs([self.experiment_id], "attributes.status = 'RUNNING'",
-                                           max_results=5000):
+        for run in self.client.search_runs(
+            [self.experiment_id], "attributes.status = 'RUNNING'", max_results=5000
+        ):
             if not alive(run.data.tags.get("villagelab.driver")):
                 self.client.set_terminated(run.info.run_id, "KILLED")
                 closed += 1
         return closed
 
-    def start_parent(self, hashes: dict[str, str], driver: str, settings: dict[str, Any],
-                     scenarios: Sequence[str], seeds: Sequence[int]) -> str:
+    def start_parent(
+        self,
+        hashes: dict[str, str],
+        driver: str,
+        settings: dict[str, Any],
+        scenarios: Sequence[str],
+        seeds: Sequence[int],
+    ) -> str:
         previous = self.client.search_runs(
-            [self.experiment_id], "tags.`villagelab.kind` = 'search'", max_results=1,
-            order_by=["attributes.start_time DESC"])
-        tags = {"villagelab.study": self.study, "villagelab.kind": "search",
-                "villagelab.driver": driver, "villagelab.harness": hashes["harness"],
-                "villagelab.instrument": hashes["instrument"]}
+            [self.experiment_id],
+            "tags.`villagelab.kind` = 'search'",
+            max_results=1,
+            order_by=["attributes.start_time DESC"],
+        )
+        tags = {
+            "villagelab.study": self.study,
+            "villagelab.kind": "search",
+            "villagelab.driver": driver,
+            "villagelab.harness": hashes["harness"],
+            "villagelab.instrument": hashes["instrument"],
+        }
         if previous:
             tags["villagelab.resumes"] = previous[0].info.run_id
-        run = self.client.create_run(self.experiment_id,
-                                     run_name=f"{self.study} {records.stamp()}", tags=tags)
+        run = self.client.create_run(
+            self.experiment_id, run_name=f"{self.study} {records.stamp()}", tags=tags
+        )
         run_id = run.info.run_id
         records.log_params(self.client, run_id, settings)
         # anyone with the UI reads artifacts: a credential in a URI is masked
@@ -122,12 +154,26 @@ class Tracker:
         self.client.log_inputs(run_id, datasets=self.datasets)
         return run_id
 
-    def start_trial(self, parent: str, number: int, policy: Policy, hashes: dict[str, str],
-                    driver: str, requeued_from: int | None, optuna_study: str) -> str:
-        tags = {"mlflow.parentRunId": parent, "villagelab.study": self.study,
-                "villagelab.kind": "trial", "villagelab.trial": str(number),
-                "villagelab.policy": policy.hash, "villagelab.harness": hashes["harness"],
-                "villagelab.instrument": hashes["instrument"], "villagelab.driver": driver}
+    def start_trial(
+        self,
+        parent: str,
+        number: int,
+        policy: Policy,
+        hashes: dict[str, str],
+        driver: str,
+        requeued_from: int | None,
+        optuna_study: str,
+    ) -> str:
+        tags = {
+            "mlflow.parentRunId": parent,
+            "villagelab.study": self.study,
+            "villagelab.kind": "trial",
+            "villagelab.trial": str(number),
+            "villagelab.policy": policy.hash,
+            "villagelab.harness": hashes["harness"],
+            "villagelab.instrument": hashes["instrument"],
+            "villagelab.driver": driver,
+        }
         if requeued_from is not None:
             tags["villagelab.requeued_from"] = str(requeued_from)
         if optuna_study != self.study:  # local mode: the champion's sub-study
@@ -148,21 +194,36 @@ class Tracker:
         anyone with the UI reads tags)."""
         self.client.set_tag(run_id, "villagelab.traces", redact(location))
 
-    def finish_trial(self, run_id: str, card: Scorecard, decision: str, reason: str,
-                     values: Values, policy: Policy, *, champion: Scorecard,
-                     comparison: Comparison | None, reported: list[tuple[int, float]],
-                     optuna_value: float, violation: float) -> None:
+    def finish_trial(
+        self,
+        run_id: str,
+        card: Scorecard,
+        decision: str,
+        reason: str,
+        values: Values,
+        policy: Policy,
+        *,
+        champion: Scorecard,
+        comparison: Comparison | None,
+        reported: list[tuple[int, float]],
+        optuna_value: float,
+        violation: float,
+    ) -> None:
         import pandas as pd
 
         numbers = records.scorecard_metrics(card, champion, comparison)
-        numbers |= {"optuna_value": round(optuna_value, records.DIGITS),
-                    "violation": round(violation, records.DIGITS)}
+        numbers |= {
+            "optuna_value": round(optuna_value, records.DIGITS),
+            "violation": round(violation, records.DIGITS),
+        }
         records.log_metrics(self.client, run_id, numbers)
         self.instances(run_id, reported)
-        rows = [{"scenario": sc, "metric": name, "seed": seed, "value": v}
-                for sc, per_metric in sorted(values.items())
-                for name, per_seed in sorted(per_metric.items())
-                for seed, v in sorted(per_seed.items())]
+        rows = [
+            {"scenario": sc, "metric": name, "seed": seed, "value": v}
+            for sc, per_metric in sorted(values.items())
+            for name, per_seed in sorted(per_metric.items())
+            for seed, v in sorted(per_seed.items())
+        ]
         self.client.log_table(run_id, data=pd.DataFrame(rows), artifact_file="results.json")
         self.client.log_dict(run_id, card.to_json(), "scorecard.json")
         if comparison is not None:
@@ -176,22 +237,28 @@ class Tracker:
         from mlflow.entities import Metric
 
         ts = records.now_ms()
-        metrics = [Metric("instance_objective", round(v, records.DIGITS), ts, step)
-                   for step, v in reported]
+        metrics = [
+            Metric("instance_objective", round(v, records.DIGITS), ts, step) for step, v in reported
+        ]
         for i in range(0, len(metrics), records.BATCH):
-            self.client.log_batch(run_id, metrics=metrics[i:i + records.BATCH])
+            self.client.log_batch(run_id, metrics=metrics[i : i + records.BATCH])
 
-    def pruned(self, run_id: str, reason: str, reported: list[tuple[int, float]],
-               instances: int) -> None:
+    def pruned(
+        self, run_id: str, reason: str, reported: list[tuple[int, float]], instances: int
+    ) -> None:
         self.instances(run_id, reported)
-        records.log_metrics(self.client, run_id, {"instances_run": len(reported),
-                                                  "instances_planned": instances})
+        records.log_metrics(
+            self.client, run_id, {"instances_run": len(reported), "instances_planned": instances}
+        )
         self.end_trial(run_id, "pruned", reason, "FINISHED")
 
     def timing(self, run_id: str, seconds: float, simulation: float) -> None:
         """Where a trial's time went: all of it, and the part spent waiting for episodes."""
-        records.log_metrics(self.client, run_id, {"trial_seconds": round(seconds, 3),
-                                                  "simulation_seconds": round(simulation, 3)})
+        records.log_metrics(
+            self.client,
+            run_id,
+            {"trial_seconds": round(seconds, 3), "simulation_seconds": round(simulation, 3)},
+        )
 
     def end_trial(self, run_id: str, decision: str, reason: str, status: str) -> None:
         self.client.set_tag(run_id, "villagelab.decision", decision)
@@ -200,11 +267,14 @@ class Tracker:
 
     def confirmation(self, run_id: str, scenarios: Sequence[str], seeds: Sequence[int]) -> None:
         """The fresh seeds a promotion was confirmed (or refused) on, as a dataset input."""
-        self.client.log_inputs(run_id, datasets=[
-            records.seed_set("confirmation seeds", scenarios, seeds, "confirmation")])
+        self.client.log_inputs(
+            run_id,
+            datasets=[records.seed_set("confirmation seeds", scenarios, seeds, "confirmation")],
+        )
 
-    def log_champion(self, run_id: str, policy: Policy, card: Scorecard,
-                     reports: tuple[Path, ...]) -> str:
+    def log_champion(
+        self, run_id: str, policy: Policy, card: Scorecard, reports: tuple[Path, ...]
+    ) -> str:
         """The registered version's source: policy, scorecard and report in one folder."""
         self.client.log_text(run_id, policy.to_yaml(), "champion/policy.yaml")
         self.client.log_dict(run_id, card.to_json(), "champion/scorecard.json")

@@ -49,8 +49,14 @@ class Measured:
 
 
 class Evaluator:
-    def __init__(self, instrument: Instrument, execution: Execution, mode: str, folder: Path,
-                 hashes: dict[str, str]) -> None:
+    def __init__(
+        self,
+        instrument: Instrument,
+        execution: Execution,
+        mode: str,
+        folder: Path,
+        hashes: dict[str, str],
+    ) -> None:
         self.instrument, self.execution, self.mode = instrument, execution, mode
         self.folder, self.hashes = folder, hashes
 
@@ -59,15 +65,27 @@ class Evaluator:
         intermediate values already cover the whole suite."""
         return [Job(s, seed) for seed in seeds for s in self.instrument.scenarios]
 
-    def stream(self, policy: Policy, seeds: tuple[int, ...],
-               location: str | None = None) -> Iterator[Any]:
+    def stream(
+        self, policy: Policy, seeds: tuple[int, ...], location: str | None = None
+    ) -> Iterator[Any]:
         """The episodes of one evaluation, each measured where it ran; given a trace
         `location` (a trial's, under the shared trace URI), written there too."""
-        return episodes(self.jobs(seeds), policy, self.instrument, self.execution,
-                        measured=True, traces_uri=location)
+        return episodes(
+            self.jobs(seeds),
+            policy,
+            self.instrument,
+            self.execution,
+            measured=True,
+            traces_uri=location,
+        )
 
-    def measure(self, policy: Policy, seeds: tuple[int, ...], trial: optuna.Trial | None,
-                stream: Iterator[Any] | None = None) -> Measured:
+    def measure(
+        self,
+        policy: Policy,
+        seeds: tuple[int, ...],
+        trial: optuna.Trial | None,
+        stream: Iterator[Any] | None = None,
+    ) -> Measured:
         """Run the instances, score each as it comes back (in fixed order), report it, and
         stop early if the pruner says so."""
         total = len(self.jobs(seeds))
@@ -83,8 +101,10 @@ class Evaluator:
                 waited += time.monotonic() - t0
                 if record.status != "ok":
                     again = f" (after a retry: {record.retried})" if record.retried else ""
-                    raise EpisodeFailure(f"episode {record.scenario}/{record.seed} "
-                                         f"{record.status}: {record.error}{again}")
+                    raise EpisodeFailure(
+                        f"episode {record.scenario}/{record.seed} "
+                        f"{record.status}: {record.error}{again}"
+                    )
                 records.append(record)
                 part = record.measured  # measured where the episode ran
                 parts.append(part)
@@ -101,8 +121,7 @@ class Evaluator:
         return Measured(merge_values(parts), records, waited, reported)
 
     def scorecard(self, policy: Policy, values: Values) -> Scorecard:
-        return assemble(values, self.instrument.definition,
-                        hashes=self.instrument.hashes(policy))
+        return assemble(values, self.instrument.definition, hashes=self.instrument.hashes(policy))
 
     def whole(self, policy: Policy, seeds: tuple[int, ...]) -> tuple[Scorecard, list[Any]]:
         """A policy measured on every instance, with no pruning; its scorecard is kept."""
@@ -116,8 +135,10 @@ class Evaluator:
         cache = self._cached(policy.hash, seeds)
         if cache.exists():
             card = Scorecard.from_json(json.loads(cache.read_text()))
-            if (card.harness, card.instrument) == (self.hashes["harness"],
-                                                   self.hashes["instrument"]):
+            if (card.harness, card.instrument) == (
+                self.hashes["harness"],
+                self.hashes["instrument"],
+            ):
                 return card
         return self.whole(policy, seeds)[0]
 

@@ -31,11 +31,17 @@ def newest_study(uri: str) -> tuple[str, str] | None:
     from .records import mlflow_client
 
     client = mlflow_client(uri)
-    found = client.search_experiments(filter_string="tags.`villagelab.kind` = 'study'",
-                                      order_by=["creation_time DESC"], max_results=1)
+    found = client.search_experiments(
+        filter_string="tags.`villagelab.kind` = 'study'",
+        order_by=["creation_time DESC"],
+        max_results=1,
+    )
     if not found:  # a store written before studies were tagged: any experiment but Default
-        found = [e for e in client.search_experiments(order_by=["creation_time DESC"])
-                 if e.name != "Default"][:1]
+        found = [
+            e
+            for e in client.search_experiments(order_by=["creation_time DESC"])
+            if e.name != "Default"
+        ][:1]
     return (found[0].experiment_id, found[0].name) if found else None
 
 
@@ -70,25 +76,47 @@ class Server:
         self.log = tempfile.TemporaryFile()  # noqa: SIM115
 
     def start(self, ready_within: float = 120.0) -> None:
-        env = {**os.environ, "MLFLOW_DISABLE_TELEMETRY": "true",
-               "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"}
+        env = {
+            **os.environ,
+            "MLFLOW_DISABLE_TELEMETRY": "true",
+            "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false",
+        }
         self.process = subprocess.Popen(
-            [sys.executable, "-c", LAUNCHER, "-m", "mlflow", "server", "--backend-store-uri",
-             self.uri, "--host", self.host, "--port", str(self.port)],
-            env=env, stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True)
+            [
+                sys.executable,
+                "-c",
+                LAUNCHER,
+                "-m",
+                "mlflow",
+                "server",
+                "--backend-store-uri",
+                self.uri,
+                "--host",
+                self.host,
+                "--port",
+                str(self.port),
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + ready_within
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 self.log.seek(0)
                 said = self.log.read().decode(errors="replace").strip().splitlines()[-5:]
-                raise InputError(f"the MLflow server stopped at once (exit "
-                                 f"{self.process.returncode}): " + " / ".join(said))
+                raise InputError(
+                    f"the MLflow server stopped at once (exit "
+                    f"{self.process.returncode}): " + " / ".join(said)
+                )
             if self.healthy():
                 return
             time.sleep(0.3)
         self.stop()
-        raise InputError(f"the MLflow server did not answer on {self.base} within "
-                         f"{ready_within:.0f} s")
+        raise InputError(
+            f"the MLflow server did not answer on {self.base} within {ready_within:.0f} s"
+        )
 
     @property
     def base(self) -> str:
@@ -118,8 +146,10 @@ class Server:
 def serve(uri: str, host: str, port: int, say: Callable[[str], None]) -> int:
     """Serve the UI until the server ends or this process is told to stop; the exit code."""
     if port_taken(host, port):
-        raise InputError(f"port {port} on {host} is taken (another MLflow UI or server?); "
-                         "give a free one with --port")
+        raise InputError(
+            f"port {port} on {host} is taken (another MLflow UI or server?); "
+            "give a free one with --port"
+        )
     study = newest_study(uri)
     server = Server(uri, host, port)
     stopping: list[int] = []
@@ -128,15 +158,16 @@ def serve(uri: str, host: str, port: int, say: Callable[[str], None]) -> int:
         stopping.append(signum)
         server.stop()
 
-    handlers = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT,
-                                                    signal.SIGHUP)}
+    handlers = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
     try:
         server.start()
         if study is None:
             say(f"MLflow UI: {server.base}/ (no study yet: run 'villagelab search')")
         else:
-            say(f"study: {study[1]}\nruns_view: {server.base}/{runs_view_path(study[0])}\n"
-                f"MLflow UI on {server.base} (Ctrl-C stops it)")
+            say(
+                f"study: {study[1]}\nruns_view: {server.base}/{runs_view_path(study[0])}\n"
+                f"MLflow UI on {server.base} (Ctrl-C stops it)"
+            )
         while server.process is not None and server.process.poll() is None:
             time.sleep(0.5)
         if stopping:

@@ -49,19 +49,25 @@ def _buy(resource: str) -> Effect:
 
 
 register(Action("buy_bread", _buyable("bread"), "the door did not open", _buy("bread")))
-register(Action(
-    "pick_up",
-    lambda w, actor, target, item: item is not None and w.is_open(target)
-    and w.count(target, item) > 0,
-    "there was none to take",
-    lambda w, actor, target, item: w.transfer(item, target, actor) if item else []))
-register(Action(
-    "deliver",
-    lambda w, actor, target, item: item is not None and w.count(actor, item) > 0,
-    "there was nothing in hand to give",
-    lambda w, actor, target, item: w.transfer(item, actor, target) if item else []))
-register(Action("meet", lambda w, actor, target, item: w.is_open(target),
-                "nobody could get in"))
+register(
+    Action(
+        "pick_up",
+        lambda w, actor, target, item: (
+            item is not None and w.is_open(target) and w.count(target, item) > 0
+        ),
+        "there was none to take",
+        lambda w, actor, target, item: w.transfer(item, target, actor) if item else [],
+    )
+)
+register(
+    Action(
+        "deliver",
+        lambda w, actor, target, item: item is not None and w.count(actor, item) > 0,
+        "there was nothing in hand to give",
+        lambda w, actor, target, item: w.transfer(item, actor, target) if item else [],
+    )
+)
+register(Action("meet", lambda w, actor, target, item: w.is_open(target), "nobody could get in"))
 register(Action("decline", lambda w, actor, target, item: True, ""))
 
 
@@ -82,14 +88,14 @@ def _next_stage(world: World) -> str:
 def _can_paint(world: World, actor: str, target: str, item: str | None) -> bool:
     stage = _next_stage(world)
     need = STAGE_NEEDS.get(stage or "")
-    return (item == stage and world.has_light()
-            and (need is None or world.count(actor, need) > 0))
+    return item == stage and world.has_light() and (need is None or world.count(actor, need) > 0)
 
 
 def _paint(world: World, actor: str, target: str, item: str | None) -> list[Move]:
     if not world.is_daylight():
-        world.facts["lamp.dust"] = round(float(world.facts.get("lamp.dust", 0.0))
-                                         + LAMP_DUST_PER_SESSION, 6)
+        world.facts["lamp.dust"] = round(
+            float(world.facts.get("lamp.dust", 0.0)) + LAMP_DUST_PER_SESSION, 6
+        )
     world.facts["project.stage"] = item or ""
     need = STAGE_NEEDS.get(item or "")
     moves = world.consume(need, actor) if need else []
@@ -106,17 +112,31 @@ def _set(fact: str, value: object):  # type: ignore[no-untyped-def]
     def effect(world: World, actor: str, target: str, item: str | None) -> list[Move]:
         world.facts[fact] = value  # type: ignore[assignment]
         return []
+
     return effect
 
 
 register(Action("sleep", lambda w, a, t, i: True, "could not settle"))
-register(Action("eat", lambda w, a, t, i: w.count(t, "meal") > 0, "the shelf was empty", _eat,
-                minutes=20))
-register(Action("tidy", lambda w, a, t, i: w.count(a, "box") > 0, "nothing to throw away",
-                lambda w, a, t, i: w.transfer("box", a, t), minutes=2))
-register(Action("paint", _can_paint, "could not get on with it", _paint, minutes=60,
-                milestone=True))
+register(
+    Action(
+        "eat", lambda w, a, t, i: w.count(t, "meal") > 0, "the shelf was empty", _eat, minutes=20
+    )
+)
+register(
+    Action(
+        "tidy",
+        lambda w, a, t, i: w.count(a, "box") > 0,
+        "nothing to throw away",
+        lambda w, a, t, i: w.transfer("box", a, t),
+        minutes=2,
+    )
+)
+register(
+    Action("paint", _can_paint, "could not get on with it", _paint, minutes=60, milestone=True)
+)
 register(Action("wash", lambda w, a, t, i: True, "", minutes=10))
+
+
 def _inspect_report(world: World, actor: str, target: str, item: str | None) -> str:
     """What looking closely shows: the lamp at the desk, or what a shelf holds."""
     if target == "desk":
@@ -136,8 +156,22 @@ register(Action("inspect", lambda w, a, t, i: True, "", minutes=5, report=_inspe
 # where the agent looked)
 register(Action("search", lambda w, a, t, i: True, "", minutes=3, report=_contents))
 register(Action("clean", lambda w, a, t, i: True, "", _set("lamp.dust", 0.0), minutes=10))
-register(Action("recontact", lambda w, a, t, i: w.facts.get("lamp.contact") == "loose",
-                "the contact would not hold", _set("lamp.contact", "ok"), minutes=10))
-register(Action("call_for_help", lambda w, a, t, i: True, "", minutes=2,
-                report=lambda w, a, t, i: "no answer"))
+register(
+    Action(
+        "recontact",
+        lambda w, a, t, i: w.facts.get("lamp.contact") == "loose",
+        "the contact would not hold",
+        _set("lamp.contact", "ok"),
+        minutes=10,
+    )
+)
+register(
+    Action(
+        "call_for_help",
+        lambda w, a, t, i: True,
+        "",
+        minutes=2,
+        report=lambda w, a, t, i: "no answer",
+    )
+)
 register(Action("look_around", lambda w, a, t, i: True, "", minutes=15))

@@ -47,8 +47,7 @@ class Belief:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Belief:
-        return cls(**{**data, **{k: tuple(data[k]) for k in ("support", "contradict",
-                                                              "sources")}})
+        return cls(**{**data, **{k: tuple(data[k]) for k in ("support", "contradict", "sources")}})
 
 
 def modality_for(confidence: float) -> str:
@@ -66,8 +65,9 @@ def source_key(exp: Experience, policy: Any) -> str | None:
     return None if exp.told_by is None else f"told:{exp.told_by}"
 
 
-def fold(old: Belief | None, exp: Experience, meaning: Meaning, trust: float,
-         policy: Any) -> Belief | None:
+def fold(
+    old: Belief | None, exp: Experience, meaning: Meaning, trust: float, policy: Any
+) -> Belief | None:
     """The belief after one experience about its proposition, or None when nothing changes."""
     assert exp.is_evidence and exp.value is not None
     cap = float(policy["belief.second_hand_cap"])
@@ -82,11 +82,21 @@ def fold(old: Belief | None, exp: Experience, meaning: Meaning, trust: float,
         modality = weaker(exp.modality or "certain", modality_for(incoming))
     sources = () if key is None else (key,)
     fresh = Belief(
-        proposition=meaning.proposition, subject=meaning.subject, predicate=meaning.predicate,
-        object=meaning.object, value=exp.value, confidence=round(incoming, 6),
-        modality=modality, origin=exp.owner if exp.first_hand else exp.origin,
-        told_by=exp.told_by, first_hand=exp.first_hand, support=(exp.id,), sources=sources,
-        valid_to=meaning.valid_to, supersedes=meaning.supersedes)
+        proposition=meaning.proposition,
+        subject=meaning.subject,
+        predicate=meaning.predicate,
+        object=meaning.object,
+        value=exp.value,
+        confidence=round(incoming, 6),
+        modality=modality,
+        origin=exp.owner if exp.first_hand else exp.origin,
+        told_by=exp.told_by,
+        first_hand=exp.first_hand,
+        support=(exp.id,),
+        sources=sources,
+        valid_to=meaning.valid_to,
+        supersedes=meaning.supersedes,
+    )
     if old is None or old.status != "current":
         return fresh
     if old.value == exp.value:
@@ -95,13 +105,21 @@ def fold(old: Belief | None, exp: Experience, meaning: Meaning, trust: float,
         if exp.first_hand:
             return replace(fresh, support=(*old.support, exp.id), sources=old.sources)
         combined = min(max(cap, old.confidence), 1 - (1 - old.confidence) * (1 - incoming))
-        return replace(old, confidence=round(combined, 6),
-                       modality=max((old.modality, modality_for(combined)),
-                                    key=lambda m: MODALITY_WEIGHT[m]),
-                       support=(*old.support, exp.id), sources=(*old.sources, *sources))
+        return replace(
+            old,
+            confidence=round(combined, 6),
+            modality=max((old.modality, modality_for(combined)), key=lambda m: MODALITY_WEIGHT[m]),
+            support=(*old.support, exp.id),
+            sources=(*old.sources, *sources),
+        )
     # a contradicting experience: it wins if it is stronger, else it weakens the belief
     if exp.first_hand or incoming > old.confidence:
         return replace(fresh, contradict=(*old.support, *old.contradict))
     lowered = round(old.confidence * (1 - 0.5 * incoming), 6)
-    return replace(old, confidence=lowered, modality=weaker(old.modality, modality_for(lowered)),
-                   contradict=(*old.contradict, exp.id), sources=(*old.sources, *sources))
+    return replace(
+        old,
+        confidence=lowered,
+        modality=weaker(old.modality, modality_for(lowered)),
+        contradict=(*old.contradict, exp.id),
+        sources=(*old.sources, *sources),
+    )

@@ -17,15 +17,24 @@ from .memory import Experience
 News = tuple[Belief, str, tuple[str, ...]]  # the belief, its privacy, its audience
 
 
-def news_for(beliefs: Mapping[str, Belief], experiences: Mapping[int, Experience],
-             partner: str, already: Collection[str], urgent: Collection[str],
-             respect_privacy: bool) -> list[News]:
+def news_for(
+    beliefs: Mapping[str, Belief],
+    experiences: Mapping[int, Experience],
+    partner: str,
+    already: Collection[str],
+    urgent: Collection[str],
+    respect_privacy: bool,
+) -> list[News]:
     """What this partner has not heard from us, urgent group news first, then the most
     salient; a private matter goes only to its audience when privacy is respected."""
     ranked = []
     for prop, b in sorted(beliefs.items()):
-        if b.status not in ("current", "superseded") or prop in already \
-                or b.told_by == partner or b.confidence < 0.3:
+        if (
+            b.status not in ("current", "superseded")
+            or prop in already
+            or b.told_by == partner
+            or b.confidence < 0.3
+        ):
             continue
         exp = experiences.get(b.support[-1]) if b.support else None
         privacy = exp.privacy if exp is not None else "public"
@@ -33,14 +42,16 @@ def news_for(beliefs: Mapping[str, Belief], experiences: Mapping[int, Experience
         if privacy == "private" and respect_privacy and partner not in audience:
             continue
         salience = b.confidence * (exp.importance if exp is not None else 0.5)
-        ranked.append((prop not in urgent, b.status != "current", -salience, prop,
-                       (b, privacy, audience)))
+        ranked.append(
+            (prop not in urgent, b.status != "current", -salience, prop, (b, privacy, audience))
+        )
     ranked.sort(key=lambda c: c[:4])
     return [entry for *_, entry in ranked]
 
 
-def phrase(b: Belief, meaning: Meaning, privacy: str, audience: tuple[str, ...],
-           policy: Any) -> Claim:
+def phrase(
+    b: Belief, meaning: Meaning, privacy: str, audience: tuple[str, ...], policy: Any
+) -> Claim:
     """The claim a belief becomes: a weak 'certain' is qualified below the policy's threshold;
     hearsay, when the policy marks it, names its source and is not passed on as certain."""
     threshold = float(policy["hedging.qualifier_threshold"])

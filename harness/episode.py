@@ -44,8 +44,15 @@ class Recorder:
         return (minute - self.start) // self.tick_minutes
 
     def add(self, table: str, minute: int, event_id: int, **columns: Any) -> None:
-        self.rows[table].append({"scenario": self.scenario, "seed": self.seed,
-                                 "tick": self.tick(minute), "event_id": event_id, **columns})
+        self.rows[table].append(
+            {
+                "scenario": self.scenario,
+                "seed": self.seed,
+                "tick": self.tick(minute),
+                "event_id": event_id,
+                **columns,
+            }
+        )
 
     def tables(self) -> dict[str, pa.Table]:
         return {name: to_table(name, rows) for name, rows in self.rows.items()}
@@ -64,8 +71,15 @@ class Position:
 
 
 class Episode:
-    def __init__(self, scenario: Scenario, policy: Any, seed: int,
-                 agent_kind: str | AgentFactory = "reference", *, lazy: bool = True) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        policy: Any,
+        seed: int,
+        agent_kind: str | AgentFactory = "reference",
+        *,
+        lazy: bool = True,
+    ) -> None:
         self.scenario, self.policy, self.seed = scenario, policy, seed
         self.lazy = lazy  # ask agents only when they could act (False: every tick, to compare)
         factory = AGENT_KINDS[agent_kind] if isinstance(agent_kind, str) else agent_kind
@@ -73,13 +87,18 @@ class Episode:
         self.world = World.from_scenario(scenario)
         self.specs = {a.id: a for a in scenario.agents}
         self.agents: dict[str, Agent] = {
-            a.id: factory(a, policy, self.draws, scenario.start, scenario.end,
-                          scenario.tick_minutes)
-            for a in sorted(scenario.agents, key=lambda a: a.id)}
+            a.id: factory(
+                a, policy, self.draws, scenario.start, scenario.end, scenario.tick_minutes
+            )
+            for a in sorted(scenario.agents, key=lambda a: a.id)
+        }
         self.positions = {a.id: Position(a.home) for a in scenario.agents}
-        self.meanings = {t.proposition: Meaning(t.proposition, t.subject, t.predicate, t.object,
-                                                t.valid_to, t.supersedes)
-                         for t in scenario.truth}
+        self.meanings = {
+            t.proposition: Meaning(
+                t.proposition, t.subject, t.predicate, t.object, t.valid_to, t.supersedes
+            )
+            for t in scenario.truth
+        }
         self.rec = Recorder(scenario.name, seed, scenario.start, scenario.tick_minutes)
         self.next_event = 1
         self.decided: list[str] = []  # "agent|decision point" already answered
@@ -177,10 +196,15 @@ class Episode:
             "facts": dict(self.world.facts),
             "stock": [[h, r, n] for (h, r), n in sorted(self.world.stock.items())],
             "rows": {k: list(v) for k, v in self.rec.rows.items()},
-            "next_event": self.next_event, "decided": list(self.decided),
-            "last_chat": dict(self.last_chat), "signs": list(self.signs), "now": self.now,
-            "started": self._started, "results": [list(r) for r in self.results],
-            "wake": dict(self.wake), "cursors": list(self.cursors),
+            "next_event": self.next_event,
+            "decided": list(self.decided),
+            "last_chat": dict(self.last_chat),
+            "signs": list(self.signs),
+            "now": self.now,
+            "started": self._started,
+            "results": [list(r) for r in self.results],
+            "wake": dict(self.wake),
+            "cursors": list(self.cursors),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -201,22 +225,47 @@ class Episode:
     def _write_truth(self) -> None:
         s = self.scenario
         for t in s.truth:
-            self.rec.add("truth", s.start, 0, proposition=t.proposition, value=t.value,
-                         modality=t.modality, origin=t.origin, private=t.private,
-                         audience=list(s.audience(t)),
-                         valid_from=None if t.valid_from is None else self.rec.tick(t.valid_from),
-                         valid_to=None if t.valid_to is None else self.rec.tick(t.valid_to))
+            self.rec.add(
+                "truth",
+                s.start,
+                0,
+                proposition=t.proposition,
+                value=t.value,
+                modality=t.modality,
+                origin=t.origin,
+                private=t.private,
+                audience=list(s.audience(t)),
+                valid_from=None if t.valid_from is None else self.rec.tick(t.valid_from),
+                valid_to=None if t.valid_to is None else self.rec.tick(t.valid_to),
+            )
 
     def _snapshot(self, now: int, eid: int) -> None:
         for holder, resource, count in self.world.inventory():
-            self.rec.add("state", now, eid, agent=holder, variable=f"inventory:{resource}",
-                         value=float(count))
+            self.rec.add(
+                "state",
+                now,
+                eid,
+                agent=holder,
+                variable=f"inventory:{resource}",
+                value=float(count),
+            )
 
-    def _ledger(self, moves: list[Move], now: int, eid: int, place: str | None,
-                agent: str | None) -> None:
+    def _ledger(
+        self, moves: list[Move], now: int, eid: int, place: str | None, agent: str | None
+    ) -> None:
         for m in moves:
-            self.rec.add("events", now, eid, kind=m.kind, place=place, agent=agent, detail=None,
-                         resource=m.resource, holder=m.holder, delta=m.delta)
+            self.rec.add(
+                "events",
+                now,
+                eid,
+                kind=m.kind,
+                place=place,
+                agent=agent,
+                detail=None,
+                resource=m.resource,
+                holder=m.holder,
+                delta=m.delta,
+            )
 
     def _drain(self, name: str) -> None:
         for table, row in self.agents[name].drain_diagnostics():
@@ -228,13 +277,30 @@ class Episode:
         """Hand an observation to an agent; the harness records it and, for a tracked
         proposition, the exposure — never relying on the agent's own account."""
         prop = obs.meaning.proposition if obs.meaning is not None else None
-        self.rec.add("observations", obs.minute, obs.event_id, agent=name, kind=obs.kind,
-                     channel=obs.channel, from_agent=obs.speaker, subject=obs.subject,
-                     proposition=prop, detail=obs.detail)
+        self.rec.add(
+            "observations",
+            obs.minute,
+            obs.event_id,
+            agent=name,
+            kind=obs.kind,
+            channel=obs.channel,
+            from_agent=obs.speaker,
+            subject=obs.subject,
+            proposition=prop,
+            detail=obs.detail,
+        )
         if prop is not None and obs.kind in ("notice", "claim"):
-            self.rec.add("exposures", obs.minute, obs.event_id, agent=name, proposition=prop,
-                         value=obs.value, modality=obs.modality, channel=obs.channel,
-                         from_agent=obs.speaker)
+            self.rec.add(
+                "exposures",
+                obs.minute,
+                obs.event_id,
+                agent=name,
+                proposition=prop,
+                value=obs.value,
+                modality=obs.modality,
+                channel=obs.channel,
+                from_agent=obs.speaker,
+            )
         self.agents[name].observe(obs)
         self._drain(name)
         self.wake[name] = min(self.wake.get(name, obs.minute), obs.minute)  # news wakes
@@ -243,53 +309,104 @@ class Episode:
     def _world_event(self, event: Any, now: int) -> None:
         eid = self.new_event()
         self.world.facts.update(event.sets)
-        self.rec.add("events", now, eid, kind=event.kind, place=event.place, agent=None,
-                     detail=json.dumps({"id": event.id, "sets": event.sets}, sort_keys=True))
+        self.rec.add(
+            "events",
+            now,
+            eid,
+            kind=event.kind,
+            place=event.place,
+            agent=None,
+            detail=json.dumps({"id": event.id, "sets": event.sets}, sort_keys=True),
+        )
         if event.kind == "set_facts":
             return
         if event.kind == "supply":
             for resource, n in sorted(event.adds.items()):
-                self._ledger(self.world.create(resource, event.place, n), now, eid, event.place,
-                             None)
+                self._ledger(
+                    self.world.create(resource, event.place, n), now, eid, event.place, None
+                )
             for name in self.agents:  # the drop is audible
-                self._deliver(name, Observation("sound", now, eid, "heard", event.place,
-                                                detail=event.id))
+                self._deliver(
+                    name, Observation("sound", now, eid, "heard", event.place, detail=event.id)
+                )
             return
         if event.kind == "tell":
-            claim = Claim(self.meanings[event.proposition], event.value, event.modality,
-                          event.stated_source, event.privacy, event.audience)
+            claim = Claim(
+                self.meanings[event.proposition],
+                event.value,
+                event.modality,
+                event.stated_source,
+                event.privacy,
+                event.audience,
+            )
             for listener in sorted(event.seen_by):
                 self._say(event.speaker, listener, claim, now, eid)
             return
         if event.kind == "sign":
             self.signs.append(event.id)
-        present = [n for n, p in self.positions.items()
-                   if event.place is not None and p.location == event.place]
+        present = [
+            n
+            for n, p in self.positions.items()
+            if event.place is not None and p.location == event.place
+        ]
         for name in sorted(set(present) | set(event.seen_by)):
             self._perceive(name, event, now, eid)
 
     def _perceive(self, name: str, event: Any, now: int, eid: int) -> None:
-        self._deliver(name, Observation(
-            "notice", now, eid, event.channel, self.meanings[event.proposition].subject,
-            meaning=self.meanings[event.proposition], value=event.value, modality=event.modality,
-            privacy=event.privacy, audience=event.audience))
+        self._deliver(
+            name,
+            Observation(
+                "notice",
+                now,
+                eid,
+                event.channel,
+                self.meanings[event.proposition].subject,
+                meaning=self.meanings[event.proposition],
+                value=event.value,
+                modality=event.modality,
+                privacy=event.privacy,
+                audience=event.audience,
+            ),
+        )
 
     def _signs_at(self, name: str, place: str, now: int, eid: int) -> None:
         for event in self._events:
-            if event.id in self.signs and event.place == place \
-                    and now <= (event.until if event.until is not None else self.scenario.end):
+            if (
+                event.id in self.signs
+                and event.place == place
+                and now <= (event.until if event.until is not None else self.scenario.end)
+            ):
                 self._perceive(name, event, now, eid)
 
     def _request(self, spec: Any, now: int) -> None:
         eid = self.new_event()
-        request = Request(spec.id, spec.action, spec.item, spec.source, spec.place,
-                          spec.deadline, spec.text)
-        self.rec.add("requests", now, eid, request_id=spec.id, agent=spec.agent,
-                     action=spec.action, item=spec.item, place=spec.place,
-                     deadline=self.rec.tick(spec.deadline))
-        self._deliver(spec.agent, Observation("request", now, eid, "heard", spec.place,
-                                              speaker="player", request=request,
-                                              detail=spec.text or None))
+        request = Request(
+            spec.id, spec.action, spec.item, spec.source, spec.place, spec.deadline, spec.text
+        )
+        self.rec.add(
+            "requests",
+            now,
+            eid,
+            request_id=spec.id,
+            agent=spec.agent,
+            action=spec.action,
+            item=spec.item,
+            place=spec.place,
+            deadline=self.rec.tick(spec.deadline),
+        )
+        self._deliver(
+            spec.agent,
+            Observation(
+                "request",
+                now,
+                eid,
+                "heard",
+                spec.place,
+                speaker="player",
+                request=request,
+                detail=spec.text or None,
+            ),
+        )
 
     # --- movement and action ---------------------------------------------------------------------
     def _execute(self, name: str, intent: Intent, now: int) -> None:
@@ -330,10 +447,15 @@ class Episode:
             place = pos.destination
             self.positions[name] = Position(place)
             eid = self.new_event()
-            others = sorted(n for n, p in self.positions.items()
-                            if p.location == place and n != name)
-            self._deliver(name, Observation("arrival", now, eid, "seen", place or "",
-                                            detail=",".join(others) or None))
+            others = sorted(
+                n for n, p in self.positions.items() if p.location == place and n != name
+            )
+            self._deliver(
+                name,
+                Observation(
+                    "arrival", now, eid, "seen", place or "", detail=",".join(others) or None
+                ),
+            )
             for seen in (*pos.passed, place or ""):
                 self._signs_at(name, seen, now, eid)
         else:
@@ -348,24 +470,48 @@ class Episode:
         ok = reachable and action.precondition(self.world, name, intent.target, intent.item)
         moves = action.effect(self.world, name, intent.target, intent.item) if ok else []
         dp = self._decision_point(name, intent.action or "", now)
-        self.rec.add("actions", now, eid, agent=name, action=intent.action, target=intent.target,
-                     plan_id=intent.plan_id, ok=ok, decision_point=None if dp is None else dp.id,
-                     proposition=None if dp is None else dp.proposition,
-                     in_line=None if dp is None else intent.target in dp.right,
-                     horizon=None if dp is None else self.scenario.plan_horizon
-                     // self.scenario.tick_minutes,
-                     request_id=intent.request_id)
+        self.rec.add(
+            "actions",
+            now,
+            eid,
+            agent=name,
+            action=intent.action,
+            target=intent.target,
+            plan_id=intent.plan_id,
+            ok=ok,
+            decision_point=None if dp is None else dp.id,
+            proposition=None if dp is None else dp.proposition,
+            in_line=None if dp is None else intent.target in dp.right,
+            horizon=None
+            if dp is None
+            else self.scenario.plan_horizon // self.scenario.tick_minutes,
+            request_id=intent.request_id,
+        )
         self._ledger(moves, now, eid, intent.target, name)
         if ok and action.milestone:
-            self.rec.add("events", now, eid, kind="milestone", place=intent.target, agent=name,
-                         detail=intent.item)
+            self.rec.add(
+                "events",
+                now,
+                eid,
+                kind="milestone",
+                place=intent.target,
+                agent=name,
+                detail=intent.item,
+            )
         self._request_outcome(name, intent, ok, now, eid)
         if ok:
             sensed = action.report(self.world, name, intent.target, intent.item)
         else:
             sensed = "the way was blocked" if not reachable else action.sensed_on_failure
-        result = {"kind": "action_result", "minute": now, "event_id": eid, "channel": "did",
-                  "subject": intent.target, "ok": ok, "detail": sensed}
+        result = {
+            "kind": "action_result",
+            "minute": now,
+            "event_id": eid,
+            "channel": "did",
+            "subject": intent.target,
+            "ok": ok,
+            "detail": sensed,
+        }
         minutes = intent.minutes if intent.minutes is not None else action.minutes
         if minutes <= 0 or not ok:
             self._deliver(name, Observation(**result))
@@ -380,9 +526,18 @@ class Episode:
         if spec is None or spec.about is None or intent.action not in (spec.action, "decline"):
             return
         value = "true" if ok and intent.action == spec.action else "false"
-        self._deliver(name, Observation("notice", now, eid, "seen",
-                                        self.meanings[spec.about].subject,
-                                        meaning=self.meanings[spec.about], value=value))
+        self._deliver(
+            name,
+            Observation(
+                "notice",
+                now,
+                eid,
+                "seen",
+                self.meanings[spec.about].subject,
+                meaning=self.meanings[spec.about],
+                value=value,
+            ),
+        )
 
     def _decision_point(self, agent: str, action: str, now: int) -> Any:
         for dp in self.scenario.decision_points:
@@ -402,7 +557,7 @@ class Episode:
         for place in sorted(by_place):
             here = sorted(by_place[place])
             for i, a in enumerate(here):
-                for b in here[i + 1:]:
+                for b in here[i + 1 :]:
                     last = self.last_chat.get(f"{a}|{b}")
                     if last is not None and now - last < cooldown:
                         continue
@@ -422,23 +577,56 @@ class Episode:
             self._drain(speaker)
 
     def _say(self, speaker: str, listener: str, claim: Claim, now: int, eid: int) -> None:
-        self.rec.add("utterances", now, eid, speaker=speaker, listener=listener,
-                     claim_id=self.new_event(), proposition=claim.proposition, value=claim.value,
-                     modality=claim.modality, stated_source=claim.stated_source,
-                     privacy=claim.privacy, text=render(claim))
-        self._deliver(listener, Observation(
-            "claim", now, eid, "told", claim.meaning.subject, meaning=claim.meaning,
-            value=claim.value, modality=claim.modality, speaker=speaker,
-            stated_source=claim.stated_source, privacy=claim.privacy, audience=claim.audience))
+        self.rec.add(
+            "utterances",
+            now,
+            eid,
+            speaker=speaker,
+            listener=listener,
+            claim_id=self.new_event(),
+            proposition=claim.proposition,
+            value=claim.value,
+            modality=claim.modality,
+            stated_source=claim.stated_source,
+            privacy=claim.privacy,
+            text=render(claim),
+        )
+        self._deliver(
+            listener,
+            Observation(
+                "claim",
+                now,
+                eid,
+                "told",
+                claim.meaning.subject,
+                meaning=claim.meaning,
+                value=claim.value,
+                modality=claim.modality,
+                speaker=speaker,
+                stated_source=claim.stated_source,
+                privacy=claim.privacy,
+                audience=claim.audience,
+            ),
+        )
 
     # --- probes ---------------------------------------------------------------------------------
     def _probe(self, name: str, prop: str, probe_id: str, kind: str, now: int) -> None:
         answer = self.agents[name].answer(prop, now)
-        self.rec.add("probes", now, self.new_event(), agent=name, probe_id=probe_id, kind=kind,
-                     proposition=prop, answer_value=answer.value,
-                     answer_modality=answer.modality, answer_source=answer.source)
+        self.rec.add(
+            "probes",
+            now,
+            self.new_event(),
+            agent=name,
+            probe_id=probe_id,
+            kind=kind,
+            proposition=prop,
+            answer_value=answer.value,
+            answer_modality=answer.modality,
+            answer_source=answer.source,
+        )
 
 
-def run_episode(scenario: Scenario, policy: Any, seed: int,
-                agent_kind: str | AgentFactory = "reference") -> dict[str, pa.Table]:
+def run_episode(
+    scenario: Scenario, policy: Any, seed: int, agent_kind: str | AgentFactory = "reference"
+) -> dict[str, pa.Table]:
     return Episode(scenario, policy, seed, agent_kind).run()

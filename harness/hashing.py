@@ -38,9 +38,11 @@ def instrument_files(scenario_files: Iterable[Path] = ()) -> list[Path]:
 def instrument_parts(scenario_files: Iterable[Path] = ()) -> dict[str, str]:
     """The instrument's parts, hashed apart, so a mismatch can say what differs."""
     library = sorted((ROOT / "scenarios" / "library").glob("*.yaml"))
-    return {"scenarios": _digest([*library, *(Path(p).resolve() for p in scenario_files)]),
-            "scorecard definition": _digest([ROOT / "scorecards" / "default.yaml"]),
-            "suite and seed sets": _digest([ROOT / "scenarios" / "suite.yaml"])}
+    return {
+        "scenarios": _digest([*library, *(Path(p).resolve() for p in scenario_files)]),
+        "scorecard definition": _digest([ROOT / "scorecards" / "default.yaml"]),
+        "suite and seed sets": _digest([ROOT / "scenarios" / "suite.yaml"]),
+    }
 
 
 def instrument_hash(scenario_files: Iterable[Path] = (), generated: Iterable[bytes] = ()) -> str:

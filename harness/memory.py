@@ -68,7 +68,9 @@ class Memory:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "owner": self.owner, "capacity": self.capacity, "next_id": self.next_id,
+            "owner": self.owner,
+            "capacity": self.capacity,
+            "next_id": self.next_id,
             "experiences": [asdict(e) for e in self.experiences.values()],
             "strength": [[k, v] for k, v in self.strength.items()],
         }
@@ -76,11 +78,14 @@ class Memory:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Memory:
         def experience(e: dict[str, Any]) -> Experience:
-            return Experience(**{**e, **{k: tuple(e[k]) for k in ("audience", "evidence",
-                                                                  "counter")}})
+            return Experience(
+                **{**e, **{k: tuple(e[k]) for k in ("audience", "evidence", "counter")}}
+            )
 
         return cls(
-            owner=data["owner"], capacity=data["capacity"], next_id=data["next_id"],
+            owner=data["owner"],
+            capacity=data["capacity"],
+            next_id=data["next_id"],
             experiences={e["id"]: experience(e) for e in data["experiences"]},
             strength={int(k): float(v) for k, v in data["strength"]},
         )
@@ -90,19 +95,21 @@ def retention(memory: Memory, exp: Experience, now: int) -> float:
     return math.exp(-max(0, now - exp.minute) / memory.strength[exp.id])
 
 
-def write(memory: Memory, now: int, event_id: int, **fields: Any) -> tuple[Experience,
-                                                                           list[Experience]]:
+def write(
+    memory: Memory, now: int, event_id: int, **fields: Any
+) -> tuple[Experience, list[Experience]]:
     """Store a new experience; returns it and whatever capacity evicted to make room."""
-    exp = Experience(id=memory.next_id, owner=memory.owner, minute=now, event_id=event_id,
-                     **fields)
+    exp = Experience(id=memory.next_id, owner=memory.owner, minute=now, event_id=event_id, **fields)
     memory.next_id += 1
     memory.experiences[exp.id] = exp
     memory.strength[exp.id] = BASE_STRENGTH * (1.0 + exp.importance)
     evicted: list[Experience] = []
     while len(memory.experiences) > memory.capacity:
         # the least important, least retained experience goes; ties go to the oldest id
-        victim = min(memory.experiences.values(),
-                     key=lambda e: (e.importance * retention(memory, e, now), e.id))
+        victim = min(
+            memory.experiences.values(),
+            key=lambda e: (e.importance * retention(memory, e, now), e.id),
+        )
         del memory.experiences[victim.id]
         del memory.strength[victim.id]
         evicted.append(victim)
@@ -122,8 +129,9 @@ class Recall:
     relevant: bool
 
 
-def retrieve(memory: Memory, query: Query, now: int, policy: Any, noise: Any,
-             mood: float = 0.0) -> list[Recall]:
+def retrieve(
+    memory: Memory, query: Query, now: int, policy: Any, noise: Any, mood: float = 0.0
+) -> list[Recall]:
     """The experiences that come to mind for a query, best first; may be empty. Pure."""
     top_k = int(policy["retrieval.top_k"])
     w_rel = float(policy["retrieval.relevance_weight"])
@@ -131,13 +139,17 @@ def retrieve(memory: Memory, query: Query, now: int, policy: Any, noise: Any,
     salient = float(policy["memory.importance_threshold"])
     scored = []
     for exp in memory.experiences.values():
-        relevance = (1.0 if exp.subject == query.subject
-                     else 0.5 if exp.subject in query.related else 0.0)
-        activation = (w_rec * retention(memory, exp, now) + IMPORTANCE_WEIGHT * exp.importance
-                      + w_rel * relevance + MOOD_WEIGHT * mood * exp.valence
-                      + (SALIENT_BONUS if exp.importance >= salient else 0.0)
-                      + NOISE * (noise.uniform("retrieval", memory.owner, query.purpose, now,
-                                               exp.id) - 0.5))
+        relevance = (
+            1.0 if exp.subject == query.subject else 0.5 if exp.subject in query.related else 0.0
+        )
+        activation = (
+            w_rec * retention(memory, exp, now)
+            + IMPORTANCE_WEIGHT * exp.importance
+            + w_rel * relevance
+            + MOOD_WEIGHT * mood * exp.valence
+            + (SALIENT_BONUS if exp.importance >= salient else 0.0)
+            + NOISE * (noise.uniform("retrieval", memory.owner, query.purpose, now, exp.id) - 0.5)
+        )
         if activation >= MIN_ACTIVATION:
             scored.append((-activation, exp.id, exp, relevance > 0))
     scored.sort()
@@ -151,8 +163,9 @@ def strengthen(memory: Memory, used: list[Experience], now: int) -> None:
         memory.strength[exp.id] *= 1.0 + 1.2 * (1.0 - r)
 
 
-def summarise(memory: Memory, now: int, event_id: int, older_than: int,
-              keep_source: bool) -> tuple[list[Experience], list[Experience]]:
+def summarise(
+    memory: Memory, now: int, event_id: int, older_than: int, keep_source: bool
+) -> tuple[list[Experience], list[Experience]]:
     """Merge old experiences about the same proposition into one summary each.
 
     Returns (summaries written, experiences merged away). The summary keeps the strongest
@@ -173,19 +186,29 @@ def summarise(memory: Memory, now: int, event_id: int, older_than: int,
             del memory.experiences[exp.id]
             del memory.strength[exp.id]
         summary, _ = write(
-            memory, now, event_id, channel="inner", subject=best.subject, kind="summary",
-            importance=max(e.importance for e in group), proposition=prop, value=best.value,
-            modality=best.modality, confidence=best.confidence,
+            memory,
+            now,
+            event_id,
+            channel="inner",
+            subject=best.subject,
+            kind="summary",
+            importance=max(e.importance for e in group),
+            proposition=prop,
+            value=best.value,
+            modality=best.modality,
+            confidence=best.confidence,
             told_by=best.told_by if keep_source else None,
-            origin=best.origin if keep_source else None, privacy=best.privacy,
-            audience=best.audience, evidence=tuple(e.id for e in group))
+            origin=best.origin if keep_source else None,
+            privacy=best.privacy,
+            audience=best.audience,
+            evidence=tuple(e.id for e in group),
+        )
         written.append(summary)
         merged.extend(group)
     return written, merged
 
 
-def reflect(memory: Memory, now: int, event_id: int) -> tuple[list[Experience],
-                                                               list[Experience]]:
+def reflect(memory: Memory, now: int, event_id: int) -> tuple[list[Experience], list[Experience]]:
     """Hypotheses where experiences about a proposition disagree: evidence and counter-evidence.
 
     Only experiences count (never a summary or an earlier reflection), so a reflection can
@@ -196,8 +219,11 @@ def reflect(memory: Memory, now: int, event_id: int) -> tuple[list[Experience],
     for exp in memory.experiences.values():
         if exp.proposition is not None and exp.is_evidence:
             by_prop.setdefault(exp.proposition, []).append(exp)
-    existing = {(e.proposition, e.evidence, e.counter) for e in memory.experiences.values()
-                if e.kind == "reflection"}
+    existing = {
+        (e.proposition, e.evidence, e.counter)
+        for e in memory.experiences.values()
+        if e.kind == "reflection"
+    }
     out: list[Experience] = []
     evicted: list[Experience] = []
     for prop in sorted(by_prop):
@@ -213,10 +239,21 @@ def reflect(memory: Memory, now: int, event_id: int) -> tuple[list[Experience],
             continue
         confidence = len(evidence) / (len(evidence) + len(counter))
         subject = by_prop[prop][0].subject
-        reflection, gone = write(memory, now, event_id, channel="inner", subject=subject,
-                              kind="reflection", importance=0.5, proposition=prop, value=value,
-                              modality="likely", confidence=round(confidence, 6),
-                              evidence=tuple(evidence), counter=counter)
+        reflection, gone = write(
+            memory,
+            now,
+            event_id,
+            channel="inner",
+            subject=subject,
+            kind="reflection",
+            importance=0.5,
+            proposition=prop,
+            value=value,
+            modality="likely",
+            confidence=round(confidence, 6),
+            evidence=tuple(evidence),
+            counter=counter,
+        )
         out.append(reflection)
         evicted.extend(gone)
     return out, evicted

@@ -33,8 +33,9 @@ class Slot:
     day: int = 0
 
 
-def daily_schedule(spec: AgentSpec, draws: Any, start: int, end: int,
-                   tick_minutes: int) -> list[Slot]:
+def daily_schedule(
+    spec: AgentSpec, draws: Any, start: int, end: int, tick_minutes: int
+) -> list[Slot]:
     """The persona's routine over the episode; the seed varies when and where, not what."""
     out: list[Slot] = [Slot(start, "plan", day=day_of(start))]  # the first day's plans
     for day in range(day_of(start), day_of(end) + 1):
@@ -48,8 +49,10 @@ def daily_schedule(spec: AgentSpec, draws: Any, start: int, end: int,
             place = draws.choice(slot.go, "routine-place", spec.id, day, i)
             at = base + slot.at + late * tick_minutes
             out.append(Slot(at, "move", place=place, day=day))
-            out.extend(Slot(at + ACTIVITY_MINUTES * k, "activity", place=place, day=day)
-                       for k in range(1, slot.activities + 1))
+            out.extend(
+                Slot(at + ACTIVITY_MINUTES * k, "activity", place=place, day=day)
+                for k in range(1, slot.activities + 1)
+            )
     out = [s for s in out if start <= s.minute <= end]
     out.sort(key=lambda s: (s.minute, KIND_ORDER[s.kind], s.errand or "", s.place or ""))
     return out
@@ -75,8 +78,14 @@ class Plan:
 def blocking(beliefs: list[Any], places: tuple[str, ...], day: int, trigger: float) -> Any:
     """The first current belief, confident enough, that one of `places` is unusable on `day`."""
     for b in beliefs:
-        if (b.status == "current" and b.subject in places and b.predicate in BLOCKERS
-                and b.object == str(day) and b.value == "true" and b.confidence >= trigger):
+        if (
+            b.status == "current"
+            and b.subject in places
+            and b.predicate in BLOCKERS
+            and b.object == str(day)
+            and b.value == "true"
+            and b.confidence >= trigger
+        ):
             return b
     return None
 
@@ -84,8 +93,14 @@ def blocking(beliefs: list[Any], places: tuple[str, ...], day: int, trigger: flo
 def hurrying(beliefs: list[Any], place: str, day: int, trigger: float) -> Any:
     """The first current belief, confident enough, that `place` closes early on `day`."""
     for b in beliefs:
-        if (b.status == "current" and b.subject == place and b.predicate in HURRY
-                and b.object == str(day) and b.value == "true" and b.confidence >= trigger):
+        if (
+            b.status == "current"
+            and b.subject == place
+            and b.predicate in HURRY
+            and b.object == str(day)
+            and b.value == "true"
+            and b.confidence >= trigger
+        ):
             return b
     return None
 
@@ -94,38 +109,67 @@ def hurrying(beliefs: list[Any], place: str, day: int, trigger: float) -> Any:
 SET_OFF_BEFORE = 120  # minutes before a request's deadline the agent sets off
 
 
-def request_plan(request: Request, persona: Persona, beliefs: list[Any], minute: int,
-                 trigger: float) -> Plan:
+def request_plan(
+    request: Request, persona: Persona, beliefs: list[Any], minute: int, trigger: float
+) -> Plan:
     """How to serve a request (its plan_id is the agent's to give). A protected stance vetoes
     before any weighing (a rule conflict); otherwise set off two hours before the deadline,
     or at once when the source is believed to close early that day."""
     goal = f"request:{request.request_id}"
     vetoes = persona.vetoes(request.action, request.item)
     if vetoes:
-        return Plan(goal, day_of(minute), "decline", vetoes[0].id, 0, "rule conflict",
-                    start=minute)
+        return Plan(goal, day_of(minute), "decline", vetoes[0].id, 0, "rule conflict", start=minute)
     day = day_of(request.deadline)
     leave = max(minute, request.deadline - SET_OFF_BEFORE)
     if hurrying(beliefs, request.source, day, trigger):
         leave = minute  # the source closes early: go while it is open
-    return Plan(goal, day, request.action, request.place, 0, "request", item=request.item,
-                source=request.source, start=leave)
+    return Plan(
+        goal,
+        day,
+        request.action,
+        request.place,
+        0,
+        "request",
+        item=request.item,
+        source=request.source,
+        start=leave,
+    )
 
 
-def request_step(plans: dict[str, Plan], requests: dict[str, Request],
-                 now: int) -> tuple[Plan, Intent] | None:
+def request_step(
+    plans: dict[str, Plan], requests: dict[str, Request], now: int
+) -> tuple[Plan, Intent] | None:
     """The next due step of a pending request, if any: its plan and what to do."""
     for goal, plan in sorted(plans.items()):
-        if not goal.startswith("request:") or plan.step >= 2 or plan.start is None \
-                or plan.start > now:
+        if (
+            not goal.startswith("request:")
+            or plan.step >= 2
+            or plan.start is None
+            or plan.start > now
+        ):
             continue
         request = requests[goal.split(":", 1)[1]]
         if plan.action == "decline":
-            return plan, Intent("decline", plan.target, "decline", plan.plan_id, goal,
-                                request.request_id)
+            return plan, Intent(
+                "decline", plan.target, "decline", plan.plan_id, goal, request.request_id
+            )
         if plan.step == 0:
-            return plan, Intent("act", request.source, "pick_up", plan.plan_id, goal,
-                                request.request_id, request.item)
-        return plan, Intent("act", request.place, request.action, plan.plan_id, goal,
-                            request.request_id, request.item)
+            return plan, Intent(
+                "act",
+                request.source,
+                "pick_up",
+                plan.plan_id,
+                goal,
+                request.request_id,
+                request.item,
+            )
+        return plan, Intent(
+            "act",
+            request.place,
+            request.action,
+            plan.plan_id,
+            goal,
+            request.request_id,
+            request.item,
+        )
     return None

@@ -24,6 +24,7 @@ class Draws:
         digest = hashlib.blake2b(self._prefix + text, digest_size=8).digest()
         return int.from_bytes(digest, "big") / _SCALE
 
-    def choice(self, options: tuple[str, ...] | list[str], purpose: str, agent: str,
-               *key: object) -> str:
+    def choice(
+        self, options: tuple[str, ...] | list[str], purpose: str, agent: str, *key: object
+    ) -> str:
         return options[int(self.uniform(purpose, agent, *key) * len(options))]

@@ -50,12 +50,18 @@ class EpisodeRecord:
             raise ValueError(f"episode status {self.status!r}; expected one of {STATUSES}")
 
     def summary(self) -> dict[str, Any]:
-        return {"scenario": self.scenario, "seed": self.seed, "status": self.status,
-                "error": self.error, "retried": self.retried}
+        return {
+            "scenario": self.scenario,
+            "seed": self.seed,
+            "status": self.status,
+            "error": self.error,
+            "retried": self.retried,
+        }
 
 
-def _execute(scenario: Scenario, values: dict[str, Any], seed: int,
-             agent_kind: str = "reference") -> EpisodeRecord:
+def _execute(
+    scenario: Scenario, values: dict[str, Any], seed: int, agent_kind: str = "reference"
+) -> EpisodeRecord:
     try:
         tables = run_episode(scenario, Policy(values), seed, agent_kind)
     except Exception as exc:  # a crash is a result, recorded with its cause
@@ -69,9 +75,12 @@ def ordered(jobs: Iterable[Job]) -> list[Job]:
     return list(jobs)
 
 
-def run_serial(jobs: Iterable[Job], policy: Policy,
-               on_done: Callable[[EpisodeRecord], None] | None = None,
-               agent_kind: str = "reference") -> Iterator[EpisodeRecord]:
+def run_serial(
+    jobs: Iterable[Job],
+    policy: Policy,
+    on_done: Callable[[EpisodeRecord], None] | None = None,
+    agent_kind: str = "reference",
+) -> Iterator[EpisodeRecord]:
     for job in ordered(jobs):
         record = _execute(job.scenario, dict(policy), job.seed, agent_kind)
         if on_done:
@@ -88,8 +97,11 @@ def local_cluster_environment() -> dict[str, str]:
     (Ray's own, checked on every RPC). The token is fresh per process and lives only in the
     environment the cluster's processes inherit: nothing is written to ~/.ray.
     """
-    return {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token",
-            "RAY_AUTH_TOKEN": secrets.token_urlsafe(32)}
+    return {
+        "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+        "RAY_AUTH_MODE": "token",
+        "RAY_AUTH_TOKEN": secrets.token_urlsafe(32),
+    }
 
 
 def _private_cluster() -> None:
@@ -113,8 +125,11 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
     if ray.is_initialized():
         return
     os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
-    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                              "configure_logging": False}
+    kwargs: dict[str, Any] = {
+        "include_dashboard": False,
+        "log_to_driver": False,
+        "configure_logging": False,
+    }
     if address:
         ray.init(address=address, **kwargs)
     else:
@@ -148,11 +163,19 @@ class RayBatch:
     pruned trial) cancels whatever it has not consumed.
     """
 
-    def __init__(self, jobs: Iterable[Job], policy: Policy, *, workers: int | None = None,
-                 address: str | None = None, timeout_s: float | None = None,
-                 submit_order: list[Job] | None = None, agent_kind: str = "reference",
-                 function: Callable[..., EpisodeRecord] | None = None,
-                 extra: tuple[Any, ...] = ()) -> None:
+    def __init__(
+        self,
+        jobs: Iterable[Job],
+        policy: Policy,
+        *,
+        workers: int | None = None,
+        address: str | None = None,
+        timeout_s: float | None = None,
+        submit_order: list[Job] | None = None,
+        agent_kind: str = "reference",
+        function: Callable[..., EpisodeRecord] | None = None,
+        extra: tuple[Any, ...] = (),
+    ) -> None:
         import ray
 
         ensure_ray(workers, address)
@@ -184,8 +207,9 @@ class RayBatch:
                 record: EpisodeRecord = ray.get(self.pending[job.key], timeout=self.timeout_s)
             except ray.exceptions.GetTimeoutError:
                 ray.cancel(self.pending[job.key], force=True)
-                record = EpisodeRecord(job.scenario.name, job.seed, "timed_out",
-                                       f"no result within {self.timeout_s} s")
+                record = EpisodeRecord(
+                    job.scenario.name, job.seed, "timed_out", f"no result within {self.timeout_s} s"
+                )
             except ray.exceptions.RayError as exc:
                 reason = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
                 if tries < RETRIES:
@@ -202,17 +226,30 @@ class RayBatch:
         self.pending.clear()
 
 
-def run_ray(jobs: Iterable[Job], policy: Policy, *, workers: int | None = None,
-            address: str | None = None, timeout_s: float | None = None,
-            submit_order: list[Job] | None = None,
-            on_done: Callable[[EpisodeRecord], None] | None = None,
-            agent_kind: str = "reference") -> Iterator[EpisodeRecord]:
+def run_ray(
+    jobs: Iterable[Job],
+    policy: Policy,
+    *,
+    workers: int | None = None,
+    address: str | None = None,
+    timeout_s: float | None = None,
+    submit_order: list[Job] | None = None,
+    on_done: Callable[[EpisodeRecord], None] | None = None,
+    agent_kind: str = "reference",
+) -> Iterator[EpisodeRecord]:
     """Episodes as Ray tasks, yielded in (scenario, seed) order whatever order they finish in.
 
     `submit_order` lets a test shuffle submission; results must not depend on it.
     """
-    batch = RayBatch(jobs, policy, workers=workers, address=address, timeout_s=timeout_s,
-                     submit_order=submit_order, agent_kind=agent_kind)
+    batch = RayBatch(
+        jobs,
+        policy,
+        workers=workers,
+        address=address,
+        timeout_s=timeout_s,
+        submit_order=submit_order,
+        agent_kind=agent_kind,
+    )
     for record in batch:
         if on_done:
             on_done(record)

@@ -21,8 +21,10 @@ MASK = "***"
 _KEY_AS_USER = ("s3", "gs", "gcs", "abfs", "abfss", "az", "adl", "wasb", "wasbs", "oss", "r2")
 _CREDENTIAL_PARAM = re.compile(r"key|secret|token|passw|pwd|sig|credential|auth", re.IGNORECASE)
 # scheme://userinfo@ inside any text; userinfo stops at the first '/', space, quote or '@'
-_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://(?P<user>[^/\s:@'\"<>]*)"
-                       r"(?::(?P<password>[^/\s@'\"<>]*))?@")
+_USERINFO = re.compile(
+    r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://(?P<user>[^/\s:@'\"<>]*)"
+    r"(?::(?P<password>[^/\s@'\"<>]*))?@"
+)
 _PARAM = re.compile(r"(?P<name>[?&;][^=&\s#'\"<>]+)=(?P<value>[^&\s#'\"<>]*)")
 # parameters whose name looks like a credential's but is not one: the MLflow UI's shared view
 # is named by `viewStateShareKey`, a public label (`villagelab ui` prints it)

@@ -19,8 +19,9 @@ KEEP = 3  # claims remembered; older ones are simply gone
 
 
 class SimpleAgent:
-    def __init__(self, spec: AgentSpec, policy: Any, draws: Any, start: int, end: int,
-                 tick_minutes: int) -> None:
+    def __init__(
+        self, spec: AgentSpec, policy: Any, draws: Any, start: int, end: int, tick_minutes: int
+    ) -> None:
         self.name, self.spec = spec.id, spec
         self.schedule: list[Slot] = daily_schedule(spec, draws, start, end, tick_minutes)
         self.errands = {e.id: e for e in spec.errands}
@@ -32,8 +33,9 @@ class SimpleAgent:
     def observe(self, obs: Observation) -> None:
         if obs.kind in ("notice", "claim") and obs.meaning is not None and obs.value:
             source = "self" if obs.speaker is None else obs.speaker
-            claim = Claim(obs.meaning, obs.value, obs.modality or "certain", source,
-                          obs.privacy, obs.audience)
+            claim = Claim(
+                obs.meaning, obs.value, obs.modality or "certain", source, obs.privacy, obs.audience
+            )
             self.recent = [c for c in self.recent if c.proposition != claim.proposition]
             self.recent = [*self.recent, claim][-KEEP:]
         elif obs.kind == "action_result":
@@ -51,8 +53,9 @@ class SimpleAgent:
                 target = errand.target
                 if errand.alternatives and self._blocked((errand.target, *errand.via), slot.day):
                     target = errand.alternatives[0]
-                intents.append(Intent("act", target, errand.action, None,
-                                      f"{errand.id}@{slot.day}"))
+                intents.append(
+                    Intent("act", target, errand.action, None, f"{errand.id}@{slot.day}")
+                )
                 self.busy = True
             elif slot.kind == "move":
                 intents.append(Intent("move", slot.place or self.spec.home))
@@ -64,8 +67,13 @@ class SimpleAgent:
         return max(now, self.schedule[self.cursor].minute)
 
     def _blocked(self, places: tuple[str, ...], day: int) -> bool:
-        return any(c.meaning.subject in places and c.meaning.predicate in BLOCKERS
-                   and c.meaning.object == str(day) and c.value == "true" for c in self.recent)
+        return any(
+            c.meaning.subject in places
+            and c.meaning.predicate in BLOCKERS
+            and c.meaning.object == str(day)
+            and c.value == "true"
+            for c in self.recent
+        )
 
     def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
         out = [c for c in self.recent if f"{partner}|{c.proposition}" not in self.told]
@@ -79,12 +87,18 @@ class SimpleAgent:
         return Answer(None, None, None)
 
     def get_state(self) -> dict[str, Any]:
-        return {"recent": [asdict(c) for c in self.recent], "told": list(self.told),
-                "cursor": self.cursor, "busy": self.busy}
+        return {
+            "recent": [asdict(c) for c in self.recent],
+            "told": list(self.told),
+            "cursor": self.cursor,
+            "busy": self.busy,
+        }
 
     def set_state(self, state: dict[str, Any]) -> None:
-        self.recent = [Claim(**{**c, "meaning": Meaning(**c["meaning"]),
-                                "audience": tuple(c["audience"])}) for c in state["recent"]]
+        self.recent = [
+            Claim(**{**c, "meaning": Meaning(**c["meaning"]), "audience": tuple(c["audience"])})
+            for c in state["recent"]
+        ]
         self.told, self.cursor, self.busy = list(state["told"]), state["cursor"], state["busy"]
 
     def drain_diagnostics(self) -> list[tuple[str, dict[str, Any]]]:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from .contract import Claim
 
-_PREDICATES = {"closed_on": "closed on day {object}", "blocked_on": "blocked on day {object}",
-               "moved_on": "no longer the meeting place on day {object}",
-               "leaves_on": "leaving the village {object}",
-               "discount_on": "selling mangoes cheap on day {object}"}
+_PREDICATES = {
+    "closed_on": "closed on day {object}",
+    "blocked_on": "blocked on day {object}",
+    "moved_on": "no longer the meeting place on day {object}",
+    "leaves_on": "leaving the village {object}",
+    "discount_on": "selling mangoes cheap on day {object}",
+}
 _HEDGE = {"certain": "is", "likely": "is probably", "rumor": "might be"}
 
 

@@ -89,8 +89,7 @@ def filesystem(location: str | Path) -> tuple[pafs.FileSystem, str]:
         try:
             return pafs.FileSystem.from_uri(str(location))
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-            raise ValueError(f"{location}: not a trace location pyarrow can open ({exc})") \
-                from None
+            raise ValueError(f"{location}: not a trace location pyarrow can open ({exc})") from None
     return pafs.LocalFileSystem(), str(Path(location).resolve())
 
 
@@ -100,8 +99,7 @@ def _parquet(table: pa.Table) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def write_episode(root: str | Path, scenario: str, seed: int,
-                  tables: dict[str, pa.Table]) -> None:
+def write_episode(root: str | Path, scenario: str, seed: int, tables: dict[str, pa.Table]) -> None:
     """One episode's tables under `root` (a folder, or a URI that workers share)."""
     data = {name: _parquet(tables[name].cast(TABLES[name])) for name in TABLE_NAMES}
     if not is_uri(root):
@@ -138,18 +136,28 @@ def episode_written(root: str | Path, scenario: str, seed: int) -> bool:
 def read_episode(root: str | Path, scenario: str, seed: int) -> dict[str, pa.Table]:
     """One written episode's tables, exactly as the episode returned them."""
     fs, base = filesystem(root)
-    return {n: pq.read_table(_episode_file(base, n, scenario, seed), filesystem=fs)
-            .cast(TABLES[n]).replace_schema_metadata(TABLES[n].metadata) for n in TABLE_NAMES}
+    return {
+        n: pq.read_table(_episode_file(base, n, scenario, seed), filesystem=fs)
+        .cast(TABLES[n])
+        .replace_schema_metadata(TABLES[n].metadata)
+        for n in TABLE_NAMES
+    }
 
 
-def read_table(root: str | Path, name: str,
-               episodes: Collection[tuple[str, int]] | None = None) -> pd.DataFrame:
+def read_table(
+    root: str | Path, name: str, episodes: Collection[tuple[str, int]] | None = None
+) -> pd.DataFrame:
     """Every episode's rows of one table, with the table's fixed schema (empty if none)."""
     fs, base = filesystem(root)
     folder = f"{base}/traces/{name}"
     found = fs.get_file_info(pafs.FileSelector(folder, allow_not_found=True, recursive=True))
-    files = sorted(f.path for f in found if f.type == pafs.FileType.File
-                   and f.base_name.endswith(".parquet") and not f.base_name.startswith("."))
+    files = sorted(
+        f.path
+        for f in found
+        if f.type == pafs.FileType.File
+        and f.base_name.endswith(".parquet")
+        and not f.base_name.startswith(".")
+    )
     if episodes is not None:  # only these (scenario, seed) episodes, e.g. a manifest's
         wanted = {f"{scenario}/{seed}.parquet" for scenario, seed in episodes}
         files = [f for f in files if "/".join(f.rsplit("/", 2)[-2:]) in wanted]
@@ -159,8 +167,9 @@ def read_table(root: str | Path, name: str,
     return dataset.to_table().to_pandas()
 
 
-def read_traces(root: str | Path,
-                episodes: Collection[tuple[str, int]] | None = None) -> dict[str, pd.DataFrame]:
+def read_traces(
+    root: str | Path, episodes: Collection[tuple[str, int]] | None = None
+) -> dict[str, pd.DataFrame]:
     return {name: read_table(root, name, episodes) for name in TABLE_NAMES}
 
 

@@ -20,8 +20,11 @@ class Relations:
     judged: list[str] = field(default_factory=list)  # "other|proposition" already judged
 
     def to_json(self) -> dict[str, Any]:
-        return {"trust": dict(self.trust), "familiarity": dict(self.familiarity),
-                "judged": list(self.judged)}
+        return {
+            "trust": dict(self.trust),
+            "familiarity": dict(self.familiarity),
+            "judged": list(self.judged),
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Relations:
@@ -38,8 +41,9 @@ def met(rel: Relations, other: str) -> None:
     rel.familiarity[other] = rel.familiarity.get(other, 0) + 1
 
 
-def judge(rel: Relations, other: str, topic: str, domain: str, kept_word: bool, prior: float,
-          rate: float) -> float | None:
+def judge(
+    rel: Relations, other: str, topic: str, domain: str, kept_word: bool, prior: float, rate: float
+) -> float | None:
     """An independently observed outcome of what `other` said about `topic`.
 
     Moves trust toward 1 (kept word) or 0 by `rate`; returns the new value, or None when this

@@ -40,8 +40,14 @@ class World:
         stock: dict[tuple[str, str], int] = {}
         for s in scenario.world.stock:
             stock[(s.holder, s.resource)] = stock.get((s.holder, s.resource), 0) + s.count
-        return cls(places=tuple(roads), roads=roads, facts=dict(scenario.world.facts),
-                   stock=stock, daylight=scenario.world.daylight, minute=scenario.start)
+        return cls(
+            places=tuple(roads),
+            roads=roads,
+            facts=dict(scenario.world.facts),
+            stock=stock,
+            daylight=scenario.world.daylight,
+            minute=scenario.start,
+        )
 
     def route(self, origin: str, destination: str) -> tuple[list[str], int] | None:
         """The shortest way (places after the origin, in order) and its minutes."""
@@ -80,8 +86,10 @@ class World:
 
     def has_light(self) -> bool:
         """Daylight, or a lamp with good contact that dust has not dimmed."""
-        lamp_ok = self.facts.get("lamp.contact", "ok") == "ok" \
+        lamp_ok = (
+            self.facts.get("lamp.contact", "ok") == "ok"
             and float(self.facts.get("lamp.dust", 0.0)) < 0.8
+        )
         return self.is_daylight() or lamp_ok
 
     def count(self, holder: str, resource: str) -> int:

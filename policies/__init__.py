@@ -5,6 +5,14 @@ from .whitelist import BY_NAME, WHITELIST, Param
 from .yamlsource import InputError, YamlSource
 
 __all__ = [
-    "BY_NAME", "WHITELIST", "InputError", "Param", "Policy", "YamlSource",
-    "baseline_path", "describe", "diff", "load_policy",
+    "BY_NAME",
+    "WHITELIST",
+    "InputError",
+    "Param",
+    "Policy",
+    "YamlSource",
+    "baseline_path",
+    "describe",
+    "diff",
+    "load_policy",
 ]

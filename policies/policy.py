@@ -10,7 +10,15 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    create_model,
+)
 
 from .whitelist import BY_NAME, WHITELIST, Param
 from .yamlsource import InputError, YamlSource, format_location
@@ -35,10 +43,13 @@ def _build_schema() -> type[BaseModel]:
         family, key = p.name.split(".", 1)
         constraint = {} if p.low is None else {"ge": p.low, "le": p.high}
         families.setdefault(family, {})[key] = (_field_type(p) | None, Field(None, **constraint))
-    models = {f: create_model(f"{f.title()}Values", __config__=strict, **fields)
-              for f, fields in families.items()}
-    return create_model("PolicyFile", __config__=strict,
-                        **{f: (m | None, None) for f, m in models.items()})
+    models = {
+        f: create_model(f"{f.title()}Values", __config__=strict, **fields)
+        for f, fields in families.items()
+    }
+    return create_model(
+        "PolicyFile", __config__=strict, **{f: (m | None, None) for f, m in models.items()}
+    )
 
 
 _PolicyFile = _build_schema()
@@ -130,9 +141,11 @@ def load_policy(path: str | Path) -> Policy:
         parsed = _PolicyFile.model_validate(source.data)
     except ValidationError as exc:
         raise _policy_errors(source, exc) from None
-    values = {f"{family}.{key}": v
-              for family, group in parsed.model_dump(exclude_none=True).items()
-              for key, v in group.items()}
+    values = {
+        f"{family}.{key}": v
+        for family, group in parsed.model_dump(exclude_none=True).items()
+        for key, v in group.items()
+    }
     return Policy(values)
 
 
@@ -145,7 +158,9 @@ def _policy_errors(source: YamlSource, exc: ValidationError) -> InputError:
         if err["type"] == "extra_forbidden":
             family = str(where[0])
             known = [p.name for p in WHITELIST if p.family == family] if len(where) > 1 else []
-            allowed = ", ".join(known) if known else ", ".join(sorted({p.family for p in WHITELIST}))
+            allowed = (
+                ", ".join(known) if known else ", ".join(sorted({p.family for p in WHITELIST}))
+            )
             lines.append(f"{head}: not on the whitelist; allowed here: {allowed}")
         elif name in BY_NAME:
             got = err.get("input")

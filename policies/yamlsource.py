@@ -102,8 +102,10 @@ class YamlSource:
         parts = []
         for err in exc.errors():
             where = (*prefix, *err["loc"])
-            parts.append(f"{self.path}:{self.line_of(where)}: at {format_location(where)}: "
-                         f"{_expectation(err)}")
+            parts.append(
+                f"{self.path}:{self.line_of(where)}: at {format_location(where)}: "
+                f"{_expectation(err)}"
+            )
         return InputError("\n".join(parts))
 
 

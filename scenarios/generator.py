@@ -36,44 +36,102 @@ def village(agents: int = 25, structure_seed: int = 0, hours: int = 48) -> Scena
         places.append({"id": home, "kind": "home"})
         roads.append({"a": home, "b": f"quarter_{i % quarters}", "minutes": rng.randint(2, 6)})
         haunts = rng.sample(PUBLIC, 3)
-        people.append({
-            "id": name, "home": home,
-            "routine": [{"at": "09:00", "go": haunts}, {"at": "12:30", "go": haunts[:2]},
-                        {"at": "16:00", "go": [haunts[2], "square"]},
-                        {"at": "19:30", "go": [home], "activities": 3}],
-            "errands": [{"id": "buy_bread", "at": "08:00", "days": [1, 2],
-                         "action": "buy_bread", "target": "bakery", "alternatives": ["market"]}],
-        })
+        people.append(
+            {
+                "id": name,
+                "home": home,
+                "routine": [
+                    {"at": "09:00", "go": haunts},
+                    {"at": "12:30", "go": haunts[:2]},
+                    {"at": "16:00", "go": [haunts[2], "square"]},
+                    {"at": "19:30", "go": [home], "activities": 3},
+                ],
+                "errands": [
+                    {
+                        "id": "buy_bread",
+                        "at": "08:00",
+                        "days": [1, 2],
+                        "action": "buy_bread",
+                        "target": "bakery",
+                        "alternatives": ["market"],
+                    }
+                ],
+            }
+        )
     origin = names[rng.randrange(agents)]
     end = f"day {1 + hours // 24} {hours % 24:02d}:00"
     data = {
         "name": village_name(agents, structure_seed),
         "description": f"a generated village of {agents} agents (structure seed "
-                       f"{structure_seed}): the bakery is closed on day 2",
-        "start": "day 1 00:00", "duration": f"{hours}h", "tick_minutes": 1,
-        "encounter_chance": 0.004, "chat_cooldown": "90min",
-        "world": {"places": places, "roads": roads,
-                  "facts": {"bakery.open": True, "market.open": True},
-                  "stock": [{"resource": "bread", "holder": "bakery", "count": 4 * agents},
-                            {"resource": "bread", "holder": "market", "count": 4 * agents}]},
+        f"{structure_seed}): the bakery is closed on day 2",
+        "start": "day 1 00:00",
+        "duration": f"{hours}h",
+        "tick_minutes": 1,
+        "encounter_chance": 0.004,
+        "chat_cooldown": "90min",
+        "world": {
+            "places": places,
+            "roads": roads,
+            "facts": {"bakery.open": True, "market.open": True},
+            "stock": [
+                {"resource": "bread", "holder": "bakery", "count": 4 * agents},
+                {"resource": "bread", "holder": "market", "count": 4 * agents},
+            ],
+        },
         "agents": people,
         "events": [
-            {"id": "baker_tells", "at": "day 1 08:30", "kind": "notice",
-             "proposition": "bakery_closed_day2", "value": "true", "channel": "heard",
-             "seen_by": [origin]},
-            {"id": "bakery_closes", "at": "day 2 00:00", "kind": "set_facts",
-             "sets": {"bakery.open": False}},
-        ] if hours > 24 else [
-            {"id": "baker_tells", "at": "day 1 08:30", "kind": "notice",
-             "proposition": "bakery_closed_day2", "value": "true", "channel": "heard",
-             "seen_by": [origin]}],
-        "truth": [{"proposition": "bakery_closed_day2", "subject": "bakery",
-                   "predicate": "closed_on", "object": "2", "value": "true", "origin": origin}],
-        "decision_points": [{"id": "buy_bread_day2", "proposition": "bakery_closed_day2",
-                             "action": "buy_bread", "day": 2, "right": ["market"]}]
-        if hours > 24 else [],
+            {
+                "id": "baker_tells",
+                "at": "day 1 08:30",
+                "kind": "notice",
+                "proposition": "bakery_closed_day2",
+                "value": "true",
+                "channel": "heard",
+                "seen_by": [origin],
+            },
+            {
+                "id": "bakery_closes",
+                "at": "day 2 00:00",
+                "kind": "set_facts",
+                "sets": {"bakery.open": False},
+            },
+        ]
+        if hours > 24
+        else [
+            {
+                "id": "baker_tells",
+                "at": "day 1 08:30",
+                "kind": "notice",
+                "proposition": "bakery_closed_day2",
+                "value": "true",
+                "channel": "heard",
+                "seen_by": [origin],
+            }
+        ],
+        "truth": [
+            {
+                "proposition": "bakery_closed_day2",
+                "subject": "bakery",
+                "predicate": "closed_on",
+                "object": "2",
+                "value": "true",
+                "origin": origin,
+            }
+        ],
+        "decision_points": [
+            {
+                "id": "buy_bread_day2",
+                "proposition": "bakery_closed_day2",
+                "action": "buy_bread",
+                "day": 2,
+                "right": ["market"],
+            }
+        ]
+        if hours > 24
+        else [],
         "census": [end],
-        "metrics": ["reach", "provenance", "action_consistency"] if hours > 24
+        "metrics": ["reach", "provenance", "action_consistency"]
+        if hours > 24
         else ["reach", "provenance"],
     }
     return Scenario.model_validate(data)

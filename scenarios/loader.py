@@ -50,13 +50,15 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
     places = [p.id for p in s.world.places]
     agents = [a.id for a in s.agents]
     props = [t.proposition for t in s.truth]
-    for label, ids, where in (("place", places, ("world", "places")), ("agent", agents, ("agents",)),
-                              ("proposition", props, ("truth",)),
-                              ("event", [e.id for e in s.events], ("events",)),
-                              ("decision point", [d.id for d in s.decision_points],
-                               ("decision_points",)),
-                              ("probe", [p.id for p in s.probes], ("probes",)),
-                              ("request", [r.id for r in s.requests], ("requests",))):
+    for label, ids, where in (
+        ("place", places, ("world", "places")),
+        ("agent", agents, ("agents",)),
+        ("proposition", props, ("truth",)),
+        ("event", [e.id for e in s.events], ("events",)),
+        ("decision point", [d.id for d in s.decision_points], ("decision_points",)),
+        ("probe", [p.id for p in s.probes], ("probes",)),
+        ("request", [r.id for r in s.requests], ("requests",)),
+    ):
         seen: set[str] = set()
         for i, ident in enumerate(ids):
             if ident in seen:
@@ -64,16 +66,31 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
             seen.add(ident)
 
     def place(ref: str, where: tuple) -> list:  # type: ignore[type-arg]
-        return [] if ref in places else [(where, f"unknown place {ref!r}; expected one of "
-                                                 f"{', '.join(places)}")]
+        return (
+            []
+            if ref in places
+            else [(where, f"unknown place {ref!r}; expected one of {', '.join(places)}")]
+        )
 
     def agent(ref: str, where: tuple) -> list:  # type: ignore[type-arg]
-        return [] if ref in agents else [(where, f"unknown agent {ref!r}; expected one of "
-                                                 f"{', '.join(agents)}")]
+        return (
+            []
+            if ref in agents
+            else [(where, f"unknown agent {ref!r}; expected one of {', '.join(agents)}")]
+        )
 
     def prop(ref: str, where: tuple) -> list:  # type: ignore[type-arg]
-        return [] if ref in props else [(where, f"unknown proposition {ref!r}; expected one "
-                                                f"of {', '.join(props) or '(none declared)'}")]
+        return (
+            []
+            if ref in props
+            else [
+                (
+                    where,
+                    f"unknown proposition {ref!r}; expected one "
+                    f"of {', '.join(props) or '(none declared)'}",
+                )
+            ]
+        )
 
     def moment(value: int | None, where: tuple) -> list:  # type: ignore[type-arg]
         if value is None or s.start <= value <= s.end:
@@ -82,8 +99,10 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
 
     for i, stock in enumerate(s.world.stock):
         if stock.holder not in places and stock.holder not in agents:
-            yield (("world", "stock", i, "holder"),
-                   f"unknown holder {stock.holder!r}; expected a place or an agent")
+            yield (
+                ("world", "stock", i, "holder"),
+                f"unknown holder {stock.holder!r}; expected a place or an agent",
+            )
     for i, road in enumerate(s.world.roads):
         yield from place(road.a, ("world", "roads", i, "a"))
         yield from place(road.b, ("world", "roads", i, "b"))
@@ -146,12 +165,15 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
         if r.deadline <= r.at:
             yield ("requests", i, "deadline"), "a deadline after the request is made"
         stocked = any(k.resource == r.item and k.holder == r.source for k in s.world.stock)
-        supplied = any(e.kind == "supply" and e.place == r.source and r.item in e.adds
-                       for e in s.events)
+        supplied = any(
+            e.kind == "supply" and e.place == r.source and r.item in e.adds for e in s.events
+        )
         if not (stocked or supplied):
-            yield (("requests", i, "item"),
-                   f"a resource with a source: {r.item!r} is neither stocked at nor supplied "
-                   f"to {r.source!r}")
+            yield (
+                ("requests", i, "item"),
+                f"a resource with a source: {r.item!r} is neither stocked at nor supplied "
+                f"to {r.source!r}",
+            )
     for i, p in enumerate(s.probes):
         yield from agent(p.agent, ("probes", i, "agent"))
         yield from prop(p.proposition, ("probes", i, "proposition"))

@@ -182,11 +182,24 @@ class Probe(Frozen):
 # the scorecard's registered metrics (scenarios sit below scorecards, so the names are listed
 # here; a test checks the two lists agree)
 MetricName = Literal[
-    "reach", "provenance", "uncertainty_preservation", "false_certainty_rate",
-    "action_consistency", "stale_action_rate", "time_to_replan", "time_to_replan_group",
-    "containment", "probe_recall", "probe_hallucination", "request_fulfilment",
-    "memory_noise", "memory_load", "conservation_violations", "isolation_violations",
-    "milestones", "help_loops",
+    "reach",
+    "provenance",
+    "uncertainty_preservation",
+    "false_certainty_rate",
+    "action_consistency",
+    "stale_action_rate",
+    "time_to_replan",
+    "time_to_replan_group",
+    "containment",
+    "probe_recall",
+    "probe_hallucination",
+    "request_fulfilment",
+    "memory_noise",
+    "memory_load",
+    "conservation_violations",
+    "isolation_violations",
+    "milestones",
+    "help_loops",
 ]
 
 

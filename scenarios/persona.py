@@ -113,8 +113,11 @@ class Persona(_Frozen):
 
     @model_validator(mode="after")
     def _unique_ids(self) -> Persona:
-        for kind, items in (("stance", self.stances), ("practice", self.practices),
-                            ("commitment", self.commitments)):
+        for kind, items in (
+            ("stance", self.stances),
+            ("practice", self.practices),
+            ("commitment", self.commitments),
+        ):
             ids = [item.id for item in items]
             duplicates = sorted({i for i in ids if ids.count(i) > 1})
             if duplicates:
@@ -128,10 +131,16 @@ class Persona(_Frozen):
 
     def preferences(self, situation: Mapping[str, str]) -> tuple[str, ...]:
         """What the matching situational rules prefer, in file order, without repeats."""
-        return tuple(dict.fromkeys(r.prefer for r in self.rules
-                                   if r.prefer is not None and r.applies(situation)))
+        return tuple(
+            dict.fromkeys(
+                r.prefer for r in self.rules if r.prefer is not None and r.applies(situation)
+            )
+        )
 
     def prohibitions(self, situation: Mapping[str, str]) -> tuple[str, ...]:
         """What the matching situational rules forbid, in file order, without repeats."""
-        return tuple(dict.fromkeys(r.forbid for r in self.rules
-                                   if r.forbid is not None and r.applies(situation)))
+        return tuple(
+            dict.fromkeys(
+                r.forbid for r in self.rules if r.forbid is not None and r.applies(situation)
+            )
+        )

@@ -51,13 +51,14 @@ class SeedSets(BaseModel):
         fixed = {"selection": self.selection, "gate": self.gate, "test": self.test}
         names = list(fixed)
         for i, a in enumerate(names):
-            for b in names[i + 1:]:
+            for b in names[i + 1 :]:
                 shared = set(fixed[a]) & set(fixed[b])
                 if shared:
                     raise ValueError(f"seed sets {a} and {b} share seeds {sorted(shared)}")
             if max(fixed[a]) >= self.confirmation_start:
-                raise ValueError(f"{a} seeds reach the confirmation stream "
-                                 f"(from {self.confirmation_start})")
+                raise ValueError(
+                    f"{a} seeds reach the confirmation stream (from {self.confirmation_start})"
+                )
         return self
 
 

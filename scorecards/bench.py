@@ -18,8 +18,14 @@ from .definition import ScorecardDefinition, load_definition
 from .scorecard import score
 
 SHARES = {  # of the rows, per table
-    "exposures": 0.25, "utterances": 0.2, "probes": 0.1, "actions": 0.15, "memory_ops": 0.2,
-    "events": 0.05, "state": 0.02, "observations": 0.03,
+    "exposures": 0.25,
+    "utterances": 0.2,
+    "probes": 0.1,
+    "actions": 0.15,
+    "memory_ops": 0.2,
+    "events": 0.05,
+    "state": 0.02,
+    "observations": 0.03,
 }
 PROPOSITIONS = ("bakery_closed", "bo_leaves", "secret")  # certain, rumor, private
 MODALITIES = ("certain", "likely", "rumor")
@@ -36,10 +42,12 @@ class _Draw:
 
     def key(self, episode: np.ndarray) -> dict[str, np.ndarray]:
         n = len(episode)
-        return {"scenario": self.scenarios[episode // self.seeds],
-                "seed": (episode % self.seeds).astype("int64"),
-                "tick": self.rng.integers(0, END, n).astype("int64"),
-                "event_id": np.arange(n, dtype="int64")}
+        return {
+            "scenario": self.scenarios[episode // self.seeds],
+            "seed": (episode % self.seeds).astype("int64"),
+            "tick": self.rng.integers(0, END, n).astype("int64"),
+            "event_id": np.arange(n, dtype="int64"),
+        }
 
     def rows(self, n: int) -> dict[str, np.ndarray]:
         return self.key(np.sort(self.rng.integers(0, self.episodes, max(n, self.episodes))))
@@ -50,8 +58,7 @@ class _Draw:
         out["tick"] = np.zeros(k * self.episodes, "int64")
         return out
 
-    def pick(self, options: Sequence[object] | np.ndarray, n: int,
-             null: float = 0.0) -> np.ndarray:
+    def pick(self, options: Sequence[object] | np.ndarray, n: int, null: float = 0.0) -> np.ndarray:
         out = np.array(options, dtype=object)[self.rng.integers(0, len(options), n)]
         out[self.rng.random(n) < null] = None
         return out
@@ -60,35 +67,65 @@ class _Draw:
 def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
     """truth, exposures, utterances, probes."""
     names, pick, n_ep = d.names, d.pick, d.episodes
-    truth = pd.DataFrame({
-        **d.each(3), "proposition": np.tile(np.array(PROPOSITIONS, dtype=object), n_ep),
-        "value": "yes", "modality": np.tile(np.array(["certain", "rumor", "certain"], object),
-                                            n_ep),
-        "origin": names[0], "private": np.tile([False, False, True], n_ep),
-        "audience": [list(names) if i % 3 < 2 else list(names[:3]) for i in range(3 * n_ep)],
-        "valid_from": None, "valid_to": None})
+    truth = pd.DataFrame(
+        {
+            **d.each(3),
+            "proposition": np.tile(np.array(PROPOSITIONS, dtype=object), n_ep),
+            "value": "yes",
+            "modality": np.tile(np.array(["certain", "rumor", "certain"], object), n_ep),
+            "origin": names[0],
+            "private": np.tile([False, False, True], n_ep),
+            "audience": [list(names) if i % 3 < 2 else list(names[:3]) for i in range(3 * n_ep)],
+            "valid_from": None,
+            "valid_to": None,
+        }
+    )
     key = d.rows(int(rows * SHARES["exposures"]))
     n = len(key["tick"])
     channel = pick(("told", "seen", "heard", "read"), n)
-    exposures = pd.DataFrame({
-        **key, "agent": pick(names, n), "proposition": pick(PROPOSITIONS, n),
-        "value": pick(("yes", "yes", "no"), n), "modality": pick(MODALITIES, n),
-        "channel": channel, "from_agent": np.where(channel == "told", pick(names, n), None)})
+    exposures = pd.DataFrame(
+        {
+            **key,
+            "agent": pick(names, n),
+            "proposition": pick(PROPOSITIONS, n),
+            "value": pick(("yes", "yes", "no"), n),
+            "modality": pick(MODALITIES, n),
+            "channel": channel,
+            "from_agent": np.where(channel == "told", pick(names, n), None),
+        }
+    )
     key = d.rows(int(rows * SHARES["utterances"]))
     n = len(key["tick"])
-    utterances = pd.DataFrame({
-        **key, "speaker": pick(names, n), "listener": pick(names, n), "claim_id": np.arange(n),
-        "proposition": pick(PROPOSITIONS, n), "value": pick(("yes", "no"), n),
-        "modality": pick(MODALITIES, n), "stated_source": pick([*names, "self"], n, 0.3),
-        "privacy": pick(("public", "private"), n), "text": ""})
+    utterances = pd.DataFrame(
+        {
+            **key,
+            "speaker": pick(names, n),
+            "listener": pick(names, n),
+            "claim_id": np.arange(n),
+            "proposition": pick(PROPOSITIONS, n),
+            "value": pick(("yes", "no"), n),
+            "modality": pick(MODALITIES, n),
+            "stated_source": pick([*names, "self"], n, 0.3),
+            "privacy": pick(("public", "private"), n),
+            "text": "",
+        }
+    )
     key = d.rows(int(rows * SHARES["probes"]))
     n = len(key["tick"])
     kind = pick(("census", "census", "probe"), n)
     key["tick"] = np.where(kind == "census", END, key["tick"])
-    probes = pd.DataFrame({
-        **key, "agent": pick(names, n), "probe_id": "p", "kind": kind,
-        "proposition": pick(PROPOSITIONS, n), "answer_value": pick(("yes", "no"), n, 0.3),
-        "answer_modality": pick(MODALITIES, n), "answer_source": pick([*names, "self"], n, 0.2)})
+    probes = pd.DataFrame(
+        {
+            **key,
+            "agent": pick(names, n),
+            "probe_id": "p",
+            "kind": kind,
+            "proposition": pick(PROPOSITIONS, n),
+            "answer_value": pick(("yes", "no"), n, 0.3),
+            "answer_modality": pick(MODALITIES, n),
+            "answer_source": pick([*names, "self"], n, 0.2),
+        }
+    )
     return {"truth": truth, "exposures": exposures, "utterances": utterances, "probes": probes}
 
 
@@ -99,58 +136,112 @@ def _behaviour(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
     n = len(key["tick"])
     decided = rng.random(n) < 0.4
     other = pick(("walk", "ask_for_help", "paint", "deliver", "decline"), n)
-    actions = pd.DataFrame({
-        **key, "agent": pick(names, n), "action": np.where(decided, "buy_bread", other),
-        "target": pick(("bakery", "market", "lamp", "sink"), n, 0.1), "plan_id": 1,
-        "ok": rng.random(n) < 0.8, "decision_point": np.where(decided, "bread_day_2", None),
-        "proposition": np.where(decided, pick(PROPOSITIONS[:2], n), None),
-        "in_line": np.where(decided, rng.random(n) < 0.6, None),
-        "horizon": np.where(decided, 12, None), "request_id": pick(("r1", "r2"), n, 0.8)})
-    requests = pd.DataFrame({
-        **d.each(2), "request_id": np.tile(np.array(["r1", "r2"], object), d.episodes),
-        "agent": names[1], "action": "deliver", "item": "pastry", "place": "picnic",
-        "deadline": END})
+    actions = pd.DataFrame(
+        {
+            **key,
+            "agent": pick(names, n),
+            "action": np.where(decided, "buy_bread", other),
+            "target": pick(("bakery", "market", "lamp", "sink"), n, 0.1),
+            "plan_id": 1,
+            "ok": rng.random(n) < 0.8,
+            "decision_point": np.where(decided, "bread_day_2", None),
+            "proposition": np.where(decided, pick(PROPOSITIONS[:2], n), None),
+            "in_line": np.where(decided, rng.random(n) < 0.6, None),
+            "horizon": np.where(decided, 12, None),
+            "request_id": pick(("r1", "r2"), n, 0.8),
+        }
+    )
+    requests = pd.DataFrame(
+        {
+            **d.each(2),
+            "request_id": np.tile(np.array(["r1", "r2"], object), d.episodes),
+            "agent": names[1],
+            "action": "deliver",
+            "item": "pastry",
+            "place": "picnic",
+            "deadline": END,
+        }
+    )
     key = d.rows(int(rows * SHARES["memory_ops"]))
     n = len(key["tick"])
     agent = pick(names, n)
-    memory_ops = pd.DataFrame({
-        **key, "agent": agent, "op": pick(("write", "retrieve", "retrieve", "evict"), n),
-        "experience_id": rng.integers(0, 1000, n),
-        "experience_owner": np.where(rng.random(n) < 0.999, agent, pick(names, n)),
-        "purpose": "plan", "subject": "bakery", "rank": 1, "relevant": rng.random(n) < 0.7,
-        "importance": rng.random(n), "size": rng.integers(0, 200, n), "capacity": 200})
+    memory_ops = pd.DataFrame(
+        {
+            **key,
+            "agent": agent,
+            "op": pick(("write", "retrieve", "retrieve", "evict"), n),
+            "experience_id": rng.integers(0, 1000, n),
+            "experience_owner": np.where(rng.random(n) < 0.999, agent, pick(names, n)),
+            "purpose": "plan",
+            "subject": "bakery",
+            "rank": 1,
+            "relevant": rng.random(n) < 0.7,
+            "importance": rng.random(n),
+            "size": rng.integers(0, 200, n),
+            "capacity": 200,
+        }
+    )
     key = d.rows(int(rows * SHARES["events"]) // 2)  # transfers in pairs that net to 0
     key = {k: np.repeat(v, 2) for k, v in key.items()}
     n = len(key["tick"])
     units = rng.integers(1, 3, n // 2)
-    events = pd.DataFrame({
-        **key, "kind": pick(("transfer", "transfer", "milestone"), n // 2).repeat(2),
-        "place": None, "agent": None, "detail": pick(("sketch", "body", "finish"), n),
-        "resource": "meal", "holder": pick(names, n),
-        "delta": np.stack([-units, units], axis=1).ravel()})
+    events = pd.DataFrame(
+        {
+            **key,
+            "kind": pick(("transfer", "transfer", "milestone"), n // 2).repeat(2),
+            "place": None,
+            "agent": None,
+            "detail": pick(("sketch", "body", "finish"), n),
+            "resource": "meal",
+            "holder": pick(names, n),
+            "delta": np.stack([-units, units], axis=1).ravel(),
+        }
+    )
     key = d.rows(int(rows * SHARES["state"]))
     n = len(key["tick"])
-    state = pd.DataFrame({**key, "agent": pick(names, n),
-                          "variable": pick(("inventory:meal", "energy"), n),
-                          "value": rng.integers(0, 6, n).astype(float)})
+    state = pd.DataFrame(
+        {
+            **key,
+            "agent": pick(names, n),
+            "variable": pick(("inventory:meal", "energy"), n),
+            "value": rng.integers(0, 6, n).astype(float),
+        }
+    )
     key = d.rows(int(rows * SHARES["observations"]))
     n = len(key["tick"])
-    observations = pd.DataFrame({
-        **key, "agent": pick(names, n), "kind": "sight", "channel": "seen", "from_agent": None,
-        "subject": pick(("lamp", "sink"), n), "proposition": None, "detail": None})
-    return {"actions": actions, "requests": requests, "memory_ops": memory_ops,
-            "events": events, "state": state, "observations": observations}
+    observations = pd.DataFrame(
+        {
+            **key,
+            "agent": pick(names, n),
+            "kind": "sight",
+            "channel": "seen",
+            "from_agent": None,
+            "subject": pick(("lamp", "sink"), n),
+            "proposition": None,
+            "detail": None,
+        }
+    )
+    return {
+        "actions": actions,
+        "requests": requests,
+        "memory_ops": memory_ops,
+        "events": events,
+        "state": state,
+        "observations": observations,
+    }
 
 
-def synthetic_traces(rows: int, *, scenarios: int = 4, seeds: int = 50, agents: int = 12,
-                     rng_seed: int = 0) -> dict[str, pd.DataFrame]:
+def synthetic_traces(
+    rows: int, *, scenarios: int = 4, seeds: int = 50, agents: int = 12, rng_seed: int = 0
+) -> dict[str, pd.DataFrame]:
     """Trace tables of scenarios x seeds episodes holding about `rows` rows in all."""
     draw = _Draw(np.random.default_rng(rng_seed), scenarios, seeds, agents)
     return {**_knowledge(draw, rows), **_behaviour(draw, rows)}
 
 
-def bench_score(rows: int, *, scenarios: int = 4, seeds: int = 50,
-                definition: ScorecardDefinition | None = None) -> float:
+def bench_score(
+    rows: int, *, scenarios: int = 4, seeds: int = 50, definition: ScorecardDefinition | None = None
+) -> float:
     """Seconds to score a synthetic set of scenarios x seeds episodes of about `rows` rows."""
     traces = synthetic_traces(rows, scenarios=scenarios, seeds=seeds)
     hashes = {"harness": "bench", "instrument": "bench", "policy": "bench"}

@@ -84,8 +84,7 @@ class Comparison:
 Rule = Literal["sure", "likely"]
 
 
-def regressed(direction: Direction, diff: Interval, tolerance: float,
-              rule: Rule = "sure") -> bool:
+def regressed(direction: Direction, diff: Interval, tolerance: float, rule: Rule = "sure") -> bool:
     """Whether a paired difference counts as worse beyond the tolerance.
 
     `sure` (the gate's test, before Holm's correction): the whole interval lies beyond the
@@ -146,8 +145,9 @@ def compare(
                 )
             )
     means = {sc: {n: m.mean for n, m in ms.items()} for sc, ms in candidate.scenarios.items()}
-    return Comparison(objective_diff, tuple(diffs), check_guardrails(means, definition), margin,
-                      rule)
+    return Comparison(
+        objective_diff, tuple(diffs), check_guardrails(means, definition), margin, rule
+    )
 
 
 def _values(card: Scorecard) -> dict[str, dict[str, dict[int, float]]]:

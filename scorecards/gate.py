@@ -53,8 +53,9 @@ class Verdict:
         return not self.regressions and not self.guardrail_breaks
 
 
-def _worse_p(candidate: dict[int, float], reference: dict[int, float], direction: str,
-             tolerance: float) -> float:
+def _worse_p(
+    candidate: dict[int, float], reference: dict[int, float], direction: str, tolerance: float
+) -> float:
     """p-value of "the candidate is worse than the reference by more than `tolerance`"."""
     seeds = sorted(set(candidate) & set(reference))
     sign = 1.0 if direction == "max" else -1.0  # make "bad" negative
@@ -79,17 +80,23 @@ def holm(p_values: list[float], alpha: float) -> list[bool]:
     return rejected
 
 
-def verdict(candidate: Scorecard, baseline: Scorecard, definition: ScorecardDefinition,
-            alpha: float = ALPHA) -> Verdict:
+def verdict(
+    candidate: Scorecard, baseline: Scorecard, definition: ScorecardDefinition, alpha: float = ALPHA
+) -> Verdict:
     comparison = compare(candidate, baseline, definition)
     p_values = [
-        _worse_p(candidate.scenarios[d.scenario][d.metric].per_seed,
-                 baseline.scenarios[d.scenario][d.metric].per_seed, d.direction, d.tolerance)
+        _worse_p(
+            candidate.scenarios[d.scenario][d.metric].per_seed,
+            baseline.scenarios[d.scenario][d.metric].per_seed,
+            d.direction,
+            d.tolerance,
+        )
         for d in comparison.metrics
     ]
     rejected = holm(p_values, alpha)
-    checks = tuple(Check(d, p, r and d.regressed)
-                   for d, p, r in zip(comparison.metrics, p_values, rejected))
+    checks = tuple(
+        Check(d, p, r and d.regressed) for d, p, r in zip(comparison.metrics, p_values, rejected)
+    )
     return Verdict(comparison, checks, alpha)
 
 
@@ -102,25 +109,33 @@ def junit_xml(result: Verdict, suite: str = "villagelab gate") -> str:
         case = ET.SubElement(cases, "testcase", classname=d.scenario, name=d.metric)
         if check.failed:
             failures += 1
-            ET.SubElement(case, "failure", message=(
-                f"{d.metric} regressed by {d.diff.mean:+.4f} [{d.diff.ci_low:+.4f}, "
-                f"{d.diff.ci_high:+.4f}], tolerance {d.tolerance:g}, "
-                f"Holm-adjusted family of {len(result.checks)}, p={check.p_value:.2e}"))
+            ET.SubElement(
+                case,
+                "failure",
+                message=(
+                    f"{d.metric} regressed by {d.diff.mean:+.4f} [{d.diff.ci_low:+.4f}, "
+                    f"{d.diff.ci_high:+.4f}], tolerance {d.tolerance:g}, "
+                    f"Holm-adjusted family of {len(result.checks)}, p={check.p_value:.2e}"
+                ),
+            )
     for name, g in result.comparison.guardrails.items():
         case = ET.SubElement(cases, "testcase", classname="guardrails", name=name)
         if not g.ok:
             failures += 1
-            ET.SubElement(case, "failure", message=f"{name} = {g.value} breaks its limit "
-                                                   f"{g.limit}")
+            ET.SubElement(case, "failure", message=f"{name} = {g.value} breaks its limit {g.limit}")
     cases.set("tests", str(len(result.checks) + len(result.comparison.guardrails)))
     cases.set("failures", str(failures))
     return ET.tostring(cases, encoding="unicode", xml_declaration=True) + "\n"
 
 
 def markdown_summary(result: Verdict, harness_note: str) -> str:
-    lines = [f"## villagelab gate: {'pass' if result.passed else 'FAIL'}", "",
-             f"{len(result.checks)} paired checks (Holm, family-wise α = {result.alpha}), "
-             f"{len(result.comparison.guardrails)} guardrails; {harness_note}.", ""]
+    lines = [
+        f"## villagelab gate: {'pass' if result.passed else 'FAIL'}",
+        "",
+        f"{len(result.checks)} paired checks (Holm, family-wise α = {result.alpha}), "
+        f"{len(result.comparison.guardrails)} guardrails; {harness_note}.",
+        "",
+    ]
     if result.guardrail_breaks or result.regressions:
         lines += ["| check | change | 95% CI | tolerance |", "|---|---|---|---|"]
         for name in result.guardrail_breaks:
@@ -128,8 +143,10 @@ def markdown_summary(result: Verdict, harness_note: str) -> str:
             lines.append(f"| guardrail {name} | {g.value} | limit {g.limit} | — |")
         for c in result.regressions:
             d = c.diff
-            lines.append(f"| {c.name} | {d.diff.mean:+.3f} | [{d.diff.ci_low:+.3f}, "
-                         f"{d.diff.ci_high:+.3f}] | {d.tolerance:g} |")
+            lines.append(
+                f"| {c.name} | {d.diff.mean:+.3f} | [{d.diff.ci_low:+.3f}, "
+                f"{d.diff.ci_high:+.3f}] | {d.tolerance:g} |"
+            )
     else:
         lines.append("No guardrail broken, no metric beyond its tolerance.")
     return "\n".join(lines) + "\n"

@@ -36,8 +36,12 @@ class MetricSummary:
     direction: Direction
 
     @classmethod
-    def of(cls, per_seed: Mapping[int, float], direction: Direction,
-           bounds: tuple[float, float] | None = None) -> MetricSummary:
+    def of(
+        cls,
+        per_seed: Mapping[int, float],
+        direction: Direction,
+        bounds: tuple[float, float] | None = None,
+    ) -> MetricSummary:
         ci = mean_ci(per_seed.values(), bounds=bounds)
         seeds = {s: float(per_seed[s]) for s in sorted(per_seed)}
         return cls(ci.mean, ci.ci_low, ci.ci_high, seeds, direction)
@@ -159,8 +163,11 @@ def score(
 Values = dict[str, dict[str, dict[int, float]]]  # scenario → metric → seed → value
 
 
-def measure(traces: Mapping[str, pd.DataFrame], definition: ScorecardDefinition,
-            applicable: Mapping[str, Collection[str]] | None = None) -> Values:
+def measure(
+    traces: Mapping[str, pd.DataFrame],
+    definition: ScorecardDefinition,
+    applicable: Mapping[str, Collection[str]] | None = None,
+) -> Values:
     """Every metric's value per (scenario, seed) episode: what `assemble` summarises.
 
     Episodes are independent, so values measured apart (as episodes finish) merge with
@@ -196,8 +203,9 @@ def instance_objective(values: Values, definition: ScorecardDefinition) -> float
     return None if not found else next(iter(found.values()))
 
 
-def assemble(values: Values, definition: ScorecardDefinition, *,
-             hashes: Mapping[str, str]) -> Scorecard:
+def assemble(
+    values: Values, definition: ScorecardDefinition, *, hashes: Mapping[str, str]
+) -> Scorecard:
     """The scorecard of measured values: summaries, intervals, objective, guardrails."""
     if not values:
         raise ValueError("score: the traces hold no episode")
@@ -219,8 +227,9 @@ def assemble(values: Values, definition: ScorecardDefinition, *,
         if instances:
             overall[name] = summary(name, per_seed_mean(instances))
     objective_per_seed = per_seed_mean(objectives(values, definition))
-    objective = (mean_ci(objective_per_seed.values(), bounds=(0.0, 1.0))
-                 if objective_per_seed else None)
+    objective = (
+        mean_ci(objective_per_seed.values(), bounds=(0.0, 1.0)) if objective_per_seed else None
+    )
     means = {sc: {n: m.mean for n, m in ms.items()} for sc, ms in scenarios.items()}
     return Scorecard(
         objective=None if objective is None else objective.mean,

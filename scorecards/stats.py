@@ -34,8 +34,12 @@ class Interval:
     n: int
 
 
-def mean_ci(values: Iterable[float], *, confidence: float = CONFIDENCE,
-            bounds: tuple[float, float] | None = None) -> Interval:
+def mean_ci(
+    values: Iterable[float],
+    *,
+    confidence: float = CONFIDENCE,
+    bounds: tuple[float, float] | None = None,
+) -> Interval:
     """Mean and confidence interval of per-seed values (t for n < 10, BCa bootstrap above).
 
     `bounds` is the range the quantity can take: an interval never claims values outside it.
@@ -59,7 +63,10 @@ def mean_ci(values: Iterable[float], *, confidence: float = CONFIDENCE,
 
 
 def paired_diff(
-    candidate: Mapping[K, float], reference: Mapping[K, float], *, confidence: float = CONFIDENCE,
+    candidate: Mapping[K, float],
+    reference: Mapping[K, float],
+    *,
+    confidence: float = CONFIDENCE,
     span: float | None = None,
 ) -> Interval:
     """Mean of candidate - reference over their common keys (seeds), with its interval.
@@ -70,8 +77,9 @@ def paired_diff(
     if not common:
         raise ValueError("paired_diff: the two sides share no seed")
     bounds = None if span is None else (-span, span)
-    return mean_ci((candidate[k] - reference[k] for k in common), confidence=confidence,
-                   bounds=bounds)
+    return mean_ci(
+        (candidate[k] - reference[k] for k in common), confidence=confidence, bounds=bounds
+    )
 
 
 def _t(data: np.ndarray, mean: float, confidence: float) -> tuple[float, float]:

@@ -85,6 +85,13 @@ def render_table(scorecard: Scorecard, comparison: Comparison | None = None) -> 
         table.add_section()
     for name, g in scorecard.guardrails.items():
         verdict = "n/a" if not g.applicable else ("ok" if g.ok else "[red]BROKEN[/red]")
-        cells = ["guardrail", _literal(name), "", _num(g.value), f"limit {g.limit:g} · {verdict}", ""]
+        cells = [
+            "guardrail",
+            _literal(name),
+            "",
+            _num(g.value),
+            f"limit {g.limit:g} · {verdict}",
+            "",
+        ]
         table.add_row(*cells, *([""] * 3 if comparison is not None else []))
     return table

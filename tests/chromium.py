@@ -16,29 +16,56 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = next((found for found in (shutil.which(name) for name in (
-    "chromium", "chromium-browser", "google-chrome")) if found), None)
+CHROMIUM = next(
+    (
+        found
+        for found in (
+            shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
+        )
+        if found
+    ),
+    None,
+)
 
 needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="headless Chromium is not installed (.ci/run installs Debian's "
-                             "chromium)")
+    CHROMIUM is None,
+    reason="headless Chromium is not installed (.ci/run installs Debian's chromium)",
+)
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def chromium(url: str, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
     assert CHROMIUM is not None
     with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args, url],
-                              capture_output=True, text=True, timeout=timeout, check=False)
+        return subprocess.run(
+            [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args, url],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
 
 
-def screenshot(url: str, path: Path, size: tuple[int, int] = (1400, 1000),
-               wait_ms: int = 0) -> list[str]:
+def screenshot(
+    url: str, path: Path, size: tuple[int, int] = (1400, 1000), wait_ms: int = 0
+) -> list[str]:
     """Draw the page into `path`; return the console messages the page printed."""
-    args = ["--enable-logging=stderr", "--v=0", f"--window-size={size[0]},{size[1]}",
-            f"--screenshot={path}"]
+    args = [
+        "--enable-logging=stderr",
+        "--v=0",
+        f"--window-size={size[0]},{size[1]}",
+        f"--screenshot={path}",
+    ]
     if wait_ms:
         args.append(f"--virtual-time-budget={wait_ms}")
     result = chromium(url, *args)

@@ -26,12 +26,18 @@ def ray_cluster():
     ray.shutdown()
 
 
-def villagelab(*args: str, cwd: Path | None = None,
-               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def villagelab(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run the installed command as a user would, capturing what it prints."""
     exe = Path(sys.executable).with_name("villagelab")
-    return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, "COLUMNS": "200", **(env or {})})
+    return subprocess.run(
+        [str(exe), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "COLUMNS": "200", **(env or {})},
+    )
 
 
 @pytest.fixture

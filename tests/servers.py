@@ -14,11 +14,18 @@ from pathlib import Path
 
 import pytest
 
-PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), default=Path("/nonexistent"),
-             key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0)
+PG_BIN = max(
+    Path("/usr/lib/postgresql").glob("*/bin"),
+    default=Path("/nonexistent"),
+    key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+)
 EXE = str(Path(sys.executable).with_name("villagelab"))
-QUIET = {**os.environ, "MLFLOW_DISABLE_TELEMETRY": "true", "RAY_AUTH_MODE": "disabled",
-         "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"}
+QUIET = {
+    **os.environ,
+    "MLFLOW_DISABLE_TELEMETRY": "true",
+    "RAY_AUTH_MODE": "disabled",
+    "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false",
+}
 
 
 def free_port() -> int:
@@ -50,13 +57,34 @@ def postgres(tmp_path_factory):
     data = home / "data"
     port = free_port()
     as_pg = ["su", "postgres", "-c"] if os.geteuid() == 0 else ["sh", "-c"]
-    subprocess.run([*as_pg, f"{PG_BIN / 'initdb'} -D {data} -A trust -U villagelab"],
-                   check=True, capture_output=True)
-    subprocess.run([*as_pg, f"{PG_BIN / 'pg_ctl'} -D {data} -l {data}/log -w -o "
-                            f"'-p {port} -k /tmp -c listen_addresses=127.0.0.1' start"],
-                   check=True, capture_output=True)
-    subprocess.run([str(PG_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U",
-                    "villagelab", "optuna"], check=True, capture_output=True)
+    subprocess.run(
+        [*as_pg, f"{PG_BIN / 'initdb'} -D {data} -A trust -U villagelab"],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            *as_pg,
+            f"{PG_BIN / 'pg_ctl'} -D {data} -l {data}/log -w -o "
+            f"'-p {port} -k /tmp -c listen_addresses=127.0.0.1' start",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            str(PG_BIN / "createdb"),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "-U",
+            "villagelab",
+            "optuna",
+        ],
+        check=True,
+        capture_output=True,
+    )
     yield f"postgresql://villagelab@127.0.0.1:{port}/optuna"
     subprocess.run([*as_pg, f"{PG_BIN / 'pg_ctl'} -D {data} -m fast stop"], capture_output=True)
     shutil.rmtree(home, ignore_errors=True)
@@ -67,10 +95,26 @@ def mlflow_server(tmp_path_factory):
     root = tmp_path_factory.mktemp("mlflow")
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "mlflow", "server", "--backend-store-uri",
-         f"sqlite:///{root / 'mlflow.db'}", "--default-artifact-root",
-         (root / "artifacts").as_uri(), "--host", "127.0.0.1", "--port", str(port),
-         "--workers", "1"], env=QUIET, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "mlflow",
+            "server",
+            "--backend-store-uri",
+            f"sqlite:///{root / 'mlflow.db'}",
+            "--default-artifact-root",
+            (root / "artifacts").as_uri(),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+        ],
+        env=QUIET,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
     def up() -> bool:
         import urllib.request
@@ -97,11 +141,23 @@ def ray_head(tmp_path_factory):
     ray = str(Path(sys.executable).with_name("ray"))
     port = free_port()
     temp = Path(tempfile.mkdtemp(prefix="villagelab-ray-"))
-    head = subprocess.Popen([ray, "start", "--head", "--block", f"--port={port}",
-                             "--num-cpus=2", "--include-dashboard=false", f"--temp-dir={temp}",
-                             "--node-ip-address=127.0.0.1"], env=QUIET,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    head = subprocess.Popen(
+        [
+            ray,
+            "start",
+            "--head",
+            "--block",
+            f"--port={port}",
+            "--num-cpus=2",
+            "--include-dashboard=false",
+            f"--temp-dir={temp}",
+            "--node-ip-address=127.0.0.1",
+        ],
+        env=QUIET,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
     def up() -> bool:
         with socket.socket() as s:

@@ -18,8 +18,13 @@ CAREFUL = load_policy(ROOT / "policies" / "careful.yaml")
 BASELINE = load_policy(ROOT / "policies" / "baseline.yaml")
 
 
-def episode(name: str = "public_fact", policy: Policy = CAREFUL, seed: int = 0,
-            kind: str = "reference", until: int | None = None) -> Episode:
+def episode(
+    name: str = "public_fact",
+    policy: Policy = CAREFUL,
+    seed: int = 0,
+    kind: str = "reference",
+    until: int | None = None,
+) -> Episode:
     ep = Episode(load_scenario(name), policy, seed, kind)
     ep.run(until)
     return ep
@@ -45,9 +50,15 @@ def test_a_probe_leaves_the_agent_state_unchanged(kind):
     assert knowers >= 2  # the probes asked agents that do hold the belief
 
 
-@pytest.mark.parametrize("name, kind", [("public_fact", "reference"), ("secret", "reference"),
-                                        ("picnic_request", "reference"),
-                                        ("public_fact", "simple")])
+@pytest.mark.parametrize(
+    "name, kind",
+    [
+        ("public_fact", "reference"),
+        ("secret", "reference"),
+        ("picnic_request", "reference"),
+        ("public_fact", "simple"),
+    ],
+)
 def test_a_restored_run_continues_byte_identically(name, kind):
     whole = Episode(load_scenario(name), CAREFUL, 4, kind).run()
     first = episode(name, seed=4, kind=kind, until=20 * 60)
@@ -114,15 +125,46 @@ def test_strength_grows_only_on_use_by_the_formula():
 def test_summaries_keep_or_drop_sources_by_policy_and_are_never_evidence():
     m = Memory("bo", 50)
     for i, teller in enumerate(("ana", "cai")):
-        write(m, i, i, channel="told", subject="bakery", importance=0.6, proposition="p",
-              value="true", modality="likely", told_by=teller, origin="ana")
+        write(
+            m,
+            i,
+            i,
+            channel="told",
+            subject="bakery",
+            importance=0.6,
+            proposition="p",
+            value="true",
+            modality="likely",
+            told_by=teller,
+            origin="ana",
+        )
     kept, _ = summarise(m, 2000, 9, 1000, keep_source=True)
     assert kept[0].kind == "summary" and kept[0].origin == "ana" and not kept[0].is_evidence
     m2 = Memory("bo", 50)
-    write(m2, 0, 0, channel="told", subject="bakery", importance=0.6, proposition="p",
-          value="true", told_by="ana", origin="ana")
-    write(m2, 1, 1, channel="told", subject="bakery", importance=0.6, proposition="p",
-          value="true", told_by="cai", origin="ana")
+    write(
+        m2,
+        0,
+        0,
+        channel="told",
+        subject="bakery",
+        importance=0.6,
+        proposition="p",
+        value="true",
+        told_by="ana",
+        origin="ana",
+    )
+    write(
+        m2,
+        1,
+        1,
+        channel="told",
+        subject="bakery",
+        importance=0.6,
+        proposition="p",
+        value="true",
+        told_by="cai",
+        origin="ana",
+    )
     dropped, _ = summarise(m2, 2000, 9, 1000, keep_source=False)
     assert dropped[0].told_by is None and dropped[0].origin is None
 
@@ -130,8 +172,17 @@ def test_summaries_keep_or_drop_sources_by_policy_and_are_never_evidence():
 def test_reflections_carry_evidence_and_counter_evidence_and_never_cite_themselves():
     m = Memory("cai", 50)
     for i, value in enumerate(("true", "true", "false")):
-        write(m, i, i, channel="told", subject="bridge", importance=0.5, proposition="b",
-              value=value, told_by=f"x{i}")
+        write(
+            m,
+            i,
+            i,
+            channel="told",
+            subject="bridge",
+            importance=0.5,
+            proposition="b",
+            value=value,
+            told_by=f"x{i}",
+        )
     (first,), _ = reflect(m, 10, 5)
     assert first.value == "true" and len(first.evidence) == 2 and len(first.counter) == 1
     assert first.id not in first.evidence + first.counter and not first.is_evidence
@@ -161,8 +212,18 @@ def test_hearing_the_same_source_again_is_not_evidence_and_trust_moves_only_on_o
     spec = load_scenario("public_fact").agents[1]
     agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
     m = Meaning("bridge_blocked_day1", "bridge", "blocked_on", "1")
-    told = Observation("claim", 10, 1, "told", "bridge", meaning=m, value="true",
-                       modality="likely", speaker="ana", stated_source="self")
+    told = Observation(
+        "claim",
+        10,
+        1,
+        "told",
+        "bridge",
+        meaning=m,
+        value="true",
+        modality="likely",
+        speaker="ana",
+        stated_source="self",
+    )
     agent.observe(told)
     first = agent.beliefs[m.proposition].confidence
     agent.observe(told)  # Ana says it again
@@ -178,8 +239,11 @@ def test_private_claims_never_reach_outsiders_when_privacy_is_respected():
     told = ep.rec.tables()["utterances"].to_pandas()
     audience = {"ana", "bo", "dara"}
     assert told[told.privacy == "private"].listener.isin(audience).all()
-    leaky = episode("secret", policy=CAREFUL.with_values({"sharing.respect_privacy": False}),
-                    seed=1).rec.tables()["utterances"].to_pandas()
+    leaky = (
+        episode("secret", policy=CAREFUL.with_values({"sharing.respect_privacy": False}), seed=1)
+        .rec.tables()["utterances"]
+        .to_pandas()
+    )
     assert (~leaky[leaky.privacy == "private"].listener.isin(audience)).any()
 
 
@@ -213,9 +277,14 @@ def test_a_user_action_runs_without_touching_the_loop():
     actions.register(actions.Action("wave", lambda w, a, t, i: True, "nobody saw it"))
     try:
         scenario = load_scenario("public_fact")
-        agents = tuple(a.model_copy(update={"errands": tuple(
-            e.model_copy(update={"action": "wave"}) for e in a.errands)})
-            for a in scenario.agents)
+        agents = tuple(
+            a.model_copy(
+                update={
+                    "errands": tuple(e.model_copy(update={"action": "wave"}) for e in a.errands)
+                }
+            )
+            for a in scenario.agents
+        )
         ep = Episode(scenario.model_copy(update={"agents": agents}), CAREFUL, 0)
         acts = ep.run()["actions"].to_pandas()
         assert (acts.action == "wave").all() and acts.ok.all()
@@ -227,7 +296,8 @@ def test_the_simple_agent_is_scored_by_the_same_scorecard():
     from scorecards import load_definition, score
 
     tables = {k: v.to_pandas() for k, v in episode(kind="simple").rec.tables().items()}
-    card = score(tables, load_definition(), hashes={"harness": "h", "instrument": "i",
-                                                   "policy": "p"})
+    card = score(
+        tables, load_definition(), hashes={"harness": "h", "instrument": "i", "policy": "p"}
+    )
     assert card.metrics["reach"].mean > 0
     assert "memory_noise" not in card.metrics  # no internals exposed: absent, not zero

@@ -17,13 +17,33 @@ def test_two_drivers_share_a_postgresql_study(tmp_path, postgres, mlflow_server)
     from optuna.trial import TrialState
 
     cfg = tmp_path / "search.yaml"
-    cfg.write_text("scenarios: [public_fact, rumor]\nseeds: 0-2\n"
-                   f"first: [{Path(__file__).parent.parent / 'policies' / 'careful.yaml'}]\n")
-    command = [EXE, "search", "--study", "shared", "--trials", "6", "--config", str(cfg),
-               "--runs-dir", str(tmp_path / "runs"), "--storage", postgres,
-               "--tracking-uri", mlflow_server, "--serial"]
-    drivers = [subprocess.Popen(command, env=QUIET, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    cfg.write_text(
+        "scenarios: [public_fact, rumor]\nseeds: 0-2\n"
+        f"first: [{Path(__file__).parent.parent / 'policies' / 'careful.yaml'}]\n"
+    )
+    command = [
+        EXE,
+        "search",
+        "--study",
+        "shared",
+        "--trials",
+        "6",
+        "--config",
+        str(cfg),
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        "--storage",
+        postgres,
+        "--tracking-uri",
+        mlflow_server,
+        "--serial",
+    ]
+    drivers = [
+        subprocess.Popen(
+            command, env=QUIET, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
     outputs = [d.communicate(timeout=600) for d in drivers]
     for d, (_, err) in zip(drivers, outputs):
         assert d.returncode == 0, err
@@ -36,8 +56,11 @@ def test_two_drivers_share_a_postgresql_study(tmp_path, postgres, mlflow_server)
     client = MlflowClient(tracking_uri=mlflow_server, registry_uri=mlflow_server)
     experiment = client.get_experiment_by_name("shared")
     runs = client.search_runs([experiment.experiment_id], max_results=1000)
-    children = {r.data.tags["villagelab.trial"]: r for r in runs
-                if r.data.tags.get("villagelab.kind") == "trial"}
+    children = {
+        r.data.tags["villagelab.trial"]: r
+        for r in runs
+        if r.data.tags.get("villagelab.kind") == "trial"
+    }
     assert sorted(children, key=int) == [str(t.number) for t in trials]  # all accounted for
     assert all(r.info.status == "FINISHED" for r in children.values())
     assert len([r for r in runs if r.data.tags.get("villagelab.kind") == "search"]) == 2
@@ -53,9 +76,26 @@ def test_a_search_attaches_to_a_ray_cluster(tmp_path, ray_head):
     cfg = tmp_path / "search.yaml"
     cfg.write_text("scenarios: [public_fact, secret]\nseeds: 0-2\n")
     runs = tmp_path / "runs"
-    result = subprocess.run([EXE, "search", "--study", "cluster", "--trials", "2", "--config",
-                             str(cfg), "--runs-dir", str(runs), "--ray-address", ray_head],
-                            env=QUIET, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            EXE,
+            "search",
+            "--study",
+            "cluster",
+            "--trials",
+            "2",
+            "--config",
+            str(cfg),
+            "--runs-dir",
+            str(runs),
+            "--ray-address",
+            ray_head,
+        ],
+        env=QUIET,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr
     assert "trials_this_run: 2" in result.stdout
     # the start champion's traces came back to the driver and were written under its runs folder
@@ -65,22 +105,43 @@ def test_a_search_attaches_to_a_ray_cluster(tmp_path, ray_head):
     assert again.returncode == 0 and "champion: version" in again.stdout
 
 
-def test_several_trials_are_in_flight_when_workers_outnumber_a_trials_episodes(tmp_path,
-                                                                             ray_head):
+def test_several_trials_are_in_flight_when_workers_outnumber_a_trials_episodes(tmp_path, ray_head):
     from mlflow.tracking import MlflowClient
 
     cfg = tmp_path / "search.yaml"
     cfg.write_text('scenarios: [secret]\nseeds: "0"\n')  # one episode a trial, two workers
     runs = tmp_path / "runs"
-    result = subprocess.run([EXE, "search", "--study", "flight", "--trials", "4", "--config",
-                             str(cfg), "--runs-dir", str(runs), "--ray-address", ray_head],
-                            env=QUIET, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            EXE,
+            "search",
+            "--study",
+            "flight",
+            "--trials",
+            "4",
+            "--config",
+            str(cfg),
+            "--runs-dir",
+            str(runs),
+            "--ray-address",
+            ray_head,
+        ],
+        env=QUIET,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr
     client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
     experiment = client.get_experiment_by_name("flight")
-    trials = sorted((r for r in client.search_runs([experiment.experiment_id])
-                     if r.data.tags.get("villagelab.kind") == "trial"),
-                    key=lambda r: int(r.data.tags["villagelab.trial"]))
+    trials = sorted(
+        (
+            r
+            for r in client.search_runs([experiment.experiment_id])
+            if r.data.tags.get("villagelab.kind") == "trial"
+        ),
+        key=lambda r: int(r.data.tags["villagelab.trial"]),
+    )
     assert len(trials) == 4
     overlapping = [b for a, b in zip(trials, trials[1:]) if b.info.start_time < a.info.end_time]
     assert overlapping  # a trial was asked and submitted before the one before it finished
@@ -90,16 +151,41 @@ def test_on_a_cluster_workers_write_traces_to_a_shared_uri(tmp_path, ray_head):
     """`run --traces-uri`: the workers write the traces (byte-identical to a serial run's),
     only measured values come back, and `score` finds the traces through the manifest."""
     shared, local = tmp_path / "shared", tmp_path / "local"
-    common = ["run", "--scenario", "public_fact", "--scenario", "room_two_days", "--policy",
-              "policies/careful.yaml", "--seeds", "0-1"]
-    remote = subprocess.run([EXE, *common, "--out", str(tmp_path / "out"), "--ray-address",
-                             ray_head, "--traces-uri", shared.as_uri(), "--json",
-                             str(tmp_path / "out" / "card.json")],
-                            env=QUIET, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    common = [
+        "run",
+        "--scenario",
+        "public_fact",
+        "--scenario",
+        "room_two_days",
+        "--policy",
+        "policies/careful.yaml",
+        "--seeds",
+        "0-1",
+    ]
+    remote = subprocess.run(
+        [
+            EXE,
+            *common,
+            "--out",
+            str(tmp_path / "out"),
+            "--ray-address",
+            ray_head,
+            "--traces-uri",
+            shared.as_uri(),
+            "--json",
+            str(tmp_path / "out" / "card.json"),
+        ],
+        env=QUIET,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
     assert remote.returncode == 0, remote.stderr
     assert not (tmp_path / "out" / "traces").exists()  # nothing came back to be written here
-    serial = villagelab(*common, "--out", str(local), "--serial", "--json",
-                        str(local / "card.json"), cwd=ROOT)
+    serial = villagelab(
+        *common, "--out", str(local), "--serial", "--json", str(local / "card.json"), cwd=ROOT
+    )
     assert serial.returncode == 0, serial.stderr
     written = sorted(p.relative_to(shared) for p in shared.glob("traces/*/*/*.parquet"))
     assert len(written) == 13 * 2 * 2
@@ -115,21 +201,44 @@ def test_a_search_on_a_cluster_keeps_every_trials_traces_at_the_shared_uri(tmp_p
     from mlflow.tracking import MlflowClient
 
     cfg = tmp_path / "search.yaml"
-    cfg.write_text(f"scenarios: [public_fact, rumor]\nseeds: 0-2\n"
-                   f"first: [{ROOT / 'policies' / 'careful.yaml'}]\n")
+    cfg.write_text(
+        f"scenarios: [public_fact, rumor]\nseeds: 0-2\n"
+        f"first: [{ROOT / 'policies' / 'careful.yaml'}]\n"
+    )
     runs, shared = tmp_path / "runs", tmp_path / "shared"
-    result = subprocess.run([EXE, "search", "--study", "kept", "--trials", "1", "--config",
-                             str(cfg), "--runs-dir", str(runs), "--ray-address", ray_head,
-                             "--traces-uri", shared.as_uri()],
-                            env=QUIET, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            EXE,
+            "search",
+            "--study",
+            "kept",
+            "--trials",
+            "1",
+            "--config",
+            str(cfg),
+            "--runs-dir",
+            str(runs),
+            "--ray-address",
+            ray_head,
+            "--traces-uri",
+            shared.as_uri(),
+        ],
+        env=QUIET,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr
     assert "trial 0: promoted" in result.stderr
     trial = shared / "kept" / "trial-0"
     assert len(list(trial.glob("traces/*/*/*.parquet"))) == 13 * 2 * 3
     client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
     experiment = client.get_experiment_by_name("kept")
-    (run,) = [r for r in client.search_runs([experiment.experiment_id])
-              if r.data.tags.get("villagelab.trial") == "0"]
+    (run,) = [
+        r
+        for r in client.search_runs([experiment.experiment_id])
+        if r.data.tags.get("villagelab.trial") == "0"
+    ]
     assert run.data.tags["villagelab.traces"] == trial.as_uri()
     # the champion's report was made from the traces read back from the shared URI
     (folder,) = (runs / "studies" / "kept" / "champions").glob("0-*")

@@ -17,15 +17,30 @@ def own_baseline(tmp_path_factory):
     from .conftest import villagelab
 
     path = tmp_path_factory.mktemp("gate") / "baseline.json"
-    result = villagelab("gate", "--policy", CAREFUL, "--baseline", str(path),
-                        "--update-baseline", "--serial", "--no-mlflow")
+    result = villagelab(
+        "gate",
+        "--policy",
+        CAREFUL,
+        "--baseline",
+        str(path),
+        "--update-baseline",
+        "--serial",
+        "--no-mlflow",
+    )
     assert result.returncode == 0, result.stderr
     return path
 
 
 def gate(cli, policy: str, baseline, *extra: str):
-    return cli("gate", "--policy", policy, "--baseline", str(baseline), "--serial",
-               *(extra or ("--no-mlflow",)))
+    return cli(
+        "gate",
+        "--policy",
+        policy,
+        "--baseline",
+        str(baseline),
+        "--serial",
+        *(extra or ("--no-mlflow",)),
+    )
 
 
 def test_policy_passes_against_its_own_baseline(cli, own_baseline, tmp_path):
@@ -36,14 +51,19 @@ def test_policy_passes_against_its_own_baseline(cli, own_baseline, tmp_path):
     assert not any(c["failed"] for c in verdict["checks"])
 
 
-@pytest.mark.parametrize("change, named", [
-    (("keep_source: true", "keep_source: false"), "provenance regressed"),
-    (("mark_second_hand: true", "mark_second_hand: false"), "action_consistency regressed"),
-    (("respect_privacy: true", "respect_privacy: false"), "guardrail containment broken"),
-    (("trigger_confidence: 0.4", "trigger_confidence: 1.0"), "action_consistency regressed"),
-], ids=["sources dropped", "hedging off", "privacy labels off", "replanning off"])
-def test_planted_regression_fails_with_exit_1_naming_the_metric(cli, own_baseline, tmp_path,
-                                                                 change, named):
+@pytest.mark.parametrize(
+    "change, named",
+    [
+        (("keep_source: true", "keep_source: false"), "provenance regressed"),
+        (("mark_second_hand: true", "mark_second_hand: false"), "action_consistency regressed"),
+        (("respect_privacy: true", "respect_privacy: false"), "guardrail containment broken"),
+        (("trigger_confidence: 0.4", "trigger_confidence: 1.0"), "action_consistency regressed"),
+    ],
+    ids=["sources dropped", "hedging off", "privacy labels off", "replanning off"],
+)
+def test_planted_regression_fails_with_exit_1_naming_the_metric(
+    cli, own_baseline, tmp_path, change, named
+):
     text = (ROOT / "policies" / "careful.yaml").read_text()
     assert change[0] in text
     planted = tmp_path / "planted.yaml"
@@ -98,16 +118,29 @@ def test_junit_and_summary_count_every_check_and_guardrail(cli, own_baseline, tm
 
     step = tmp_path / "step.md"
     step.write_text("earlier step\n")
-    result = cli("gate", "--policy", CAREFUL, "--baseline", str(own_baseline), "--serial",
-                 "--junit", str(tmp_path / "g.xml"), "--summary", str(tmp_path / "g.md"),
-                 "--json", str(tmp_path / "g.json"), "--no-mlflow",
-                 env={"GITHUB_STEP_SUMMARY": str(step)})
+    result = cli(
+        "gate",
+        "--policy",
+        CAREFUL,
+        "--baseline",
+        str(own_baseline),
+        "--serial",
+        "--junit",
+        str(tmp_path / "g.xml"),
+        "--summary",
+        str(tmp_path / "g.md"),
+        "--json",
+        str(tmp_path / "g.json"),
+        "--no-mlflow",
+        env={"GITHUB_STEP_SUMMARY": str(step)},
+    )
     assert result.returncode == 0
     suite = ET.parse(tmp_path / "g.xml").getroot()
     verdict = json.loads((tmp_path / "g.json").read_text())
     cases = suite.findall("testcase")
-    assert int(suite.get("tests")) == len(cases) == len(verdict["checks"]) + len(
-        verdict["guardrails"])
+    assert (
+        int(suite.get("tests")) == len(cases) == len(verdict["checks"]) + len(verdict["guardrails"])
+    )
     assert {c.get("classname") for c in cases} >= {"public_fact", "secret", "guardrails"}
     assert int(suite.get("failures")) == 0
     summary = (tmp_path / "g.md").read_text()
@@ -115,16 +148,21 @@ def test_junit_and_summary_count_every_check_and_guardrail(cli, own_baseline, tm
     assert step.read_text() == "earlier step\n" + summary  # appended, not replaced
 
 
-def test_a_gate_is_logged_as_an_mlflow_run_with_its_scorecard_and_reports(cli, own_baseline,
-                                                                          tmp_path):
+def test_a_gate_is_logged_as_an_mlflow_run_with_its_scorecard_and_reports(
+    cli, own_baseline, tmp_path
+):
     from mlflow.tracking import MlflowClient
 
     planted = tmp_path / "planted.yaml"
-    planted.write_text((ROOT / "policies" / "careful.yaml").read_text().replace(
-        "keep_source: true", "keep_source: false"))
+    planted.write_text(
+        (ROOT / "policies" / "careful.yaml")
+        .read_text()
+        .replace("keep_source: true", "keep_source: false")
+    )
     runs = tmp_path / "runs"
-    result = gate(cli, str(planted), own_baseline, "--runs-dir", str(runs), "--json",
-                  str(tmp_path / "g.json"))
+    result = gate(
+        cli, str(planted), own_baseline, "--runs-dir", str(runs), "--json", str(tmp_path / "g.json")
+    )
     assert result.returncode == 1
     client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
     experiment = client.get_experiment_by_name("villagelab-gate")

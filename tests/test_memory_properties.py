@@ -12,37 +12,59 @@ from policies import Policy
 SUBJECTS = ("bakery", "bridge", "square", "ana", "bo")
 
 experiences = st.lists(
-    st.tuples(st.integers(0, 3000), st.sampled_from(SUBJECTS), st.floats(0.0, 1.0),
-              st.floats(-1.0, 1.0)),
-    max_size=40)
+    st.tuples(
+        st.integers(0, 3000), st.sampled_from(SUBJECTS), st.floats(0.0, 1.0), st.floats(-1.0, 1.0)
+    ),
+    max_size=40,
+)
 policies = st.builds(
-    lambda k, rel, rec, thr: Policy({"retrieval.top_k": k, "retrieval.relevance_weight": rel,
-                                     "retrieval.recency_weight": rec,
-                                     "memory.importance_threshold": thr}),
-    st.integers(1, 20), st.floats(0.0, 3.0), st.floats(0.0, 3.0), st.floats(0.0, 1.0))
+    lambda k, rel, rec, thr: Policy(
+        {
+            "retrieval.top_k": k,
+            "retrieval.relevance_weight": rel,
+            "retrieval.recency_weight": rec,
+            "memory.importance_threshold": thr,
+        }
+    ),
+    st.integers(1, 20),
+    st.floats(0.0, 3.0),
+    st.floats(0.0, 3.0),
+    st.floats(0.0, 1.0),
+)
 
 
 def build(items) -> Memory:
     memory = Memory("ana", 1000)
     for minute, subject, importance, valence in sorted(items):
-        write(memory, minute, 0, channel="seen", subject=subject,
-              importance=round(importance, 3), valence=valence)
+        write(
+            memory,
+            minute,
+            0,
+            channel="seen",
+            subject=subject,
+            importance=round(importance, 3),
+            valence=valence,
+        )
     return memory
 
 
 @settings(max_examples=150, deadline=None)
-@given(items=experiences, policy=policies, subject=st.sampled_from(SUBJECTS),
-       now=st.integers(3000, 20000), mood=st.floats(-1.0, 1.0), seed=st.integers(0, 9))
-def test_retrieval_is_bounded_deterministic_and_owner_only(items, policy, subject, now, mood,
-                                                           seed):
+@given(
+    items=experiences,
+    policy=policies,
+    subject=st.sampled_from(SUBJECTS),
+    now=st.integers(3000, 20000),
+    mood=st.floats(-1.0, 1.0),
+    seed=st.integers(0, 9),
+)
+def test_retrieval_is_bounded_deterministic_and_owner_only(items, policy, subject, now, mood, seed):
     memory = build(items)
     noise = Draws("props", seed)
     got = retrieve(memory, Query(subject, "plan"), now, policy, noise, mood)
     assert len(got) <= int(policy["retrieval.top_k"])
     assert all(r.experience.owner == "ana" for r in got)
     assert len({r.experience.id for r in got}) == len(got)
-    again = retrieve(build(items), Query(subject, "plan"), now, policy, Draws("props", seed),
-                     mood)
+    again = retrieve(build(items), Query(subject, "plan"), now, policy, Draws("props", seed), mood)
     assert [r.experience.id for r in again] == [r.experience.id for r in got]
     assert all(r.relevant == (r.experience.subject == subject) for r in got)
 

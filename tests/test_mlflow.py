@@ -27,21 +27,39 @@ def study(tmp_path_factory):
     is pruned; a third trial is whatever TPE samples."""
     root = tmp_path_factory.mktemp("mlflow")
     config = root / "search.yaml"
-    config.write_text(f"scenarios: [public_fact, rumor]\nseeds: 0-4\nfirst: "
-                      f"[{ROOT / 'policies' / 'careful.yaml'}, "
-                      f"{ROOT / 'policies' / 'baseline.yaml'}]\n")
+    config.write_text(
+        f"scenarios: [public_fact, rumor]\nseeds: 0-4\nfirst: "
+        f"[{ROOT / 'policies' / 'careful.yaml'}, "
+        f"{ROOT / 'policies' / 'baseline.yaml'}]\n"
+    )
     runs = root / "runs"
-    result = villagelab("search", "--study", "seen", "--trials", "3", "--config", str(config),
-                        "--runs-dir", str(runs), "--serial", cwd=root)
+    result = villagelab(
+        "search",
+        "--study",
+        "seen",
+        "--trials",
+        "3",
+        "--config",
+        str(config),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+        cwd=root,
+    )
     assert result.returncode == 0, result.stderr
     from mlflow.tracking import MlflowClient
 
-    client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}",
-                          registry_uri=f"sqlite:///{runs / 'mlflow.db'}")
+    client = MlflowClient(
+        tracking_uri=f"sqlite:///{runs / 'mlflow.db'}",
+        registry_uri=f"sqlite:///{runs / 'mlflow.db'}",
+    )
     experiment = client.get_experiment_by_name("seen")
     found = client.search_runs([experiment.experiment_id], max_results=100)
-    trials = {r.data.tags["villagelab.trial"]: r for r in found
-              if r.data.tags.get("villagelab.kind") == "trial"}
+    trials = {
+        r.data.tags["villagelab.trial"]: r
+        for r in found
+        if r.data.tags.get("villagelab.kind") == "trial"
+    }
     (parent,) = [r for r in found if r.data.tags.get("villagelab.kind") == "search"]
     return runs, client, experiment, parent, trials
 
@@ -78,8 +96,9 @@ def test_a_trial_logs_each_metric_with_its_interval_and_the_champions_beside_it(
         assert f"{key}.champion" in m and f"{key}.champion.ci_low" in m
     assert m["objective.champion"] < m["objective"]  # the start was the champion then
     diff = m["public_fact/provenance.vs_champion"]
-    assert diff == pytest.approx(m["public_fact/provenance"]
-                                 - m["public_fact/provenance.champion"], abs=2e-4)
+    assert diff == pytest.approx(
+        m["public_fact/provenance"] - m["public_fact/provenance.champion"], abs=2e-4
+    )
     assert m["optuna_value"] == m["objective"] and m["violation"] == 0
     contexts = sorted({t.value for d in promoted.inputs.dataset_inputs for t in d.tags})
     assert contexts == ["confirmation", "selection"]
@@ -93,14 +112,14 @@ def test_a_pruned_trial_logs_the_intermediate_values_it_was_stopped_on(study):
     history = client.get_metric_history(pruned.info.run_id, "instance_objective")
     reported = optuna.load_study(study_name="seen", storage=_journal(runs)).trials[1]
     assert {h.step: h.value for h in history} == pytest.approx(
-        {s: round(v, 4) for s, v in reported.intermediate_values.items()})
+        {s: round(v, 4) for s, v in reported.intermediate_values.items()}
+    )
     assert pruned.data.metrics["instances_run"] == len(history) < 10
 
 
 def test_the_model_version_holds_the_promotion_evidence(study):
     _, client, experiment, parent, trials = study
-    versions = {int(v.version): v for v in
-                client.search_model_versions("name='villagelab-policy'")}
+    versions = {int(v.version): v for v in client.search_model_versions("name='villagelab-policy'")}
     assert sorted(versions) == [1, 2]
     assert "previous" not in versions[1].tags and versions[2].tags["previous"] == "1"
     assert "start policy" in versions[1].description
@@ -126,9 +145,11 @@ def test_optuna_dashboard_loads_the_journal_and_agrees_on_the_best_trial(study, 
 
     port = free_port()
     exe = str(Path(sys.executable).with_name("optuna-dashboard"))
-    server = subprocess.Popen([exe, str(runs / "optuna.journal"), "--port", str(port),
-                               "--host", "127.0.0.1", "--quiet"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server = subprocess.Popen(
+        [exe, str(runs / "optuna.journal"), "--port", str(port), "--host", "127.0.0.1", "--quiet"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         studies = _get_json(f"http://127.0.0.1:{port}/api/studies", server)
         (entry,) = [s for s in studies["study_summaries"] if s["study_name"] == "seen"]
@@ -167,17 +188,28 @@ def test_run_with_mlflow_logs_its_scorecard_and_exits_1_on_a_broken_guardrail(tm
     from mlflow.tracking import MlflowClient
 
     runs = tmp_path / "runs"
-    result = villagelab("run", "--scenario", "secret", "--policy",
-                        str(ROOT / "policies" / "baseline.yaml"), "--seeds", "0-1", "--out",
-                        str(tmp_path / "out"), "--serial", "--mlflow", "--runs-dir", str(runs))
+    result = villagelab(
+        "run",
+        "--scenario",
+        "secret",
+        "--policy",
+        str(ROOT / "policies" / "baseline.yaml"),
+        "--seeds",
+        "0-1",
+        "--out",
+        str(tmp_path / "out"),
+        "--serial",
+        "--mlflow",
+        "--runs-dir",
+        str(runs),
+    )
     assert result.returncode == 1, result.stderr  # baseline.yaml leaks the secret
     assert "guardrail broken: containment" in result.stderr
     client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
     (run,) = client.search_runs([client.get_experiment_by_name("villagelab-run").experiment_id])
     assert run.info.run_name.startswith("run baseline ")
     assert run.data.params["seeds"] == "0,1" and run.data.params["scenarios"] == "secret"
-    assert run.data.metrics["containment"] == 0 and "secret/containment.ci_low" in \
-        run.data.metrics
+    assert run.data.metrics["containment"] == 0 and "secret/containment.ci_low" in run.data.metrics
     logged = {f.path for f in client.list_artifacts(run.info.run_id, "reports")}
     assert {"reports/report.md", "reports/report.html", "reports/manifest.json"} <= logged
     assert run.inputs.dataset_inputs[0].dataset.name == "run seeds"
@@ -187,19 +219,35 @@ def test_sweep_with_mlflow_logs_a_parent_and_a_run_per_value(tmp_path):
     from mlflow.tracking import MlflowClient
 
     runs = tmp_path / "runs"
-    result = villagelab("sweep", "--param", "sharing.proactive", "--values", "0.2,0.8",
-                        "--scenario", "public_fact", "--seeds", "0-1", "--serial", "--mlflow",
-                        "--runs-dir", str(runs))
+    result = villagelab(
+        "sweep",
+        "--param",
+        "sharing.proactive",
+        "--values",
+        "0.2,0.8",
+        "--scenario",
+        "public_fact",
+        "--seeds",
+        "0-1",
+        "--serial",
+        "--mlflow",
+        "--runs-dir",
+        str(runs),
+    )
     assert result.returncode == 0, result.stderr
     client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
-    found = client.search_runs([client.get_experiment_by_name("villagelab-sweep")
-                                .experiment_id])
+    found = client.search_runs([client.get_experiment_by_name("villagelab-sweep").experiment_id])
     (parent,) = [r for r in found if "mlflow.parentRunId" not in r.data.tags]
-    points = {r.info.run_name: r for r in found if r.data.tags.get("mlflow.parentRunId")
-              == parent.info.run_id}
+    points = {
+        r.info.run_name: r
+        for r in found
+        if r.data.tags.get("mlflow.parentRunId") == parent.info.run_id
+    }
     assert sorted(points) == ["sharing.proactive=0.2", "sharing.proactive=0.8"]
     assert parent.data.params["values"] == "0.2,0.8"
     for run in points.values():
         assert "reach" in run.data.metrics
         assert {f.path for f in client.list_artifacts(run.info.run_id, "reports")} == {
-            "reports/report.md", "reports/report.html"}
+            "reports/report.md",
+            "reports/report.html",
+        }

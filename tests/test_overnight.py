@@ -39,14 +39,27 @@ def mlflow_runs(runs: Path, study: str) -> list:  # type: ignore[type-arg]
 def test_a_candidate_that_only_wins_on_the_selection_seeds_is_not_promoted(tmp_path):
     """tests/policies/lucky.yaml beats careful.yaml on these selection seeds of
     replan_bridge_rumor, with its paired interval above zero, and loses on fresh seeds."""
-    cfg = config(tmp_path, f"""scenarios: [replan_bridge_rumor]
+    cfg = config(
+        tmp_path,
+        f"""scenarios: [replan_bridge_rumor]
 seeds: "2,5,25,36,37"
-start_policy: {ROOT / 'policies' / 'careful.yaml'}
-first: [{ROOT / 'tests' / 'policies' / 'lucky.yaml'}]
-""")
+start_policy: {ROOT / "policies" / "careful.yaml"}
+first: [{ROOT / "tests" / "policies" / "lucky.yaml"}]
+""",
+    )
     runs = tmp_path / "runs"
-    result = villagelab("search", "--study", "lucky", "--trials", "1", "--config", str(cfg),
-                        "--runs-dir", str(runs), "--serial")
+    result = villagelab(
+        "search",
+        "--study",
+        "lucky",
+        "--trials",
+        "1",
+        "--config",
+        str(cfg),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+    )
     assert result.returncode == 0, result.stderr
     line = next(x for x in result.stderr.splitlines() if x.startswith("trial 0"))
     assert "rolled_back" in line and "not confirmed" in result.stderr
@@ -58,13 +71,26 @@ first: [{ROOT / 'tests' / 'policies' / 'lucky.yaml'}]
 
 
 def test_a_promotion_registers_a_version_and_rollback_moves_the_alias_back(tmp_path):
-    cfg = config(tmp_path, f"""scenarios: [public_fact, rumor]
+    cfg = config(
+        tmp_path,
+        f"""scenarios: [public_fact, rumor]
 seeds: 0-2
-first: [{ROOT / 'policies' / 'careful.yaml'}]
-""")
+first: [{ROOT / "policies" / "careful.yaml"}]
+""",
+    )
     runs = tmp_path / "runs"
-    result = villagelab("search", "--study", "climb", "--trials", "1", "--config", str(cfg),
-                        "--runs-dir", str(runs), "--serial")
+    result = villagelab(
+        "search",
+        "--study",
+        "climb",
+        "--trials",
+        "1",
+        "--config",
+        str(cfg),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+    )
     assert result.returncode == 0, result.stderr
     assert "trial 0: promoted" in result.stderr and "confirmed" in result.stderr
     shown = villagelab("champion", "show", "--runs-dir", str(runs))
@@ -76,8 +102,7 @@ first: [{ROOT / 'policies' / 'careful.yaml'}]
     shown = villagelab("champion", "show", "--runs-dir", str(runs))
     assert "champion: version 1" in shown.stdout and "trial: start" in shown.stdout
     exported = tmp_path / "champion.yaml"
-    assert villagelab("champion", "export", str(exported), "--runs-dir",
-                      str(runs)).returncode == 0
+    assert villagelab("champion", "export", str(exported), "--runs-dir", str(runs)).returncode == 0
     from policies import baseline_path, load_policy
 
     assert load_policy(exported) == load_policy(baseline_path())
@@ -88,8 +113,19 @@ first: [{ROOT / 'policies' / 'careful.yaml'}]
 def test_a_killed_driver_is_survived_and_every_trial_accounted_for(tmp_path):
     cfg = config(tmp_path, "scenarios: [replan_bridge_rumor, public_fact]\nseeds: 0-3\n")
     runs = tmp_path / "runs"
-    command = [str(Path(sys.executable).with_name("villagelab")), "search", "--study", "night",
-               "--trials", "5", "--config", str(cfg), "--runs-dir", str(runs), "--serial"]
+    command = [
+        str(Path(sys.executable).with_name("villagelab")),
+        "search",
+        "--study",
+        "night",
+        "--trials",
+        "5",
+        "--config",
+        str(cfg),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+    ]
     driver = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     killed_in = None
     try:
@@ -128,8 +164,9 @@ def test_a_killed_driver_is_survived_and_every_trial_accounted_for(tmp_path):
     assert not [r for r in runs_found if r.info.status == "RUNNING"]
     killed = [r for r in runs_found if r.info.status == "KILLED"]
     assert killed  # the dead driver's runs were closed, not left running
-    again_child = [r for r in runs_found
-                   if r.data.tags.get("villagelab.requeued_from") == str(killed_in)]
+    again_child = [
+        r for r in runs_found if r.data.tags.get("villagelab.requeued_from") == str(killed_in)
+    ]
     assert len(again_child) == 1  # a re-queued trial gets a new MLflow run
     parents = [r for r in runs_found if r.data.tags.get("villagelab.kind") == "search"]
     assert len(parents) == 2 and any("villagelab.resumes" in p.data.tags for p in parents)
@@ -140,11 +177,22 @@ def test_a_changed_scenario_file_stops_a_resumed_study(tmp_path):
     scenario.write_text((ROOT / "scenarios" / "library" / "secret.yaml").read_text())
     cfg = config(tmp_path, f"scenarios: [{scenario}]\nseeds: 0-1\n")
     runs = tmp_path / "runs"
-    args = ("search", "--study", "frozen", "--trials", "1", "--config", str(cfg), "--runs-dir",
-            str(runs), "--serial")
+    args = (
+        "search",
+        "--study",
+        "frozen",
+        "--trials",
+        "1",
+        "--config",
+        str(cfg),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+    )
     assert villagelab(*args).returncode == 0
-    scenario.write_text(scenario.read_text().replace("encounter_chance: 0.05",
-                                                     "encounter_chance: 0.06"))
+    scenario.write_text(
+        scenario.read_text().replace("encounter_chance: 0.05", "encounter_chance: 0.06")
+    )
     again = villagelab(*args[:4], "2", *args[5:])
     assert again.returncode == 2
     assert "frozen harness and instrument" in again.stderr and "scenario file" in again.stderr
@@ -156,9 +204,20 @@ def test_local_mode_counts_its_budget_across_sub_studies_and_resumptions(tmp_pat
     runs = tmp_path / "runs"
 
     def search(trials: int) -> subprocess.CompletedProcess[str]:
-        result = villagelab("search", "--study", "near", "--mode", "local", "--trials",
-                            str(trials), "--config", str(cfg), "--runs-dir", str(runs),
-                            "--serial")
+        result = villagelab(
+            "search",
+            "--study",
+            "near",
+            "--mode",
+            "local",
+            "--trials",
+            str(trials),
+            "--config",
+            str(cfg),
+            "--runs-dir",
+            str(runs),
+            "--serial",
+        )
         assert result.returncode == 0, result.stderr
         return result
 
@@ -167,6 +226,11 @@ def test_local_mode_counts_its_budget_across_sub_studies_and_resumptions(tmp_pat
     assert "trials_this_run: 0" in search(5).stdout
     storage = journal(runs)
     subs = [n for n in optuna.study.get_all_study_names(storage) if n.startswith("near@")]
-    finished = [t for n in subs for t in optuna.load_study(study_name=n, storage=storage)
-                .get_trials(states=(TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL))]
+    finished = [
+        t
+        for n in subs
+        for t in optuna.load_study(study_name=n, storage=storage).get_trials(
+            states=(TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL)
+        )
+    ]
     assert subs and len(finished) == 5

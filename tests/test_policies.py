@@ -39,14 +39,22 @@ def test_policy_is_immutable():
         p["memory.capacity"] = 3  # type: ignore[index]
 
 
-@pytest.mark.parametrize("text, needle", [
-    ("memory:\n  keep_sorce: true\n", ["p.yaml:2", "memory.keep_sorce", "not on the whitelist",
-                                       "memory.keep_source"]),
-    ("memory:\n  capacity: lots\n", ["p.yaml:2", "memory.capacity", "an integer from 20 to 2000"]),
-    ("retrieval:\n  top_k: 50\n", ["p.yaml:2", "retrieval.top_k", "an integer from 1 to 20"]),
-    ("hedging:\n  mark_second_hand: 1\n", ["p.yaml:2", "true or false"]),
-    ("gossip:\n  level: 3\n", ["p.yaml:1", "gossip", "allowed here: belief"]),
-])
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        (
+            "memory:\n  keep_sorce: true\n",
+            ["p.yaml:2", "memory.keep_sorce", "not on the whitelist", "memory.keep_source"],
+        ),
+        (
+            "memory:\n  capacity: lots\n",
+            ["p.yaml:2", "memory.capacity", "an integer from 20 to 2000"],
+        ),
+        ("retrieval:\n  top_k: 50\n", ["p.yaml:2", "retrieval.top_k", "an integer from 1 to 20"]),
+        ("hedging:\n  mark_second_hand: 1\n", ["p.yaml:2", "true or false"]),
+        ("gossip:\n  level: 3\n", ["p.yaml:1", "gossip", "allowed here: belief"]),
+    ],
+)
 def test_bad_policy_names_file_line_key_and_allowed_values(tmp_path, text, needle):
     with pytest.raises(InputError) as info:
         load_policy(write(tmp_path, text))
@@ -65,8 +73,18 @@ def test_cli_rejects_bad_policy_with_exit_2_and_no_traceback(tmp_path, cli):
 def test_run_refuses_bad_policy_before_anything_runs(tmp_path, cli):
     bad = write(tmp_path, "sharing:\n  proactive: -1\n")
     out = tmp_path / "out"
-    result = cli("run", "--scenario", "public_fact", "--policy", str(bad), "--seeds", "0",
-                 "--out", str(out), "--serial")
+    result = cli(
+        "run",
+        "--scenario",
+        "public_fact",
+        "--policy",
+        str(bad),
+        "--seeds",
+        "0",
+        "--out",
+        str(out),
+        "--serial",
+    )
     assert result.returncode == 2 and "sharing.proactive" in result.stderr
     assert not out.exists()
 
@@ -74,6 +92,10 @@ def test_run_refuses_bad_policy_before_anything_runs(tmp_path, cli):
 def test_policy_show_and_diff(cli):
     shown = cli("policy", "show", str(ROOT / "policies" / "careful.yaml"))
     assert shown.returncode == 0 and "retrieval.top_k" in shown.stdout
-    diffed = cli("policy", "diff", str(ROOT / "policies" / "baseline.yaml"),
-                 str(ROOT / "policies" / "careful.yaml"))
+    diffed = cli(
+        "policy",
+        "diff",
+        str(ROOT / "policies" / "baseline.yaml"),
+        str(ROOT / "policies" / "careful.yaml"),
+    )
     assert diffed.returncode == 0 and "memory.keep_source" in diffed.stdout

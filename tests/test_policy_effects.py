@@ -32,17 +32,24 @@ def _scenario(name: str):  # type: ignore[no-untyped-def]
 
 def traces(scenario: str, changes: tuple[tuple[str, object], ...]) -> list[Tables]:
     policy = CAREFUL.with_values(dict(changes))
-    return [{k: v.to_pandas() for k, v in run_episode(_scenario(scenario), policy, s).items()}
-            for s in SEEDS]
+    return [
+        {k: v.to_pandas() for k, v in run_episode(_scenario(scenario), policy, s).items()}
+        for s in SEEDS
+    ]
 
 
 # --- behaviours, each over all seeds ------------------------------------------------------------
 def named_sources(runs: list[Tables]) -> float:
     """Share of non-origin census knowers who name a source."""
-    rows = pd.concat([t["probes"].merge(t["truth"][["proposition", "value", "origin"]],
-                                        on="proposition") for t in runs])
-    knowers = rows[(rows.kind == "census") & (rows.answer_value == rows.value)
-                   & (rows.agent != rows.origin)]
+    rows = pd.concat(
+        [
+            t["probes"].merge(t["truth"][["proposition", "value", "origin"]], on="proposition")
+            for t in runs
+        ]
+    )
+    knowers = rows[
+        (rows.kind == "census") & (rows.answer_value == rows.value) & (rows.agent != rows.origin)
+    ]
     return knowers.answer_source.notna().mean()
 
 
@@ -96,8 +103,9 @@ def leaks(runs: list[Tables]) -> float:
     for t in runs:
         truth = t["truth"].iloc[0]
         census = t["probes"][t["probes"].kind == "census"]
-        total += ((~census.agent.isin(list(truth.audience)))
-                  & (census.answer_value == truth.value)).sum()
+        total += (
+            (~census.agent.isin(list(truth.audience))) & (census.answer_value == truth.value)
+        ).sum()
     return total
 
 
@@ -117,8 +125,11 @@ def group_in_line(runs: list[Tables]) -> float:
 
 
 Case = tuple[str, object, object, str, Callable[[list[Tables]], float], dict[str, object]]
-NAIVE_RECALL = {"retrieval.relevance_weight": 0.2, "retrieval.recency_weight": 1.5,
-                "retrieval.top_k": 2}
+NAIVE_RECALL = {
+    "retrieval.relevance_weight": 0.2,
+    "retrieval.recency_weight": 1.5,
+    "retrieval.top_k": 2,
+}
 # (parameter, low value, high value, scenario, behaviour, other values held for the case):
 # behaviour(high) > behaviour(low)
 CASES: list[Case] = [
@@ -126,25 +137,49 @@ CASES: list[Case] = [
     ("memory.capacity", 2000, 20, "public_fact", evictions),  # a smaller memory evicts
     ("memory.importance_threshold", 1.0, 0.6, "public_fact", relevant_recall, NAIVE_RECALL),
     ("memory.keep_source_on_summary", False, True, "replan_bridge", named_sources),
-    ("retrieval.top_k", 1, 10, "public_fact", relevant_recall,
-     {"retrieval.relevance_weight": 0.2, "retrieval.recency_weight": 1.5}),
+    (
+        "retrieval.top_k",
+        1,
+        10,
+        "public_fact",
+        relevant_recall,
+        {"retrieval.relevance_weight": 0.2, "retrieval.recency_weight": 1.5},
+    ),
     ("retrieval.relevance_weight", 0.0, 3.0, "public_fact", relevant_recall),
-    ("retrieval.recency_weight", 3.0, 0.0, "public_fact", relevant_recall,
-     {"retrieval.relevance_weight": 0.2, "retrieval.top_k": 2}),
+    (
+        "retrieval.recency_weight",
+        3.0,
+        0.0,
+        "public_fact",
+        relevant_recall,
+        {"retrieval.relevance_weight": 0.2, "retrieval.top_k": 2},
+    ),
     ("retrieval.plan_context", "target", "route", "replan_bridge", relevant_recall),
     ("belief.second_hand_cap", 0.3, 1.0, "public_fact", hearsay_confidence),
     ("belief.independent_origins", True, False, "replan_bridge_rumor", rumor_hardening),
     ("hedging.mark_second_hand", False, True, "public_fact", sourced_hearsay),
-    ("hedging.qualifier_threshold", 0.95, 0.0, "public_fact", certain_share,
-     {"hedging.mark_second_hand": False, "trust.prior": 0.9, "belief.second_hand_cap": 1.0}),
+    (
+        "hedging.qualifier_threshold",
+        0.95,
+        0.0,
+        "public_fact",
+        certain_share,
+        {"hedging.mark_second_hand": False, "trust.prior": 0.9, "belief.second_hand_cap": 1.0},
+    ),
     ("sharing.proactive", 0.1, 1.0, "public_fact", utterances),
     ("sharing.claims_per_chat", 1, 5, "gossip", claims_per_chat),
     ("sharing.respect_privacy", True, False, "secret", leaks),
     ("trust.prior", 0.3, 0.9, "public_fact", hearsay_confidence),
     ("trust.learning_rate", 0.0, 0.8, "replan_bridge_rumor", trust_movement),
     ("replan.trigger_confidence", 0.95, 0.2, "replan_bridge", replans),
-    ("replan.notify_group", False, True, "replan_bridge", group_in_line,
-     {"sharing.proactive": 0.0}),
+    (
+        "replan.notify_group",
+        False,
+        True,
+        "replan_bridge",
+        group_in_line,
+        {"sharing.proactive": 0.0},
+    ),
     ("motivation.talk_budget", 1, 60, "gossip", utterances),
 ]
 
@@ -156,8 +191,9 @@ def test_every_parameter_has_a_directional_case():
     assert {c[0] for c in CASES} == {p.name for p in WHITELIST}
 
 
-@pytest.mark.parametrize("name, low, high, scenario, behaviour, held", CASES,
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    "name, low, high, scenario, behaviour, held", CASES, ids=[c[0] for c in CASES]
+)
 def test_parameter_moves_its_behaviour(name, low, high, scenario, behaviour, held):
     fixed = tuple(sorted(held.items()))
     at_low = behaviour(traces(scenario, (*fixed, (name, low))))

@@ -25,8 +25,10 @@ def card(action_consistency: float, provenance: float, containment: float = 1.0)
             "action_consistency": {s: action_consistency + WOBBLE[s] for s in SEEDS},
             "provenance": {s: provenance + WOBBLE[s] / 2 for s in SEEDS},
         },
-        "secret": {"containment": {s: containment for s in SEEDS},
-                   "provenance": {s: provenance for s in SEEDS}},
+        "secret": {
+            "containment": {s: containment for s in SEEDS},
+            "provenance": {s: provenance for s in SEEDS},
+        },
     }
     return assemble(values, DEFINITION, hashes=HASHES)
 
@@ -44,8 +46,9 @@ def test_candidates_each_inside_tolerance_of_the_last_but_beyond_it_in_sum_are_r
         assert alone.promote, alone.reason
     held = promotion.on_selection(chain[1], chain[0], DEFINITION, 0.0, anchor)
     assert not held.promote  # -0.08 from the anchor: the chain stops here
-    assert held.reason.startswith("worse than the study's anchor beyond tolerance: "
-                                  "public_fact/action_consistency -0.080")
+    assert held.reason.startswith(
+        "worse than the study's anchor beyond tolerance: public_fact/action_consistency -0.080"
+    )
     assert held.anchor is not None and held.anchor.regressions
     # the confirmation on fresh seeds holds it to the anchor too
     confirmed = promotion.on_confirmation(chain[1], chain[0], DEFINITION, 0.0, anchor)
@@ -76,14 +79,16 @@ def test_a_feasible_candidate_beats_an_infeasible_champion_whatever_its_objectiv
     champion = card(0.95, 0.95, containment=0.4)  # high objective, guardrail broken
     candidate = card(0.60, 0.60)
     judged = promotion.on_selection(candidate, champion, DEFINITION, 0.05)
-    assert judged.promote and "which the champion breaks (containment 0.400 < 0.95)" in \
-        judged.reason
+    assert (
+        judged.promote and "which the champion breaks (containment 0.400 < 0.95)" in judged.reason
+    )
     assert judged.comparison.objective_diff.mean < 0
 
 
 def test_an_infeasible_candidate_never_replaces_a_feasible_champion():
-    judged = promotion.on_selection(card(0.99, 0.99, containment=0.9), card(0.5, 0.5),
-                                    DEFINITION, 0.0)
+    judged = promotion.on_selection(
+        card(0.99, 0.99, containment=0.9), card(0.5, 0.5), DEFINITION, 0.0
+    )
     assert not judged.promote and judged.reason.startswith("guardrail broken: containment")
 
 
@@ -91,8 +96,7 @@ def test_between_infeasible_policies_the_smaller_violation_wins():
     champion = card(0.9, 0.9, containment=0.2)
     better = promotion.on_selection(card(0.5, 0.5, containment=0.6), champion, DEFINITION, 0.0)
     assert better.promote and "smaller guardrail violation" in better.reason
-    worse = promotion.on_selection(card(0.99, 0.99, containment=0.1), champion, DEFINITION,
-                                   0.0)
+    worse = promotion.on_selection(card(0.99, 0.99, containment=0.1), champion, DEFINITION, 0.0)
     assert not worse.promote and "not smaller than the champion's" in worse.reason
 
 
@@ -106,10 +110,10 @@ def test_an_infeasible_anchor_holds_no_one_to_its_values():
 
 def test_the_confirmation_checks_guardrails_and_regressions_not_only_the_objective():
     champion = card(0.9, 0.5)
-    leaky = promotion.on_confirmation(card(0.9, 0.9, containment=0.9), champion, DEFINITION,
-                                      0.0)
-    assert not leaky.promote and leaky.reason == ("not confirmed on fresh seeds: guardrail "
-                                                  "broken: containment 0.900 < 0.95")
+    leaky = promotion.on_confirmation(card(0.9, 0.9, containment=0.9), champion, DEFINITION, 0.0)
+    assert not leaky.promote and leaky.reason == (
+        "not confirmed on fresh seeds: guardrail broken: containment 0.900 < 0.95"
+    )
     worse = promotion.on_confirmation(card(0.7, 0.9), champion, DEFINITION, 0.0)
     assert not worse.promote and "worse than the champion beyond tolerance" in worse.reason
     fine = promotion.on_confirmation(card(0.9, 0.6), champion, DEFINITION, 0.0)
@@ -120,8 +124,12 @@ def test_optunas_and_the_dashboards_best_trial_is_the_best_feasible_one():
     """optuna-dashboard asks the storage for the best value and ignores constraints; the
     values told are feasibility-first, so both agree on the best feasible trial."""
     study = optuna.create_study(direction="maximize")
-    cards = [card(0.99, 0.99, containment=0.5), card(0.6, 0.6), card(0.7, 0.7),
-             card(0.99, 0.99, containment=0.94)]
+    cards = [
+        card(0.99, 0.99, containment=0.5),
+        card(0.6, 0.6),
+        card(0.7, 0.7),
+        card(0.99, 0.99, containment=0.94),
+    ]
     for c in cards:
         trial = study.ask()
         over = promotion.violations(c, DEFINITION)

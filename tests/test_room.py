@@ -34,10 +34,12 @@ def recount(t: dict[str, pd.DataFrame]) -> int:
     for tick, snap in inv[inv.tick > first].groupby("tick"):
         for row in snap.itertuples():
             resource = row.variable.split(":", 1)[1]
-            start = inv[(inv.tick == first) & (inv.agent == row.agent)
-                        & (inv.variable == row.variable)].value.sum()
-            moved = moves[(moves.resource == resource) & (moves.holder == row.agent)
-                          & (moves.tick <= tick)].delta.sum()
+            start = inv[
+                (inv.tick == first) & (inv.agent == row.agent) & (inv.variable == row.variable)
+            ].value.sum()
+            moved = moves[
+                (moves.resource == resource) & (moves.holder == row.agent) & (moves.tick <= tick)
+            ].delta.sum()
             errors += abs(int(start + moved) - int(row.value))
     transfers = moves[moves.kind == "transfer"].groupby("event_id").delta.sum()
     return errors + int(transfers.abs().sum())
@@ -55,8 +57,11 @@ def test_two_days_alone_hold_together(seed):
     assert {"eat", "sleep", "paint"} <= set(acts.action)  # not eat-sleep-look-around
     assert (acts.action == "look_around").mean() < 0.2
     flicker = events[(events.detail.fillna("").str.contains("lamp_flickers"))].tick.min()
-    handled = acts[(acts.tick > flicker) & acts.action.isin(["inspect", "recontact", "clean"])
-                   & (acts.target == "desk")]
+    handled = acts[
+        (acts.tick > flicker)
+        & acts.action.isin(["inspect", "recontact", "clean"])
+        & (acts.target == "desk")
+    ]
     night_paint = acts[(acts.tick > flicker) & (acts.action == "paint") & acts.ok]
     assert len(handled) > 0 or len(night_paint) > 0  # the flicker was dealt with
     probes = t["probes"]
@@ -79,10 +84,16 @@ def test_out_of_paint_she_looks_where_the_note_said():
     search is the labelled decision, in line, and the drawer's paint then moves by the ledger."""
     t = room(0)
     look = first_search(t)
-    assert (look.target, look.decision_point, look["in_line"]) == ("desk_drawer",
-                                                                   "looks_for_paint", True)
-    taken = t["events"][(t["events"].kind == "transfer") & (t["events"].resource == "paint")
-                        & (t["events"].holder == "desk_drawer")]
+    assert (look.target, look.decision_point, look["in_line"]) == (
+        "desk_drawer",
+        "looks_for_paint",
+        True,
+    )
+    taken = t["events"][
+        (t["events"].kind == "transfer")
+        & (t["events"].resource == "paint")
+        & (t["events"].holder == "desk_drawer")
+    ]
     assert list(taken.delta) == [-1]
     assert recount(t) == 0
 
@@ -90,8 +101,10 @@ def test_out_of_paint_she_looks_where_the_note_said():
 def test_baseline_keeps_the_note_yet_looks_as_if_it_never_read_it():
     """Baseline still believes the note at the probe, but retrieval (two memories, by recency)
     does not bring it back when the paint runs out: it looks in the usual places instead."""
-    t = {k: v.to_pandas() for k, v in Episode(load_scenario("room_two_days"), BASELINE, 0)
-         .run().items()}
+    t = {
+        k: v.to_pandas()
+        for k, v in Episode(load_scenario("room_two_days"), BASELINE, 0).run().items()
+    }
     look = first_search(t)
     assert (look.target, look["in_line"]) == ("art_cabinet", False)
     probes = t["probes"]
@@ -105,8 +118,11 @@ def test_baseline_keeps_the_note_yet_looks_as_if_it_never_read_it():
 def test_a_planted_leak_breaks_the_recount():
     t = room(0)
     leaked = dict(t)
-    extra = t["events"].iloc[[0]].assign(kind="transfer", resource="meal", holder="mara",
-                                         delta=1, event_id=999_999)
+    extra = (
+        t["events"]
+        .iloc[[0]]
+        .assign(kind="transfer", resource="meal", holder="mara", delta=1, event_id=999_999)
+    )
     leaked["events"] = pd.concat([t["events"], extra])
     assert recount(leaked) > 0
 
@@ -114,8 +130,9 @@ def test_a_planted_leak_breaks_the_recount():
 def test_a_protected_stance_vetoes_and_the_trace_says_so():
     s = load_scenario("room_two_days")
     mara = s.agents[0]
-    stubborn = mara.persona.model_copy(update={"stances": (
-        Stance(id="no_painting_today", forbids=("paint",), reason="a vow"),)})
+    stubborn = mara.persona.model_copy(
+        update={"stances": (Stance(id="no_painting_today", forbids=("paint",), reason="a vow"),)}
+    )
     vowed = s.model_copy(update={"agents": (mara.model_copy(update={"persona": stubborn}),)})
     t = {k: v.to_pandas() for k, v in Episode(vowed, CAREFUL, 0).run().items()}
     assert not (t["actions"].action == "paint").any()
@@ -124,16 +141,17 @@ def test_a_protected_stance_vetoes_and_the_trace_says_so():
 
 
 def test_a_request_against_a_stance_is_declined_as_a_rule_conflict():
-    t = {k: v.to_pandas() for k, v in Episode(load_scenario("picnic_request"), CAREFUL, 0)
-         .run().items()}
+    t = {
+        k: v.to_pandas()
+        for k, v in Episode(load_scenario("picnic_request"), CAREFUL, 0).run().items()
+    }
     rowan = t["plans"][(t["plans"].agent == "rowan") & (t["plans"].goal.str.startswith("request"))]
     assert list(rowan.reason) == ["rule conflict"]
 
 
 # --- every dynamic state changes a candidate or an expression ------------------------------------
 PERSONA = Persona()
-MIND = autonomy.Mind(stock={"food_cabinet|meal": 2, "art_cabinet|paper": 2,
-                            "art_cabinet|paint": 2})
+MIND = autonomy.Mind(stock={"food_cabinet|meal": 2, "art_cabinet|paper": 2, "art_cabinet|paint": 2})
 NOON = 12 * 60 + 30
 
 
@@ -158,10 +176,13 @@ def test_energy_deficit_makes_rest_a_candidate():
 
 def test_joy_raises_the_appetite_for_the_project():
     calm = life.initial_state(PERSONA, NOON)
-    glad = life.apply_event(calm, PERSONA, life.appraise("milestone", goal_related=True,
-                                                         caused_by="self", expected=True,
-                                                         helps=True),
-                            1, NOON)
+    glad = life.apply_event(
+        calm,
+        PERSONA,
+        life.appraise("milestone", goal_related=True, caused_by="self", expected=True, helps=True),
+        1,
+        NOON,
+    )
     assert actions_for(glad)["paint"] > actions_for(calm)["paint"]
 
 
@@ -212,8 +233,9 @@ def test_mood_changes_what_a_plan_recalls_first():
 def test_time_composes_for_an_idle_agent():
     state = life.initial_state(PERSONA, 0)
     straight = life.advance(state, PERSONA, 2000, asleep=False)
-    stepped = life.advance(life.advance(state, PERSONA, 777, asleep=False), PERSONA, 2000,
-                           asleep=False)
+    stepped = life.advance(
+        life.advance(state, PERSONA, 777, asleep=False), PERSONA, 2000, asleep=False
+    )
     assert stepped.energy_deficit == straight.energy_deficit
     assert stepped.valence == pytest.approx(straight.valence, abs=1e-9)
 
@@ -221,9 +243,18 @@ def test_time_composes_for_an_idle_agent():
 def test_practices_slip_postpone_vary_and_repair():
     from scenarios.persona import Practice
 
-    washer = Persona(practices=(Practice(id="wash_up", cue="morning", action="wash",
-                                         variants=("quick_rinse",), window_minutes=90,
-                                         repair_next_day=True),))
+    washer = Persona(
+        practices=(
+            Practice(
+                id="wash_up",
+                cue="morning",
+                action="wash",
+                variants=("quick_rinse",),
+                window_minutes=90,
+                repair_next_day=True,
+            ),
+        )
+    )
     state = life.initial_state(washer, 0)
     day2 = 24 * 60
     early, late = day2 + autonomy.MORNING + 5, day2 + autonomy.MORNING + 80
@@ -253,20 +284,28 @@ def test_situational_rules_forbid_and_prefer_by_occasion_and_place():
     from scenarios.persona import Rule
 
     night = 23 * 60
-    painter = Persona(rules=(Rule(when={"occasion": "night"}, forbid="paint"),
-                             Rule(when={"place": "trash"}, prefer="tidy")))
+    painter = Persona(
+        rules=(
+            Rule(when={"occasion": "night"}, forbid="paint"),
+            Rule(when={"place": "trash"}, prefer="tidy"),
+        )
+    )
     lit = replace_mind(lamp="ok", holding={"box": 1})
     state = life.initial_state(painter, night)
     options, _ = autonomy.candidates(lit, state, painter, night)
     assert any(c.action == "paint" for c in options)
     choice, vetoed = autonomy.arbitrate(options, painter, lit, night, Draws0(), "x")
-    assert ("paint", "rule for night at desk") in [(c.action, why) for c, why in vetoed] or \
-        ("paint", "rule for night at easel") in [(c.action, why) for c, why in vetoed]
+    assert ("paint", "rule for night at desk") in [(c.action, why) for c, why in vetoed] or (
+        "paint",
+        "rule for night at easel",
+    ) in [(c.action, why) for c, why in vetoed]
     day_options, _ = autonomy.candidates(lit, life.initial_state(painter, NOON), painter, NOON)
     _, none_vetoed = autonomy.arbitrate(day_options, painter, lit, NOON, Draws0(), "x")
     assert not none_vetoed  # by day the rule does not apply
-    pair = [autonomy.Candidate("look_around", "floor", 0.5),
-            autonomy.Candidate("tidy", "trash", 0.4)]
+    pair = [
+        autonomy.Candidate("look_around", "floor", 0.5),
+        autonomy.Candidate("tidy", "trash", 0.4),
+    ]
     plain, _ = autonomy.arbitrate(pair, Persona(), lit, NOON, Draws0(), "x")
     preferred, _ = autonomy.arbitrate(pair, painter, lit, NOON, Draws0(), "x")
     assert (plain.action, preferred.action) == ("look_around", "tidy")
@@ -301,11 +340,13 @@ def test_a_missing_material_is_looked_for_where_memory_points_then_where_it_usua
 def test_a_search_result_teaches_the_stock_and_a_pick_up_ends_the_shortage():
     mind = autonomy.with_leads(autonomy.Mind(stage="sketch"), "paint", ("drawer",))
     state = life.initial_state(PERSONA, NOON)
-    found, _ = autonomy.on_result(mind, state, PERSONA, "search", "drawer", "paint", True,
-                                  "paint:2", NOON, 1)
+    found, _ = autonomy.on_result(
+        mind, state, PERSONA, "search", "drawer", "paint", True, "paint:2", NOON, 1
+    )
     assert found.stock["drawer|paint"] == 2 and "drawer|paint" in found.searched
     options, _ = autonomy.candidates(found, state, PERSONA, NOON)
     assert ("pick_up", "drawer") in {(c.action, c.target) for c in options}
-    held, _ = autonomy.on_result(found, state, PERSONA, "pick_up", "drawer", "paint", True,
-                                 None, NOON + 5, 2)
+    held, _ = autonomy.on_result(
+        found, state, PERSONA, "pick_up", "drawer", "paint", True, None, NOON + 5, 2
+    )
     assert held.holding["paint"] == 1 and "paint" not in held.leads

@@ -57,17 +57,35 @@ def test_small_example_loads(tmp_path):
     assert s.end == 120 and s.probes[0].at == 60
 
 
-@pytest.mark.parametrize("old, new, expected", [
-    ("agent: bo,", "agent: zed,", ["s.yaml:18", "probes[0].agent", "unknown agent 'zed'"]),
-    ("b: shop, minutes", "b: mall, minutes", ["s.yaml:9", "world.roads[0].b", "unknown place"]),
-    ("agent: bo, proposition: p}", "agent: bo, proposition: q}",
-     ["s.yaml:18", "probes[0].proposition", "unknown proposition 'q'"]),
-    ("at: day 1 01:00", "at: day 3 01:00", ["s.yaml:18", "probes[0].at", "within the scenario"]),
-    ("- {id: bo, home: home}", "- {id: ana, home: home}", ["s.yaml:12", "agents[1]", "duplicate"]),
-    ("minutes: 5", "minutes: -5", ["s.yaml:9", "world.roads[0].minutes", "greater than 0"]),
-    ("duration: 2h", "duration: two hours", ["s.yaml:3", "duration", "'48h'"]),
-    ("metrics: [reach]", "metrics: [reach]\ncolour: blue", ["s.yaml:20", "colour", "unknown key"]),
-])
+@pytest.mark.parametrize(
+    "old, new, expected",
+    [
+        ("agent: bo,", "agent: zed,", ["s.yaml:18", "probes[0].agent", "unknown agent 'zed'"]),
+        ("b: shop, minutes", "b: mall, minutes", ["s.yaml:9", "world.roads[0].b", "unknown place"]),
+        (
+            "agent: bo, proposition: p}",
+            "agent: bo, proposition: q}",
+            ["s.yaml:18", "probes[0].proposition", "unknown proposition 'q'"],
+        ),
+        (
+            "at: day 1 01:00",
+            "at: day 3 01:00",
+            ["s.yaml:18", "probes[0].at", "within the scenario"],
+        ),
+        (
+            "- {id: bo, home: home}",
+            "- {id: ana, home: home}",
+            ["s.yaml:12", "agents[1]", "duplicate"],
+        ),
+        ("minutes: 5", "minutes: -5", ["s.yaml:9", "world.roads[0].minutes", "greater than 0"]),
+        ("duration: 2h", "duration: two hours", ["s.yaml:3", "duration", "'48h'"]),
+        (
+            "metrics: [reach]",
+            "metrics: [reach]\ncolour: blue",
+            ["s.yaml:20", "colour", "unknown key"],
+        ),
+    ],
+)
 def test_invalid_file_names_file_line_path_and_expectation(tmp_path, old, new, expected):
     assert old in SMALL
     message = error_of(tmp_path, SMALL.replace(old, new))
@@ -77,8 +95,9 @@ def test_invalid_file_names_file_line_path_and_expectation(tmp_path, old, new, e
 
 def test_a_request_for_a_resource_with_no_source_is_refused(tmp_path):
     text = (LIBRARY / "picnic_request.yaml").read_text()
-    message = error_of(tmp_path, text.replace("item: pastry, source: bakery",
-                                              "item: croissant, source: bakery", 1))
+    message = error_of(
+        tmp_path, text.replace("item: pastry, source: bakery", "item: croissant, source: bakery", 1)
+    )
     assert "requests[0].item" in message and "'croissant'" in message
 
 
@@ -106,7 +125,7 @@ def test_scenario_list_shows_library(cli):
 def test_suite_seed_sets_are_disjoint():
     seeds = load_suite().seeds
     sets = [set(seeds.selection), set(seeds.gate), set(seeds.test)]
-    assert all(not (a & b) for i, a in enumerate(sets) for b in sets[i + 1:])
+    assert all(not (a & b) for i, a in enumerate(sets) for b in sets[i + 1 :])
     assert max(max(s) for s in sets) < seeds.confirmation_start
 
 

@@ -13,8 +13,19 @@ def searched(tmp_path_factory):
     config = root / "tiny.yaml"
     config.write_text("scenarios: [public_fact]\nseeds: 0-1\n")
     runs = root / "runs"
-    result = villagelab("search", "--study", "tiny", "--trials", "3", "--config", str(config),
-                        "--runs-dir", str(runs), "--serial", cwd=root)
+    result = villagelab(
+        "search",
+        "--study",
+        "tiny",
+        "--trials",
+        "3",
+        "--config",
+        str(config),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+        cwd=root,
+    )
     assert result.returncode == 0, result.stderr
     return root, runs, result
 
@@ -41,8 +52,13 @@ def test_mlflow_holds_one_parent_and_a_child_per_trial_with_its_decision(searche
         tags = child.data.tags
         assert tags["mlflow.parentRunId"] == parents[0].info.run_id
         assert tags["villagelab.decision"] in ("promoted", "rolled_back", "pruned")
-        assert {"villagelab.policy", "villagelab.harness", "villagelab.instrument",
-                "villagelab.trial", "villagelab.study"} <= set(tags)
+        assert {
+            "villagelab.policy",
+            "villagelab.harness",
+            "villagelab.instrument",
+            "villagelab.trial",
+            "villagelab.study",
+        } <= set(tags)
         assert "retrieval.top_k" in child.data.params
         assert child.info.status == "FINISHED"
         if tags["villagelab.decision"] != "pruned":
@@ -80,13 +96,23 @@ def test_the_printed_next_steps_work_when_copied_into_a_plain_shell(searched):
     root, runs, result = searched
     lines = dict(line.split(": ", 1) for line in result.stdout.splitlines() if ": " in line)
     plain = {**os.environ, "PATH": "/usr/bin:/bin"}
-    report = subprocess.run(lines["morning_report"], shell=True, cwd=root, env=plain,
-                            capture_output=True, text=True, check=False)
+    report = subprocess.run(
+        lines["morning_report"],
+        shell=True,
+        cwd=root,
+        env=plain,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert report.returncode == 0, report.stderr
     assert "Morning report: study tiny" in report.stdout
     ui = lines["open the MLflow UI"]
-    assert ui.split()[0].endswith("villagelab") and ui.split()[1:] == ["ui", "--runs-dir",
-                                                                        str(runs)]
+    assert ui.split()[0].endswith("villagelab") and ui.split()[1:] == [
+        "ui",
+        "--runs-dir",
+        str(runs),
+    ]
 
 
 def test_a_finished_study_says_how_to_extend_it_and_leaves_no_empty_parent_run(searched):
@@ -96,20 +122,31 @@ def test_a_finished_study_says_how_to_extend_it_and_leaves_no_empty_parent_run(s
     from mlflow.tracking import MlflowClient
 
     root, runs, _ = searched
-    args = ["search", "--study", "tiny", "--trials", "3", "--config", str(root / "tiny.yaml"),
-            "--runs-dir", str(runs), "--serial"]
+    args = [
+        "search",
+        "--study",
+        "tiny",
+        "--trials",
+        "3",
+        "--config",
+        str(root / "tiny.yaml"),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+    ]
     again = villagelab(*args, cwd=root)
     assert again.returncode == 0, again.stderr
     assert "trials_this_run: 0" in again.stdout and "stopped_by: spent" in again.stdout
     assert "has used its budget of 3 trials; nothing ran" in " ".join(again.stderr.split())
     extend = next(line for line in again.stdout.splitlines() if line.startswith("extend_it"))
-    assert shlex.split(extend.split(": ", 1)[1])[1:] == [*args[:3], "--trials", "13",
-                                                         *args[5:]]
+    assert shlex.split(extend.split(": ", 1)[1])[1:] == [*args[:3], "--trials", "13", *args[5:]]
     client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
     experiment = client.get_experiment_by_name("tiny")
-    parents = client.search_runs([experiment.experiment_id],
-                                 "tags.`villagelab.kind` = 'search'")
+    parents = client.search_runs([experiment.experiment_id], "tags.`villagelab.kind` = 'search'")
     assert len(parents) == 1  # the rerun opened no run
-    assert subprocess.run(shlex.split(extend.split(": ", 1)[1])[:1] + ["--version"],
-                          capture_output=True, text=True, check=True).stdout.startswith(
-        "villagelab ")
+    assert subprocess.run(
+        shlex.split(extend.split(": ", 1)[1])[:1] + ["--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.startswith("villagelab ")

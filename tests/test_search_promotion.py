@@ -37,15 +37,24 @@ def test_a_search_holds_each_candidate_to_the_studys_anchor(tmp_path):
     it beats P clearly and is within tolerance of it everywhere — and is still refused, for
     it is far beyond tolerance of the anchor on replan_bridge_rumor."""
     unmarked = ("mark_second_hand: true", "mark_second_hand: false")
-    drifted = variant(tmp_path, "p", ("  keep_source: true\n", "  keep_source: false\n"),
-                      unmarked)
+    drifted = variant(tmp_path, "p", ("  keep_source: true\n", "  keep_source: false\n"), unmarked)
     candidate = variant(tmp_path, "c", unmarked)
     config = tmp_path / "search.yaml"
-    config.write_text(f"scenarios: [public_fact, replan_bridge_rumor]\nseeds: 0-2\n"
-                      f"start_policy: {CAREFUL}\nfirst: [{drifted}]\n")
+    config.write_text(
+        f"scenarios: [public_fact, replan_bridge_rumor]\nseeds: 0-2\n"
+        f"start_policy: {CAREFUL}\nfirst: [{drifted}]\n"
+    )
     runs = tmp_path / "runs"
-    args = ["search", "--study", "drift", "--config", str(config), "--runs-dir", str(runs),
-            "--serial"]
+    args = [
+        "search",
+        "--study",
+        "drift",
+        "--config",
+        str(config),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+    ]
     first = villagelab(*args, "--trials", "1")
     assert first.returncode == 0, first.stderr
     assert "trial 0: rolled_back" in first.stderr  # P is worse than careful
@@ -58,10 +67,10 @@ def test_a_search_holds_each_candidate_to_the_studys_anchor(tmp_path):
     uri = f"sqlite:///{runs / 'mlflow.db'}"
     client = MlflowClient(tracking_uri=uri)
     experiment = client.get_experiment_by_name("drift")
-    (p_run,) = client.search_runs([experiment.experiment_id],
-                                  "tags.`villagelab.trial` = '0'")
-    Registry(uri).promote(p_run.info.run_id, p_run.info.artifact_uri, load_policy(drifted),
-                          None, "drift", "0")  # the drifted champion
+    (p_run,) = client.search_runs([experiment.experiment_id], "tags.`villagelab.trial` = '0'")
+    Registry(uri).promote(
+        p_run.info.run_id, p_run.info.artifact_uri, load_policy(drifted), None, "drift", "0"
+    )  # the drifted champion
     study = optuna.load_study(study_name="drift", storage=journal(runs))
     assert study.user_attrs["anchor"]["policy"] == dict(load_policy(CAREFUL))
     study.enqueue_trial(dict(load_policy(candidate)))
@@ -73,22 +82,35 @@ def test_a_search_holds_each_candidate_to_the_studys_anchor(tmp_path):
     trial = optuna.load_study(study_name="drift", storage=journal(runs)).trials[1]
     assert trial.user_attrs["decision"] == "rolled_back"
     assert trial.user_attrs["reason"].startswith(
-        "worse than the study's anchor beyond tolerance: replan_bridge_rumor/")
+        "worse than the study's anchor beyond tolerance: replan_bridge_rumor/"
+    )
     assert trial.value == pytest.approx(trial.user_attrs["objective"])  # feasible: objective
 
 
-def test_a_start_that_breaks_a_guardrail_is_said_and_the_first_feasible_candidate_wins(
-        tmp_path):
+def test_a_start_that_breaks_a_guardrail_is_said_and_the_first_feasible_candidate_wins(tmp_path):
     config = tmp_path / "search.yaml"
     leaky = variant(tmp_path, "leaky", ("respect_privacy: true", "respect_privacy: false"))
-    config.write_text(f"scenarios: [secret, public_fact]\nseeds: 0-2\n"
-                      f"first: [{leaky}, {CAREFUL}]\n")  # the start is baseline.yaml
+    config.write_text(
+        f"scenarios: [secret, public_fact]\nseeds: 0-2\nfirst: [{leaky}, {CAREFUL}]\n"
+    )  # the start is baseline.yaml
     runs = tmp_path / "runs"
-    result = villagelab("search", "--study", "fix", "--trials", "2", "--config", str(config),
-                        "--runs-dir", str(runs), "--serial")
+    result = villagelab(
+        "search",
+        "--study",
+        "fix",
+        "--trials",
+        "2",
+        "--config",
+        str(config),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+    )
     assert result.returncode == 0, result.stderr
-    assert ("note: the champion (version 1) breaks a guardrail: containment 0.000 < 0.95"
-            in " ".join(result.stderr.split()))
+    assert (
+        "note: the champion (version 1) breaks a guardrail: containment 0.000 < 0.95"
+        in " ".join(result.stderr.split())
+    )
     lines = {x.split(":")[0]: x for x in result.stderr.splitlines() if x.startswith("trial ")}
     assert "rolled_back" in lines["trial 0"]  # leaks like the start: no smaller violation
     assert "promoted" in lines["trial 1"]

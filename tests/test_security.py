@@ -23,15 +23,20 @@ LOOPBACK = ("127.0.0.1", "::1", "::ffff:127.0.0.1")
 
 
 # --- redaction and terminal text, as functions ---------------------------------------------------
-@pytest.mark.parametrize(("uri", "shown"), [
-    ("s3://AKID123:SECRET456@bucket/p?region=eu", "s3://***:***@bucket/p?region=eu"),
-    ("postgresql://alice:pw0rd99@db:5432/optuna", "postgresql://alice:***@db:5432/optuna"),
-    ("http://bob:tok3n55@mlflow:5000", "http://bob:***@mlflow:5000"),
-    ("gs://b/p?access_key=AK11&secret_key=SK22&scheme=http",
-     "gs://b/p?access_key=***&secret_key=***&scheme=http"),
-    ("file:///mnt/shared/traces", "file:///mnt/shared/traces"),
-    ("postgresql://alice@db/optuna", "postgresql://alice@db/optuna"),
-])
+@pytest.mark.parametrize(
+    ("uri", "shown"),
+    [
+        ("s3://AKID123:SECRET456@bucket/p?region=eu", "s3://***:***@bucket/p?region=eu"),
+        ("postgresql://alice:pw0rd99@db:5432/optuna", "postgresql://alice:***@db:5432/optuna"),
+        ("http://bob:tok3n55@mlflow:5000", "http://bob:***@mlflow:5000"),
+        (
+            "gs://b/p?access_key=AK11&secret_key=SK22&scheme=http",
+            "gs://b/p?access_key=***&secret_key=***&scheme=http",
+        ),
+        ("file:///mnt/shared/traces", "file:///mnt/shared/traces"),
+        ("postgresql://alice@db/optuna", "postgresql://alice@db/optuna"),
+    ],
+)
 def test_redact_masks_credentials_and_keeps_the_rest(uri, shown):
     assert redact(uri) == shown
 
@@ -48,8 +53,10 @@ def test_printable_escapes_controls_and_bidi_overrides():
 
 
 def test_join_uri_puts_segments_before_the_query():
-    assert join_uri("s3://b/p?endpoint_override=h:1", "study", "trial-3") == \
-        "s3://b/p/study/trial-3?endpoint_override=h:1"
+    assert (
+        join_uri("s3://b/p?endpoint_override=h:1", "study", "trial-3")
+        == "s3://b/p/study/trial-3?endpoint_override=h:1"
+    )
     assert join_uri("file:///x/", "traces") == "file:///x/traces"
 
 
@@ -60,13 +67,25 @@ def test_within_refuses_a_path_outside_its_folder(tmp_path):
 
 
 # --- names ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["../../escaped", "/tmp/absolute", "a/b", "..", ".hidden",
-                                  "x" * 65, "spa ce", "semi;colon"])
+@pytest.mark.parametrize(
+    "name",
+    ["../../escaped", "/tmp/absolute", "a/b", "..", ".hidden", "x" * 65, "spa ce", "semi;colon"],
+)
 def test_a_study_name_that_is_not_a_plain_name_is_refused_before_anything_is_written(
-        tmp_path, name):
+    tmp_path, name
+):
     runs = tmp_path / "runs"
-    result = villagelab("search", "--study", name, "--trials", "1", "--runs-dir", str(runs),
-                        "--serial", cwd=tmp_path)
+    result = villagelab(
+        "search",
+        "--study",
+        name,
+        "--trials",
+        "1",
+        "--runs-dir",
+        str(runs),
+        "--serial",
+        cwd=tmp_path,
+    )
     assert result.returncode == 2, result.stderr
     assert "study name" in result.stderr and "Traceback" not in result.stderr
     assert not runs.exists() and sorted(p.name for p in tmp_path.iterdir()) == []
@@ -88,9 +107,21 @@ def written_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("security-run")
     shared = root / "shared"
     out = root / "out"
-    result = villagelab("run", "--scenario", "public_fact", "--policy",
-                        str(ROOT / "policies" / "baseline.yaml"), "--seeds", "0", "--out",
-                        str(out), "--serial", "--traces-uri", shared.as_uri(), cwd=root)
+    result = villagelab(
+        "run",
+        "--scenario",
+        "public_fact",
+        "--policy",
+        str(ROOT / "policies" / "baseline.yaml"),
+        "--seeds",
+        "0",
+        "--out",
+        str(out),
+        "--serial",
+        "--traces-uri",
+        shared.as_uri(),
+        cwd=root,
+    )
     assert result.returncode in (0, 1), result.stderr
     return root, out, shared
 
@@ -106,11 +137,14 @@ def test_score_follows_a_manifests_uri_only_when_it_is_given_again(written_run):
     assert "objective" in scored.stdout
 
 
-@pytest.mark.parametrize(("field", "value", "says"), [
-    ("traces", "file:///etc", "--traces-uri"),
-    ("episodes", [{"scenario": "../../../etc", "seed": 0, "status": "ok"}], "scenario name"),
-    ("episodes", "nonsense", "not a complete manifest"),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("traces", "file:///etc", "--traces-uri"),
+        ("episodes", [{"scenario": "../../../etc", "seed": 0, "status": "ok"}], "scenario name"),
+        ("episodes", "nonsense", "not a complete manifest"),
+    ],
+)
 def test_a_crafted_manifest_is_refused_with_exit_2(tmp_path, written_run, field, value, says):
     _, out, _ = written_run
     meta = json.loads((out / "manifest.json").read_text())
@@ -128,7 +162,9 @@ def test_a_crafted_manifest_is_refused_with_exit_2(tmp_path, written_run, field,
 # --- user text on the terminal ---------------------------------------------------------------------
 def test_markup_and_escape_sequences_in_a_users_file_are_shown_as_text(tmp_path):
     policy = tmp_path / "evil.yaml"
-    policy.write_text('sharing:\n  proactive: "[/][link=http://evil]x\\e[2J\\e]8;;http://evil\\a"\n')
+    policy.write_text(
+        'sharing:\n  proactive: "[/][link=http://evil]x\\e[2J\\e]8;;http://evil\\a"\n'
+    )
     result = villagelab("policy", "validate", str(policy), cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     assert "\x1b" not in result.stderr and "\a" not in result.stderr
@@ -147,7 +183,7 @@ def test_control_characters_in_a_file_name_never_reach_the_terminal_raw(tmp_path
 
 def test_an_overlong_value_is_cut_with_a_note_of_its_length(tmp_path):
     policy = tmp_path / "long.yaml"
-    policy.write_text(f"sharing:\n  proactive: \"{'A' * 5000}\"\n")
+    policy.write_text(f'sharing:\n  proactive: "{"A" * 5000}"\n')
     result = villagelab("policy", "validate", str(policy), cwd=tmp_path)
     assert result.returncode == 2
     assert "A" * 5000 not in result.stderr and "characters in all" in result.stderr
@@ -167,19 +203,37 @@ HOLD = textwrap.dedent("""
 
 
 @pytest.mark.slow
-def test_a_local_cluster_listens_on_loopback_only_and_refuses_a_client_without_its_token(
-        tmp_path):
+def test_a_local_cluster_listens_on_loopback_only_and_refuses_a_client_without_its_token(tmp_path):
     import psutil
 
     home = tmp_path / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
     driver = subprocess.Popen(
-        [sys.executable, "-c", HOLD, "run", "--scenario", "public_fact", "--policy",
-         str(ROOT / "policies" / "baseline.yaml"), "--seeds", "0-3", "--workers", "2",
-         "--out", str(tmp_path / "out")],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={**env, "HOME": str(home)}, cwd=tmp_path, start_new_session=True)
+        [
+            sys.executable,
+            "-c",
+            HOLD,
+            "run",
+            "--scenario",
+            "public_fact",
+            "--policy",
+            str(ROOT / "policies" / "baseline.yaml"),
+            "--seeds",
+            "0-3",
+            "--workers",
+            "2",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**env, "HOME": str(home)},
+        cwd=tmp_path,
+        start_new_session=True,
+    )
     try:
         printed = []
         for line in driver.stdout:  # the run's own output, then READY while Ray is still up
@@ -188,12 +242,14 @@ def test_a_local_cluster_listens_on_loopback_only_and_refuses_a_client_without_i
                 break
         assert printed and printed[-1].startswith("READY"), "".join(printed)
         family = [driver.pid] + [p.pid for p in psutil.Process(driver.pid).children(True)]
-        listening = [c for c in psutil.net_connections(kind="inet")
-                     if c.pid in family and c.status in (psutil.CONN_LISTEN, psutil.CONN_NONE)]
+        listening = [
+            c
+            for c in psutil.net_connections(kind="inet")
+            if c.pid in family and c.status in (psutil.CONN_LISTEN, psutil.CONN_NONE)
+        ]
         names = {c.laddr.port: psutil.Process(c.pid).name() for c in listening}
         assert len(listening) >= 4, f"expected the GCS, raylet and workers: {names}"
-        exposed = [(c.laddr, names[c.laddr.port]) for c in listening
-                   if c.laddr.ip not in LOOPBACK]
+        exposed = [(c.laddr, names[c.laddr.port]) for c in listening if c.laddr.ip not in LOOPBACK]
         assert exposed == [], f"listening beyond loopback: {exposed}"
         gcs_server = next(c for c in listening if names[c.laddr.port] == "gcs_server")
         gcs = gcs_server.laddr.port
@@ -201,12 +257,18 @@ def test_a_local_cluster_listens_on_loopback_only_and_refuses_a_client_without_i
         token = psutil.Process(gcs_server.pid).environ()["RAY_AUTH_TOKEN"]
 
         def attach(**extra: str) -> subprocess.CompletedProcess[str]:
-            code = (f"import os, ray; ray.init(address='127.0.0.1:{gcs}'); "
-                    "print('ATTACHED', ray.get(ray.remote(lambda: os.getpid()).remote()))")
-            return subprocess.run([sys.executable, "-c", code], capture_output=True,
-                                  text=True, timeout=300, check=False,
-                                  env={**env, "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
-                                       **extra})
+            code = (
+                f"import os, ray; ray.init(address='127.0.0.1:{gcs}'); "
+                "print('ATTACHED', ray.get(ray.remote(lambda: os.getpid()).remote()))"
+            )
+            return subprocess.run(
+                [sys.executable, "-c", code],
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+                env={**env, "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", **extra},
+            )
 
         for refused in (attach(), attach(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN="guess")):
             assert refused.returncode != 0 and "ATTACHED" not in refused.stdout
@@ -236,15 +298,18 @@ def s3_endpoint(tmp_path_factory):
     import pyarrow.fs as pafs
 
     port = free_port()
-    server = subprocess.Popen([str(Path(sys.executable).with_name("moto_server")), "-H",
-                               "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [str(Path(sys.executable).with_name("moto_server")), "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     query = f"endpoint_override=127.0.0.1:{port}&scheme=http&region=us-east-1"
 
     def up() -> bool:
         try:
-            fs, _ = pafs.FileSystem.from_uri(f"s3://{S3_KEY}:{S3_SECRET}@villagelab?{query}"
-                                             "&allow_bucket_creation=true")
+            fs, _ = pafs.FileSystem.from_uri(
+                f"s3://{S3_KEY}:{S3_SECRET}@villagelab?{query}&allow_bucket_creation=true"
+            )
             fs.create_dir("villagelab")
             return True
         except OSError:
@@ -269,7 +334,8 @@ def _files_holding(root: Path, secrets: tuple[str, ...]) -> list[str]:
 
 @pytest.mark.slow
 def test_planted_credentials_are_found_nowhere_a_run_and_a_search_write(
-        tmp_path, s3_endpoint, postgres, mlflow_server):
+    tmp_path, s3_endpoint, postgres, mlflow_server
+):
     import optuna
     import pyarrow.fs as pafs
     from mlflow.tracking import MlflowClient
@@ -277,27 +343,74 @@ def test_planted_credentials_are_found_nowhere_a_run_and_a_search_write(
     pg_url = postgres.replace("villagelab@", f"villagelab:{PG_PASSWORD}@")
     tracking = mlflow_server.replace("http://", f"http://villager:{MLFLOW_PASSWORD}@")
     config = tmp_path / "tiny.yaml"
-    config.write_text("scenarios: [public_fact]\nseeds: 0-1\nconfirmation_seeds: 2\n"
-                      f"first: [{ROOT / 'policies' / 'careful.yaml'}]\n")
+    config.write_text(
+        "scenarios: [public_fact]\nseeds: 0-1\nconfirmation_seeds: 2\n"
+        f"first: [{ROOT / 'policies' / 'careful.yaml'}]\n"
+    )
     policy = str(ROOT / "policies" / "baseline.yaml")
     commands = [
-        ("run", "--scenario", "public_fact", "--policy", policy, "--seeds", "0-1", "--out",
-         str(tmp_path / "out"), "--workers", "2", "--traces-uri", s3_endpoint),
-        ("score", str(tmp_path / "out"), "--traces-uri", s3_endpoint, "--json",
-         str(tmp_path / "scored" / "card.json")),
-        ("search", "--study", "planted", "--trials", "2", "--config", str(config),
-         "--runs-dir", str(tmp_path / "runs"), "--storage", pg_url, "--tracking-uri", tracking,
-         "--traces-uri", s3_endpoint, "--workers", "2"),
-        ("report", "--study", "planted", "--runs-dir", str(tmp_path / "runs"), "--storage",
-         pg_url, "--tracking-uri", tracking),
+        (
+            "run",
+            "--scenario",
+            "public_fact",
+            "--policy",
+            policy,
+            "--seeds",
+            "0-1",
+            "--out",
+            str(tmp_path / "out"),
+            "--workers",
+            "2",
+            "--traces-uri",
+            s3_endpoint,
+        ),
+        (
+            "score",
+            str(tmp_path / "out"),
+            "--traces-uri",
+            s3_endpoint,
+            "--json",
+            str(tmp_path / "scored" / "card.json"),
+        ),
+        (
+            "search",
+            "--study",
+            "planted",
+            "--trials",
+            "2",
+            "--config",
+            str(config),
+            "--runs-dir",
+            str(tmp_path / "runs"),
+            "--storage",
+            pg_url,
+            "--tracking-uri",
+            tracking,
+            "--traces-uri",
+            s3_endpoint,
+            "--workers",
+            "2",
+        ),
+        (
+            "report",
+            "--study",
+            "planted",
+            "--runs-dir",
+            str(tmp_path / "runs"),
+            "--storage",
+            pg_url,
+            "--tracking-uri",
+            tracking,
+        ),
         ("champion", "history", "--tracking-uri", tracking),
     ]
     found = []
     for command in commands:
         result = villagelab(*command, cwd=tmp_path)
         assert result.returncode in (0, 1), f"{command[0]}: {result.stderr[-3000:]}"
-        found += [f"{command[0]} output: {s}" for s in PLANTED
-                  if s in result.stdout + result.stderr]
+        found += [
+            f"{command[0]} output: {s}" for s in PLANTED if s in result.stdout + result.stderr
+        ]
     found += _files_holding(tmp_path, PLANTED)
     client = MlflowClient(tracking_uri=mlflow_server)
     experiment = client.get_experiment_by_name("planted")
@@ -313,20 +426,37 @@ def test_planted_credentials_are_found_nowhere_a_run_and_a_search_write(
     text = json.dumps([study.user_attrs, [t.user_attrs for t in study.trials]], default=str)
     found += [f"Optuna study: {s}" for s in PLANTED if s in text]
     fs, base = pafs.FileSystem.from_uri(s3_endpoint)
-    stored = [f for f in fs.get_file_info(pafs.FileSelector(base, recursive=True))
-              if f.type == pafs.FileType.File]
+    stored = [
+        f
+        for f in fs.get_file_info(pafs.FileSelector(base, recursive=True))
+        if f.type == pafs.FileType.File
+    ]
     assert stored, "the workers wrote no traces to the S3 endpoint"
     assert found == [], "\n".join(found)
 
 
-@pytest.mark.parametrize(("flag", "uri"), [
-    ("--tracking-uri", f"http://villager:{MLFLOW_PASSWORD}@127.0.0.1:{{port}}"),
-    ("--storage", f"postgresql://villagelab:{PG_PASSWORD}@127.0.0.1:{{port}}/optuna"),
-])
+@pytest.mark.parametrize(
+    ("flag", "uri"),
+    [
+        ("--tracking-uri", f"http://villager:{MLFLOW_PASSWORD}@127.0.0.1:{{port}}"),
+        ("--storage", f"postgresql://villagelab:{PG_PASSWORD}@127.0.0.1:{{port}}/optuna"),
+    ],
+)
 def test_an_unreachable_store_is_exit_2_with_its_address_masked(tmp_path, flag, uri):
     address = uri.format(port=free_port())  # nothing listens there
-    result = villagelab("search", "--study", "nowhere", "--trials", "1", "--serial",
-                        "--runs-dir", str(tmp_path / "runs"), flag, address, cwd=tmp_path)
+    result = villagelab(
+        "search",
+        "--study",
+        "nowhere",
+        "--trials",
+        "1",
+        "--serial",
+        "--runs-dir",
+        str(tmp_path / "runs"),
+        flag,
+        address,
+        cwd=tmp_path,
+    )
     assert result.returncode == 2, result.stderr
     assert redact(address) in result.stderr
     assert "Traceback" not in result.stderr

@@ -14,8 +14,7 @@ BASELINE = load_policy(ROOT / "policies" / "baseline.yaml")
 
 
 def test_local_mode_stays_within_a_step_and_flips_at_most_k():
-    study = optuna.create_study(direction="maximize",
-                                sampler=optuna.samplers.RandomSampler(seed=3))
+    study = optuna.create_study(direction="maximize", sampler=optuna.samplers.RandomSampler(seed=3))
     for _ in range(40):
         trial = study.ask()
         policy = sample(trial, "local", BASELINE, step=0.1, flips=1)
@@ -36,8 +35,20 @@ def test_pareto_mode_reports_its_front_and_never_prunes(tmp_path):
     cfg = tmp_path / "c.yaml"
     cfg.write_text("scenarios: [public_fact, secret]\nseeds: 0-1\n")
     runs = tmp_path / "runs"
-    result = villagelab("search", "--study", "front", "--mode", "pareto", "--trials", "3",
-                        "--config", str(cfg), "--runs-dir", str(runs), "--serial")
+    result = villagelab(
+        "search",
+        "--study",
+        "front",
+        "--mode",
+        "pareto",
+        "--trials",
+        "3",
+        "--config",
+        str(cfg),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+    )
     assert result.returncode == 0, result.stderr
     assert "pruned: 0" in result.stdout
     report = villagelab("report", "--study", "front", "--runs-dir", str(runs))
@@ -46,18 +57,36 @@ def test_pareto_mode_reports_its_front_and_never_prunes(tmp_path):
 
 def test_guardrails_are_optuna_constraints(tmp_path):
     leaky = tmp_path / "leaky.yaml"
-    leaky.write_text((ROOT / "policies" / "careful.yaml").read_text().replace(
-        "respect_privacy: true", "respect_privacy: false"))
+    leaky.write_text(
+        (ROOT / "policies" / "careful.yaml")
+        .read_text()
+        .replace("respect_privacy: true", "respect_privacy: false")
+    )
     cfg = tmp_path / "c.yaml"
-    cfg.write_text(f"scenarios: [secret]\nseeds: 0-2\nfirst: [{leaky}, "
-                   f"{ROOT / 'policies' / 'careful.yaml'}]\n")
+    cfg.write_text(
+        f"scenarios: [secret]\nseeds: 0-2\nfirst: [{leaky}, {ROOT / 'policies' / 'careful.yaml'}]\n"
+    )
     runs = tmp_path / "runs"
-    assert villagelab("search", "--study", "fenced", "--trials", "2", "--config", str(cfg),
-                      "--runs-dir", str(runs), "--serial").returncode == 0
+    assert (
+        villagelab(
+            "search",
+            "--study",
+            "fenced",
+            "--trials",
+            "2",
+            "--config",
+            str(cfg),
+            "--runs-dir",
+            str(runs),
+            "--serial",
+        ).returncode
+        == 0
+    )
     from experiments.study import storage_for
 
-    study = optuna.load_study(study_name="fenced", storage=storage_for(None,
-                                                                        runs / "optuna.journal"))
+    study = optuna.load_study(
+        study_name="fenced", storage=storage_for(None, runs / "optuna.journal")
+    )
     first, second = study.trials[:2]
     assert max(first.constraints.values()) > 0  # containment broken: infeasible
     assert max(second.constraints.values()) <= 0

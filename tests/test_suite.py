@@ -34,8 +34,9 @@ MAIN = {
 @cache
 def card(policy: str, scenarios: tuple[str, ...] = tuple(load_suite().scenarios)):  # type: ignore[no-untyped-def]
     instrument = Instrument.load(scenarios)
-    return evaluate(load_policy(ROOT / "policies" / f"{policy}.yaml"), instrument, SEEDS,
-                    SERIAL).scorecard
+    return evaluate(
+        load_policy(ROOT / "policies" / f"{policy}.yaml"), instrument, SEEDS, SERIAL
+    ).scorecard
 
 
 @pytest.mark.parametrize("scenario", sorted(MAIN))
@@ -51,8 +52,11 @@ def test_careful_beats_baseline_on_the_main_metric(scenario):
     definition = Instrument.load([scenario]).definition
     c = compare(card("careful"), card("baseline"), definition)
     (diff,) = [d for d in c.metrics if d.scenario == scenario and d.metric == metric]
-    better = diff.diff if diff.direction == "max" else type(diff.diff)(
-        -diff.diff.mean, -diff.diff.ci_high, -diff.diff.ci_low, diff.diff.n)
+    better = (
+        diff.diff
+        if diff.direction == "max"
+        else type(diff.diff)(-diff.diff.mean, -diff.diff.ci_high, -diff.diff.ci_low, diff.diff.n)
+    )
     assert better.ci_low > 0, f"{scenario}/{metric}: {diff.diff}"
 
 
@@ -86,8 +90,10 @@ def test_an_eager_replanning_trigger_helps_true_blockages_and_wastes_trips_on_ru
     true, false = "replan_bridge", "replan_bridge_rumor"
     assert eager[true]["action_consistency"].mean > slow[true]["action_consistency"].mean
     assert eager[false]["action_consistency"].mean < slow[false]["action_consistency"].mean
-    total = {k: p[true]["action_consistency"].mean + p[false]["action_consistency"].mean
-             for k, p in (("eager", eager), ("middle", middle), ("slow", slow))}
+    total = {
+        k: p[true]["action_consistency"].mean + p[false]["action_consistency"].mean
+        for k, p in (("eager", eager), ("middle", middle), ("slow", slow))
+    }
     assert total["middle"] > max(total["eager"], total["slow"])  # an interior optimum
 
 
@@ -96,7 +102,11 @@ def test_credulity_speeds_true_facts_and_hardens_rumors():
     both = ("replan_bridge", "rumor")
     doubtful = sweep_point({**held, "belief.second_hand_cap": 0.3}, both)
     credulous = sweep_point({**held, "belief.second_hand_cap": 1.0}, both)
-    assert credulous["replan_bridge"]["action_consistency"].mean > \
-        doubtful["replan_bridge"]["action_consistency"].mean
-    assert credulous["rumor"]["uncertainty_preservation"].mean < \
-        doubtful["rumor"]["uncertainty_preservation"].mean
+    assert (
+        credulous["replan_bridge"]["action_consistency"].mean
+        > doubtful["replan_bridge"]["action_consistency"].mean
+    )
+    assert (
+        credulous["rumor"]["uncertainty_preservation"].mean
+        < doubtful["rumor"]["uncertainty_preservation"].mean
+    )

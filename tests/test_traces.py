@@ -15,8 +15,10 @@ from scenarios import load_scenario
 
 
 def digests(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.glob("traces/*/*/*.parquet"))}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.glob("traces/*/*/*.parquet"))
+    }
 
 
 def write_all(root: Path, records) -> None:
@@ -45,7 +47,9 @@ def test_same_scenario_policy_seed_give_byte_identical_traces(tmp_path, public_f
 def test_different_seeds_give_different_worlds(tmp_path, public_fact, baseline):
     write_all(tmp_path, run_serial([Job(public_fact, 0), Job(public_fact, 1)], baseline))
     files = digests(tmp_path)
-    assert files["traces/events/public_fact/0.parquet"] != files["traces/events/public_fact/1.parquet"]
+    assert (
+        files["traces/events/public_fact/0.parquet"] != files["traces/events/public_fact/1.parquet"]
+    )
 
 
 @pytest.mark.ray
@@ -65,6 +69,7 @@ def dying(marker: Path, times: int):  # type: ignore[no-untyped-def]
     """An episode function whose worker process dies on its first `times` runs (counted in
     `marker`): what a lost worker or node looks like to the driver. A closure, so Ray ships
     it by value."""
+
     def episode(scenario, values, seed, agent_kind):  # type: ignore[no-untyped-def]
         import os
 
@@ -75,21 +80,25 @@ def dying(marker: Path, times: int):  # type: ignore[no-untyped-def]
         if runs < times:
             os._exit(1)
         return _execute(scenario, values, seed, agent_kind)
+
     return episode
 
 
 @pytest.mark.ray
-def test_a_lost_worker_is_retried_once_and_the_retry_is_recorded(tmp_path, ray_cluster,
-                                                                  public_fact, baseline):
+def test_a_lost_worker_is_retried_once_and_the_retry_is_recorded(
+    tmp_path, ray_cluster, public_fact, baseline
+):
     from harness.runner import RayBatch
 
-    (record,) = RayBatch([Job(public_fact, 0)], baseline,
-                         function=dying(tmp_path / "runs", times=1))
+    (record,) = RayBatch(
+        [Job(public_fact, 0)], baseline, function=dying(tmp_path / "runs", times=1)
+    )
     assert record.status == "ok" and record.tables
     assert record.retried is not None and "WorkerCrashedError" in record.retried
     assert record.summary()["retried"] == record.retried  # the manifest's episode list
-    (twice,) = RayBatch([Job(public_fact, 0)], baseline,
-                        function=dying(tmp_path / "again", times=2))
+    (twice,) = RayBatch(
+        [Job(public_fact, 0)], baseline, function=dying(tmp_path / "again", times=2)
+    )
     assert twice.status == "failed" and twice.retried is not None  # one retry, then a result
     assert (tmp_path / "again").read_text() == "2"
 
@@ -110,7 +119,9 @@ def test_every_table_reads_with_pandas_duckdb_and_polars(tmp_path, public_fact, 
         by_polars = pl.read_parquet(glob)
         expected = set(TABLES[name].names)
         assert {"scenario", "seed", "tick", "event_id"} <= expected
-        assert set(by_pandas.columns) == set(by_duckdb.columns) == set(by_polars.columns) == expected
+        assert (
+            set(by_pandas.columns) == set(by_duckdb.columns) == set(by_polars.columns) == expected
+        )
         assert len(by_pandas) == len(by_duckdb) == by_polars.height
         if len(by_pandas):
             assert sorted(by_pandas["seed"].unique()) == [0, 1]
@@ -151,8 +162,13 @@ def test_a_rerun_sweeps_the_temp_files_a_killed_writer_left(tmp_path):
     orphan = tmp_path / "traces" / "probes" / "secret" / ".0.parquet.x1y2.tmp"
     orphan.parent.mkdir(parents=True)
     orphan.write_bytes(b"half a file")
-    evaluate(load_policy(baseline_path()), Instrument.load(["secret"]), (0,),
-             Execution(serial=True), out=tmp_path)
+    evaluate(
+        load_policy(baseline_path()),
+        Instrument.load(["secret"]),
+        (0,),
+        Execution(serial=True),
+        out=tmp_path,
+    )
     assert not orphan.exists()
     assert (tmp_path / "traces" / "probes" / "secret" / "0.parquet").exists()
 
@@ -169,12 +185,23 @@ def test_a_killed_run_resumes_where_it_stopped_and_scores_as_a_fresh_one(tmp_pat
 
     from .conftest import ROOT, villagelab
 
-    args = ["run", "--scenario", "mango_recall", "--scenario", "secret", "--policy",
-            str(ROOT / "policies" / "careful.yaml"), "--seeds", "0-5", "--serial"]
+    args = [
+        "run",
+        "--scenario",
+        "mango_recall",
+        "--scenario",
+        "secret",
+        "--policy",
+        str(ROOT / "policies" / "careful.yaml"),
+        "--seeds",
+        "0-5",
+        "--serial",
+    ]
     out = tmp_path / "killed"
     exe = str(Path(sys.executable).with_name("villagelab"))
-    run = subprocess.Popen([exe, *args, "--out", str(out)], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
+    run = subprocess.Popen(
+        [exe, *args, "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     written = out / "traces" / "probes"
     while run.poll() is None and len(list(written.glob("*/*.parquet"))) < 2:
         time.sleep(0.05)
@@ -189,8 +216,9 @@ def test_a_killed_run_resumes_where_it_stopped_and_scores_as_a_fresh_one(tmp_pat
     resumed = villagelab(*args, "--out", str(out), "--json", str(out / "card.json"))
     assert resumed.returncode == 0, resumed.stderr
     assert "resumed: " in resumed.stderr and "of 12 episodes" in resumed.stderr
-    fresh = villagelab(*args, "--out", str(tmp_path / "fresh"), "--json",
-                       str(tmp_path / "fresh" / "card.json"))
+    fresh = villagelab(
+        *args, "--out", str(tmp_path / "fresh"), "--json", str(tmp_path / "fresh" / "card.json")
+    )
     assert fresh.returncode == 0, fresh.stderr
     assert (out / "card.json").read_text() == (tmp_path / "fresh" / "card.json").read_text()
     assert digests(out) == digests(tmp_path / "fresh")
@@ -199,14 +227,32 @@ def test_a_killed_run_resumes_where_it_stopped_and_scores_as_a_fresh_one(tmp_pat
 def test_a_folder_with_another_runs_traces_is_refused_untouched(tmp_path):
     from .conftest import ROOT, villagelab
 
-    first = villagelab("run", "--scenario", "secret", "--policy",
-                       str(ROOT / "policies" / "careful.yaml"), "--seeds", "0-1", "--serial",
-                       "--out", str(tmp_path))
+    first = villagelab(
+        "run",
+        "--scenario",
+        "secret",
+        "--policy",
+        str(ROOT / "policies" / "careful.yaml"),
+        "--seeds",
+        "0-1",
+        "--serial",
+        "--out",
+        str(tmp_path),
+    )
     assert first.returncode == 0, first.stderr
     before = (tmp_path / "manifest.json").read_bytes(), digests(tmp_path)
-    other = villagelab("run", "--scenario", "secret", "--policy",
-                       str(ROOT / "policies" / "baseline.yaml"), "--seeds", "0-1", "--serial",
-                       "--out", str(tmp_path))
+    other = villagelab(
+        "run",
+        "--scenario",
+        "secret",
+        "--policy",
+        str(ROOT / "policies" / "baseline.yaml"),
+        "--seeds",
+        "0-1",
+        "--serial",
+        "--out",
+        str(tmp_path),
+    )
     assert other.returncode == 2 and "another run (policy" in other.stderr
     assert "Traceback" not in other.stderr
     assert ((tmp_path / "manifest.json").read_bytes(), digests(tmp_path)) == before

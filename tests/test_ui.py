@@ -35,17 +35,31 @@ def runs(tmp_path_factory):
     config = root / "search.yaml"
     config.write_text("scenarios: [public_fact]\nseeds: 0-1\n")
     for name in ("older", "newer"):
-        result = villagelab("search", "--study", name, "--trials", "2", "--config",
-                            str(config), "--runs-dir", str(root / "runs"), "--serial")
+        result = villagelab(
+            "search",
+            "--study",
+            name,
+            "--trials",
+            "2",
+            "--config",
+            str(config),
+            "--runs-dir",
+            str(root / "runs"),
+            "--serial",
+        )
         assert result.returncode == 0, result.stderr
     return root / "runs"
 
 
 def start(runs: Path, port: int) -> tuple[subprocess.Popen[str], dict[str, str]]:
     """Start the command; wait for the lines it prints once the UI answers."""
-    ui = subprocess.Popen([EXE, "ui", "--runs-dir", str(runs), "--port", str(port)],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          env={**os.environ, "COLUMNS": "300"})
+    ui = subprocess.Popen(
+        [EXE, "ui", "--runs-dir", str(runs), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "300"},
+    )
     said: dict[str, str] = {}
     assert ui.stdout is not None
     for line in ui.stdout:
@@ -87,12 +101,15 @@ def test_ui_serves_the_runs_view_of_the_newest_study(runs):
     port = free_port()
     ui, said = start(runs, port)
     try:
-        newer = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}"
-                             ).get_experiment_by_name("newer")
+        newer = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}").get_experiment_by_name(
+            "newer"
+        )
         assert said["study"] == "newer"
-        assert said["runs_view"] == (f"http://127.0.0.1:{port}/#/experiments/"
-                                     f"{newer.experiment_id}/runs?workflowType="
-                                     "machine_learning&viewStateShareKey=villagelab")
+        assert said["runs_view"] == (
+            f"http://127.0.0.1:{port}/#/experiments/"
+            f"{newer.experiment_id}/runs?workflowType="
+            "machine_learning&viewStateShareKey=villagelab"
+        )
         page = dom(said["runs_view"])
         assert "trial 0" in page and "trial 1" in page  # the runs table, not GenAI traces
         assert "villagelab.decision" in page and "optuna_value" in page  # the view's columns
@@ -130,14 +147,24 @@ def test_ui_refuses_a_port_already_taken(runs):
 
 
 @needs_chromium
-def test_the_docs_script_photographs_the_runs_view_a_trial_and_a_model_version(runs,
-                                                                                tmp_path):
+def test_the_docs_script_photographs_the_runs_view_a_trial_and_a_model_version(runs, tmp_path):
     from .chromium import drawn
     from .conftest import ROOT
 
-    result = subprocess.run([sys.executable, str(ROOT / "docs" / "screenshots.py"),
-                             "--runs-dir", str(runs), "--out", str(tmp_path)],
-                            capture_output=True, text=True, timeout=900, check=False)
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "docs" / "screenshots.py"),
+            "--runs-dir",
+            str(runs),
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     for name in ("runs-view", "trial", "model-version"):
         assert drawn(tmp_path / f"{name}.png"), name

@@ -53,9 +53,17 @@ class Appraisal:
                 raise ValueError(f"{name} out of 0..1: {getattr(self, name)}")
 
 
-def appraise(kind: str, *, goal_related: bool, caused_by: str, expected: bool,
-             helps: bool = False, severity: float = 0.5, danger: float = 0.0,
-             can_handle: bool = True) -> Appraisal:
+def appraise(
+    kind: str,
+    *,
+    goal_related: bool,
+    caused_by: str,
+    expected: bool,
+    helps: bool = False,
+    severity: float = 0.5,
+    danger: float = 0.0,
+    can_handle: bool = True,
+) -> Appraisal:
     """Simple rules from what the agent can tell about an event.
 
     goal impact: ±severity if it bears on the current commitment (+ if it helps), else 0.
@@ -69,21 +77,28 @@ def appraise(kind: str, *, goal_related: bool, caused_by: str, expected: bool,
     impact = (severity if helps else -severity) if goal_related else 0.0
     control = (0.7 if can_handle else 0.2) + {"self": 0.2, "unknown": -0.1}.get(caused_by, 0.0)
     surprise_threat = 0.2 if not expected and impact < 0 else 0.0
-    return Appraisal(goal_impact=impact, cause=caused_by, controllability=_clamp(control, 0, 1),
-                     certainty=0.9 if expected else 0.5,
-                     threat=_clamp(danger + surprise_threat, 0.0, 1.0), kind=kind)
+    return Appraisal(
+        goal_impact=impact,
+        cause=caused_by,
+        controllability=_clamp(control, 0, 1),
+        certainty=0.9 if expected else 0.5,
+        threat=_clamp(danger + surprise_threat, 0.0, 1.0),
+        kind=kind,
+    )
 
 
-def apply_event(state: LifeState, persona: Persona, appraisal: Appraisal, event_id: int | str,
-                minute: int) -> LifeState:
+def apply_event(
+    state: LifeState, persona: Persona, appraisal: Appraisal, event_id: int | str, minute: int
+) -> LifeState:
     """The state after one appraised event at `minute` (the state must already be advanced to
     it). A second call with the same event id returns the state unchanged."""
     key = consumed_key("appraisal", event_id)
     if key in state.consumed:
         return state
     if minute != state.last_minute:
-        raise ValueError(f"advance the state to minute {minute} first (it is at "
-                         f"{state.last_minute})")
+        raise ValueError(
+            f"advance the state to minute {minute} first (it is at {state.last_minute})"
+        )
     a = appraisal
     good, bad = max(0.0, a.goal_impact), max(0.0, -a.goal_impact)
     dv = MAX_STEP * (a.goal_impact * (0.5 + 0.5 * a.certainty) - 0.5 * a.threat)
@@ -99,17 +114,20 @@ def apply_event(state: LifeState, persona: Persona, appraisal: Appraisal, event_
     push = {e: _clamp(MOMENTARY_PUSH * p, 0.0, 1.0) for e, p in push.items()}
     social = SOCIAL_SHARE * (0.5 + traits.extraversion) if a.cause == "other" else 0.0
     share = {"background": BACKGROUND_SHARE, "momentary": 1.0, "social": social}
-    emotions = {layer: {e: _clamp(v + share[layer] * push[e], 0.0, 1.0)
-                        for e, v in values.items()}
-                for layer, values in state.emotions.items()}
+    emotions = {
+        layer: {e: _clamp(v + share[layer] * push[e], 0.0, 1.0) for e, v in values.items()}
+        for layer, values in state.emotions.items()
+    }
     shock = max(a.threat, abs(a.goal_impact))
     aftershocks = state.aftershocks
     strongest = max(EMOTIONS, key=lambda e: (push[e], -EMOTIONS.index(e)))
     if shock >= AFTERSHOCK_AT and push[strongest] > 0.0:
         span = (shock - AFTERSHOCK_AT) / (1.0 - AFTERSHOCK_AT)
         length = round(AFTERSHOCK_MIN + span * (AFTERSHOCK_MAX - AFTERSHOCK_MIN))
-        aftershocks = (*aftershocks, Aftershock(strongest, round(AFTERSHOCK_SCALE * shock, 6),
-                                                minute, minute + length))
+        aftershocks = (
+            *aftershocks,
+            Aftershock(strongest, round(AFTERSHOCK_SCALE * shock, 6), minute, minute + length),
+        )
     shift = dict(state.baseline_shift)
     if is_scar(a):
         shift["fear"] = min(SCAR_CAP, shift.get("fear", 0.0) + SCAR_STEP)
@@ -118,7 +136,9 @@ def apply_event(state: LifeState, persona: Persona, appraisal: Appraisal, event_
         state,
         valence=_clamp(state.valence + _clamp(dv, -MAX_STEP, MAX_STEP), -1.0, 1.0),
         arousal=_clamp(state.arousal + _clamp(da, -MAX_STEP, MAX_STEP), 0.0, 1.0),
-        emotions=emotions, baseline_shift=shift, aftershocks=aftershocks,
+        emotions=emotions,
+        baseline_shift=shift,
+        aftershocks=aftershocks,
         consumed=(*state.consumed, key),
     )
 
@@ -135,8 +155,15 @@ def skill_confidence(state: LifeState, skill: str, situation: str) -> float:
     return conf.get(f"{skill}|{situation}", conf.get(f"{skill}|*", SKILL_PRIOR))
 
 
-def record_outcome(state: LifeState, skill: str, situation: str, success: bool,
-                   event_id: int | str, *, attributable: bool = True) -> LifeState:
+def record_outcome(
+    state: LifeState,
+    skill: str,
+    situation: str,
+    success: bool,
+    event_id: int | str,
+    *,
+    attributable: bool = True,
+) -> LifeState:
     """One skill outcome: confidence in (skill, situation) ±0.05, clamped to 0..1, once per
     event id. Outcomes not attributable to the skill (a stuck drawer, a snatched object) teach
     nothing and consume nothing."""
@@ -147,8 +174,11 @@ def record_outcome(state: LifeState, skill: str, situation: str, success: bool,
         return state
     old = skill_confidence(state, skill, situation)
     new = _clamp(old + (SKILL_STEP if success else -SKILL_STEP), 0.0, 1.0)
-    return replace(state, skill_confidence={**state.skill_confidence, f"{skill}|{situation}": new},
-                   consumed=(*state.consumed, key))
+    return replace(
+        state,
+        skill_confidence={**state.skill_confidence, f"{skill}|{situation}": new},
+        consumed=(*state.consumed, key),
+    )
 
 
 def _clamp(x: float, lo: float, hi: float) -> float:

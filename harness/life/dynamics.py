@@ -45,7 +45,8 @@ CIRCADIAN_PEAK = 11 * 60  # 11:00
 def initial_state(persona: Persona, minute: int = 0) -> LifeState:
     """A rested, fed agent at its baselines; abilities seed skill confidence as "skill|*"."""
     return LifeState(
-        last_minute=minute, valence=persona.baselines.valence,
+        last_minute=minute,
+        valence=persona.baselines.valence,
         arousal=persona.baselines.arousal,
         skill_confidence={f"{skill}|*": v for skill, v in sorted(persona.abilities.items())},
     )
@@ -63,13 +64,24 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
     hunger1 = _clamp_units(hunger0 + HUNGER_RATE * dt)
     v_base, a_base = valence_baseline(state, persona), arousal_baseline(persona, asleep)
     emotions = {
-        layer: {e: _decay(state.emotions[layer][e], emotion_baseline(state, layer, e), dt,
-                          LAYER_HALF_LIFE[layer], 0.0, 1.0) for e in EMOTIONS}
+        layer: {
+            e: _decay(
+                state.emotions[layer][e],
+                emotion_baseline(state, layer, e),
+                dt,
+                LAYER_HALF_LIFE[layer],
+                0.0,
+                1.0,
+            )
+            for e in EMOTIONS
+        }
         for layer in LAYERS
     }
     return replace(
-        state, last_minute=t1,
-        energy_deficit=energy1 / UNITS, hunger_deficit=hunger1 / UNITS,
+        state,
+        last_minute=t1,
+        energy_deficit=energy1 / UNITS,
+        hunger_deficit=hunger1 / UNITS,
         # the flag is first made consistent with where the interval starts, then moved by
         # where it ends: on a monotone path that equals minute-by-minute hysteresis
         resting=_hysteresis(_hysteresis(state.resting, energy0), energy1),
@@ -88,9 +100,12 @@ def eat(state: LifeState, event_id: int | str) -> LifeState:
         return state
     hunger0 = _units(state.hunger_deficit)
     hunger1 = _clamp_units(hunger0 - MEAL)
-    return replace(state, hunger_deficit=hunger1 / UNITS,
-                   eating=_hysteresis(_hysteresis(state.eating, hunger0), hunger1),
-                   consumed=(*state.consumed, key))
+    return replace(
+        state,
+        hunger_deficit=hunger1 / UNITS,
+        eating=_hysteresis(_hysteresis(state.eating, hunger0), hunger1),
+        consumed=(*state.consumed, key),
+    )
 
 
 def wants_rest(state: LifeState) -> bool:
@@ -150,11 +165,19 @@ def aftershock_level(shock: Aftershock, minute: int) -> float:
 def emotion_level(state: LifeState, emotion: str) -> float:
     """How strongly an emotion is felt now: the strongest layer, the background carrying its
     aftershocks, within 0..1."""
-    tail = sum(aftershock_level(a, state.last_minute) for a in state.aftershocks
-               if a.emotion == emotion)
+    tail = sum(
+        aftershock_level(a, state.last_minute) for a in state.aftershocks if a.emotion == emotion
+    )
     layers = state.emotions
-    return _clamp(max(layers["background"][emotion] + tail, layers["momentary"][emotion],
-                      layers["social"][emotion]), 0.0, 1.0)
+    return _clamp(
+        max(
+            layers["background"][emotion] + tail,
+            layers["momentary"][emotion],
+            layers["social"][emotion],
+        ),
+        0.0,
+        1.0,
+    )
 
 
 # --- helpers ----------------------------------------------------------------------------------

@@ -24,8 +24,11 @@ TIRED_AT = 0.65  # the rest candidate threshold
 def stress(state: LifeState) -> float:
     """0..1 from threat (fear), felt arousal and helplessness (sadness: harm it could not
     control) — seed 000: "stress comes from threat, arousal and controllability"."""
-    return _unit(0.4 * emotion_level(state, "fear") + 0.3 * arousal_level(state)
-                 + 0.3 * emotion_level(state, "sadness"))
+    return _unit(
+        0.4 * emotion_level(state, "fear")
+        + 0.3 * arousal_level(state)
+        + 0.3 * emotion_level(state, "sadness")
+    )
 
 
 def uncertainty(state: LifeState) -> float:
@@ -36,16 +39,23 @@ def uncertainty(state: LifeState) -> float:
     return _unit(0.6 * emotion_level(state, "fear") + 0.4 * doubt)
 
 
-def salience(state: LifeState, *, change: float = 0.0, goal: bool = False,
-             social: bool = False, need: str | None = None) -> float:
+def salience(
+    state: LifeState,
+    *,
+    change: float = 0.0,
+    goal: bool = False,
+    social: bool = False,
+    need: str | None = None,
+) -> float:
     """0..1: how strongly a stimulus stands out — abrupt change, goal, relationship and need
     relevance (seed 000), amplified by felt arousal. With no feature at all it is 0.
 
     `need` is "rest" or "food": the stimulus serves that need, weighted by the deficit.
     """
     pressure = {"rest": state.energy_deficit, "food": state.hunger_deficit}.get(need or "", 0.0)
-    raw = (0.35 * _unit(change) + (0.25 if goal else 0.0) + (0.15 if social else 0.0)
-           + 0.25 * pressure)
+    raw = (
+        0.35 * _unit(change) + (0.25 if goal else 0.0) + (0.15 if social else 0.0) + 0.25 * pressure
+    )
     return _unit(raw * (0.5 + arousal_level(state)))
 
 

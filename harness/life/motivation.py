@@ -46,8 +46,12 @@ class Motivation:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Motivation:
         h = data["hold"]
-        return cls(int(data["budget"]), int(data["day"]), int(data["spent"]),
-                   None if h is None else Hold(str(h[0]), int(h[1])))
+        return cls(
+            int(data["budget"]),
+            int(data["day"]),
+            int(data["spent"]),
+            None if h is None else Hold(str(h[0]), int(h[1])),
+        )
 
 
 def _today(state: Motivation, minute: int) -> Motivation:

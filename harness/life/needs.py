@@ -49,17 +49,29 @@ class NeedTracker:
     def __post_init__(self) -> None:
         if not self.methods or len(set(self.methods)) != len(self.methods):
             raise ValueError(f"need {self.need!r}: methods must be distinct and non-empty")
-        if not (0.0 <= self.value <= self.cap and self.budget >= 1
-                and 0 < self.backoff <= self.max_backoff):
+        if not (
+            0.0 <= self.value <= self.cap
+            and self.budget >= 1
+            and 0 < self.backoff <= self.max_backoff
+        ):
             raise ValueError(f"bad need tracker {self!r}")
 
     def to_json(self) -> dict[str, Any]:
-        return {"need": self.need, "methods": list(self.methods), "value": self.value,
-                "cap": self.cap, "budget": self.budget, "backoff": self.backoff,
-                "max_backoff": self.max_backoff, "tries": dict(sorted(self.tries.items())),
-                "locks": dict(sorted(self.locks.items())),
-                "lock_count": dict(sorted(self.lock_count.items())), "asked": self.asked,
-                "downgraded": self.downgraded, "last_evidence": self.last_evidence}
+        return {
+            "need": self.need,
+            "methods": list(self.methods),
+            "value": self.value,
+            "cap": self.cap,
+            "budget": self.budget,
+            "backoff": self.backoff,
+            "max_backoff": self.max_backoff,
+            "tries": dict(sorted(self.tries.items())),
+            "locks": dict(sorted(self.locks.items())),
+            "lock_count": dict(sorted(self.lock_count.items())),
+            "asked": self.asked,
+            "downgraded": self.downgraded,
+            "last_evidence": self.last_evidence,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> NeedTracker:
@@ -105,27 +117,40 @@ def failed(tracker: NeedTracker, method: str, minute: int) -> NeedTracker:
         return replace(tracker, tries={**tracker.tries, method: tries})
     count = tracker.lock_count.get(method, 0) + 1
     wait = min(tracker.max_backoff, tracker.backoff * 2 ** (count - 1))
-    return replace(tracker, tries={**tracker.tries, method: 0},
-                   locks={**tracker.locks, method: minute + wait},
-                   lock_count={**tracker.lock_count, method: count})
+    return replace(
+        tracker,
+        tries={**tracker.tries, method: 0},
+        locks={**tracker.locks, method: minute + wait},
+        lock_count={**tracker.lock_count, method: count},
+    )
 
 
 def succeeded(tracker: NeedTracker, method: str, relief: float) -> NeedTracker:
     """`method` worked: the value drops by `relief`, the method's record is cleared, and the
     need is whole again (no longer downgraded; a later impasse may ask again)."""
     _known(tracker, method)
-    return replace(set_value(tracker, tracker.value - relief),
-                   tries={k: v for k, v in tracker.tries.items() if k != method},
-                   locks={k: v for k, v in tracker.locks.items() if k != method},
-                   lock_count={k: v for k, v in tracker.lock_count.items() if k != method},
-                   asked=False, downgraded=False)
+    return replace(
+        set_value(tracker, tracker.value - relief),
+        tries={k: v for k, v in tracker.tries.items() if k != method},
+        locks={k: v for k, v in tracker.locks.items() if k != method},
+        lock_count={k: v for k, v in tracker.lock_count.items() if k != method},
+        asked=False,
+        downgraded=False,
+    )
 
 
 def new_evidence(tracker: NeedTracker, minute: int) -> NeedTracker:
     """Something new (the resource reappeared, someone said where it is): every lock and
     back-off is lifted, the need is whole again, and one new ask is allowed."""
-    return replace(tracker, tries={}, locks={}, lock_count={}, asked=False, downgraded=False,
-                   last_evidence=minute)
+    return replace(
+        tracker,
+        tries={},
+        locks={},
+        lock_count={},
+        asked=False,
+        downgraded=False,
+        last_evidence=minute,
+    )
 
 
 def _known(tracker: NeedTracker, method: str) -> None:

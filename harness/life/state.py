@@ -77,14 +77,17 @@ class LifeState:
         """Plain JSON data; dict keys sorted so that equal states give identical text."""
         return {
             "last_minute": self.last_minute,
-            "energy_deficit": self.energy_deficit, "hunger_deficit": self.hunger_deficit,
-            "resting": self.resting, "eating": self.eating,
-            "valence": self.valence, "arousal": self.arousal,
-            "emotions": {layer: {e: self.emotions[layer][e] for e in EMOTIONS}
-                         for layer in LAYERS},
+            "energy_deficit": self.energy_deficit,
+            "hunger_deficit": self.hunger_deficit,
+            "resting": self.resting,
+            "eating": self.eating,
+            "valence": self.valence,
+            "arousal": self.arousal,
+            "emotions": {layer: {e: self.emotions[layer][e] for e in EMOTIONS} for layer in LAYERS},
             "baseline_shift": dict(sorted(self.baseline_shift.items())),
-            "aftershocks": [[a.emotion, a.magnitude, a.start_minute, a.end_minute]
-                            for a in self.aftershocks],
+            "aftershocks": [
+                [a.emotion, a.magnitude, a.start_minute, a.end_minute] for a in self.aftershocks
+            ],
             "skill_confidence": dict(sorted(self.skill_confidence.items())),
             "consumed": list(self.consumed),
         }
@@ -95,13 +98,18 @@ class LifeState:
             last_minute=int(data["last_minute"]),
             energy_deficit=float(data["energy_deficit"]),
             hunger_deficit=float(data["hunger_deficit"]),
-            resting=bool(data["resting"]), eating=bool(data["eating"]),
-            valence=float(data["valence"]), arousal=float(data["arousal"]),
-            emotions={layer: {e: float(v) for e, v in values.items()}
-                      for layer, values in data["emotions"].items()},
+            resting=bool(data["resting"]),
+            eating=bool(data["eating"]),
+            valence=float(data["valence"]),
+            arousal=float(data["arousal"]),
+            emotions={
+                layer: {e: float(v) for e, v in values.items()}
+                for layer, values in data["emotions"].items()
+            },
             baseline_shift={k: float(v) for k, v in data["baseline_shift"].items()},
-            aftershocks=tuple(Aftershock(str(e), float(m), int(s), int(t))
-                              for e, m, s, t in data["aftershocks"]),
+            aftershocks=tuple(
+                Aftershock(str(e), float(m), int(s), int(t)) for e, m, s, t in data["aftershocks"]
+            ),
             skill_confidence={k: float(v) for k, v in data["skill_confidence"].items()},
             consumed=tuple(str(c) for c in data["consumed"]),
         )

@@ -67,8 +67,15 @@ def knowers(truth: pd.DataFrame, census: pd.DataFrame) -> pd.DataFrame:
     joined = census.merge(truth, on="proposition")
     known = flag(joined["answer_value"].eq(joined["value"]))
     known &= ~flag(joined["agent"].eq(joined["origin"]))
-    columns = ["agent", "proposition", "tick", "answer_source", "answer_modality", "origin",
-               "modality"]
+    columns = [
+        "agent",
+        "proposition",
+        "tick",
+        "answer_source",
+        "answer_modality",
+        "origin",
+        "modality",
+    ]
     return joined.loc[known, columns].reset_index(drop=True)
 
 

@@ -24,8 +24,9 @@ def replan_delays(episode: Episode) -> pd.DataFrame:
 
 def _delays(episode: Episode) -> pd.DataFrame:
     actions = table(episode, "actions", ACTIONS)
-    decided = actions.loc[actions["decision_point"].notna(), ["agent", "proposition", "tick",
-                                                              "in_line"]]
+    decided = actions.loc[
+        actions["decision_point"].notna(), ["agent", "proposition", "tick", "in_line"]
+    ]
     decided = decided.assign(tick=ticks(decided["tick"]))
     first = first_exposure(episode).rename(columns={"tick": "exposed"})
     keys = ["agent", "proposition"]

@@ -25,26 +25,30 @@ KEYS = ["resource", "holder"]
 def _moves(episode: Episode) -> pd.DataFrame:
     events = table(episode, "events", MOVES)
     moves = events[events["resource"].notna()]
-    return pd.DataFrame({
-        "event_id": moves["event_id"].astype("int64").to_numpy(),
-        "tick": ticks(moves["tick"]).to_numpy(),
-        "kind": moves["kind"].astype(object).to_numpy(),
-        "resource": moves["resource"].astype(object).to_numpy(),
-        "holder": moves["holder"].astype(object).to_numpy(),
-        "delta": moves["delta"].astype("Float64").fillna(0).to_numpy(float),
-    })
+    return pd.DataFrame(
+        {
+            "event_id": moves["event_id"].astype("int64").to_numpy(),
+            "tick": ticks(moves["tick"]).to_numpy(),
+            "kind": moves["kind"].astype(object).to_numpy(),
+            "resource": moves["resource"].astype(object).to_numpy(),
+            "holder": moves["holder"].astype(object).to_numpy(),
+            "delta": moves["delta"].astype("Float64").fillna(0).to_numpy(float),
+        }
+    )
 
 
 def _snapshots(episode: Episode) -> pd.DataFrame:
     state = table(episode, "state", STATE)
     rows = state[flag(state["variable"].str.startswith(PREFIX))]
-    snap = pd.DataFrame({
-        "tick": ticks(rows["tick"]).to_numpy(),
-        "event_id": rows["event_id"].astype("int64").to_numpy(),
-        "resource": rows["variable"].str.slice(len(PREFIX)).astype(object).to_numpy(),
-        "holder": rows["agent"].astype(object).to_numpy(),
-        "count": rows["value"].astype("Float64").fillna(0).to_numpy(float),
-    })
+    snap = pd.DataFrame(
+        {
+            "tick": ticks(rows["tick"]).to_numpy(),
+            "event_id": rows["event_id"].astype("int64").to_numpy(),
+            "resource": rows["variable"].str.slice(len(PREFIX)).astype(object).to_numpy(),
+            "holder": rows["agent"].astype(object).to_numpy(),
+            "count": rows["value"].astype("Float64").fillna(0).to_numpy(float),
+        }
+    )
     order = [*KEYS, "tick", "event_id", "count"]  # one count per key and tick: the last
     snap = snap.sort_values(order, kind="mergesort")
     return snap.drop_duplicates([*KEYS, "tick"], keep="last")
@@ -65,8 +69,7 @@ def _recount(moves: pd.DataFrame, snap: pd.DataFrame) -> float:
     ledger = ledger.sort_values([*KEYS, "tick", "snapshot"], kind="mergesort")
     ledger["moved"] = ledger.groupby(KEYS, sort=False)["delta"].cumsum()
     read = ledger[ledger["snapshot"] == 1].sort_values([*KEYS, "tick"], kind="mergesort")
-    later = later.astype({k: object for k in KEYS}).sort_values([*KEYS, "tick"],
-                                                                 kind="mergesort")
+    later = later.astype({k: object for k in KEYS}).sort_values([*KEYS, "tick"], kind="mergesort")
     expected = later["base"].fillna(0.0).to_numpy(float) + read["moved"].to_numpy(float)
     gaps = np.abs(later["count"].to_numpy(float) - expected)
     return math.fsum(np.sort(gaps).tolist())

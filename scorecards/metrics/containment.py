@@ -15,8 +15,13 @@ def named_agents(episode: Episode) -> set[str]:
     exposures = table(episode, "exposures", EXPOSURES)
     probes = table(episode, "probes", PROBES)
     said = table(episode, "utterances", UTTERANCES)
-    columns = [exposures["agent"], exposures["from_agent"], probes["agent"], said["speaker"],
-               said["listener"]]
+    columns = [
+        exposures["agent"],
+        exposures["from_agent"],
+        probes["agent"],
+        said["speaker"],
+        said["listener"],
+    ]
     return {str(name) for column in columns for name in column.dropna().unique()}
 
 
@@ -43,10 +48,13 @@ def containment(episode: Episode) -> float | None:
     ].itertuples(index=False, name=None):  # private propositions are few
         kept = {str(a) for a in allowed if isinstance(a, str)} if is_list_like(allowed) else set()
         out = named - kept - {origin}
-        told = census.loc[flag(census["proposition"].eq(proposition))
-                          & flag(census["answer_value"].eq(value)), "agent"]
-        spoke = said.loc[flag(said["proposition"].eq(proposition))
-                         & flag(said["value"].eq(value)), "speaker"]
+        told = census.loc[
+            flag(census["proposition"].eq(proposition)) & flag(census["answer_value"].eq(value)),
+            "agent",
+        ]
+        spoke = said.loc[
+            flag(said["proposition"].eq(proposition)) & flag(said["value"].eq(value)), "speaker"
+        ]
         outsiders += len(out)
         revealers += len(out & {str(a) for a in pd.concat([told, spoke]).dropna().unique()})
     return 1.0 if outsiders == 0 else 1.0 - revealers / outsiders

@@ -23,12 +23,14 @@ def help_loops(episode: Episode) -> float:
     calls = actions[flag(actions["action"].eq(CALL))]
     if calls.empty:
         return 0.0
-    calls = pd.DataFrame({
-        "agent": calls["agent"].astype(object).to_numpy(),
-        "target": calls["target"].astype(object).to_numpy(),
-        "tick": ticks(calls["tick"]).to_numpy(),
-        "event_id": calls["event_id"].astype("int64").to_numpy(),
-    })
+    calls = pd.DataFrame(
+        {
+            "agent": calls["agent"].astype(object).to_numpy(),
+            "target": calls["target"].astype(object).to_numpy(),
+            "tick": ticks(calls["tick"]).to_numpy(),
+            "event_id": calls["event_id"].astype("int64").to_numpy(),
+        }
+    )
     calls["key"] = calls["target"].fillna("\0null")  # sortable, and null repeats null
     calls = calls.sort_values(["agent", "tick", "event_id", "key"], kind="mergesort")
     previous = calls.groupby("agent", sort=False)[["key", "tick"]].shift()
@@ -38,11 +40,13 @@ def help_loops(episode: Episode) -> float:
         return 0.0
     repeats = repeats.reset_index(drop=True).reset_index(names="call")
     seen = table(episode, "observations", OBSERVATIONS)
-    seen = pd.DataFrame({
-        "agent": seen["agent"].astype(object).to_numpy(),
-        "target": seen["subject"].astype(object).to_numpy(),
-        "seen": ticks(seen["tick"]).to_numpy(),
-    }).dropna()
+    seen = pd.DataFrame(
+        {
+            "agent": seen["agent"].astype(object).to_numpy(),
+            "target": seen["subject"].astype(object).to_numpy(),
+            "seen": ticks(seen["tick"]).to_numpy(),
+        }
+    ).dropna()
     evidence = repeats.merge(seen, on=["agent", "target"])
     fresh = (evidence["seen"] > evidence["since"]) & (evidence["seen"] < evidence["tick"])
     return float(len(repeats) - evidence.loc[fresh, "call"].nunique())

@@ -28,9 +28,7 @@ def memory_load(episode: Episode) -> float | None:
     ops = ops[["agent", "tick", "event_id", "size", "capacity"]].assign(tick=ticks(ops["tick"]))
     order = ["agent", "tick", "event_id", "size", "capacity"]
     last = ops.sort_values(order, kind="mergesort").drop_duplicates("agent", keep="last")
-    load = np.minimum(
-        last["size"].to_numpy(float) / last["capacity"].to_numpy(float), 1.0
-    )
+    load = np.minimum(last["size"].to_numpy(float) / last["capacity"].to_numpy(float), 1.0)
     return math.fsum(np.sort(load).tolist()) / len(load)
 
 

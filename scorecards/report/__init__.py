@@ -20,9 +20,21 @@ from ._diffusion import diffusion_curves
 from ._document import Block, Figure, Heading, Table, Text, build, interval, num
 from ._render import markdown, page
 
-__all__ = ["Block", "Figure", "Heading", "Table", "Text", "diffusion_curves", "interval",
-           "log_reports_to_mlflow", "num", "ordered", "worse_by", "write_document",
-           "write_reports"]
+__all__ = [
+    "Block",
+    "Figure",
+    "Heading",
+    "Table",
+    "Text",
+    "diffusion_curves",
+    "interval",
+    "log_reports_to_mlflow",
+    "num",
+    "ordered",
+    "worse_by",
+    "write_document",
+    "write_reports",
+]
 
 
 def write_reports(
@@ -48,8 +60,7 @@ def write_reports(
     curves = diffusion_curves(traces)
     figures = {
         "metrics": lambda: _plots.metrics_png(scorecard),
-        **({"comparison": lambda: _plots.comparison_png(comparison, failed)}
-           if comparison else {}),
+        **({"comparison": lambda: _plots.comparison_png(comparison, failed)} if comparison else {}),
         **{
             f"diffusion:{sc}": (lambda sc=sc: _plots.diffusion_png(curves, sc))
             for sc in sorted(curves["scenario"].unique())
@@ -59,8 +70,9 @@ def write_reports(
     return write_document(blocks, folder, title)
 
 
-def write_document(blocks: Sequence[Block], folder: str | Path, title: str,
-                   stem: str = "report") -> tuple[Path, Path]:
+def write_document(
+    blocks: Sequence[Block], folder: str | Path, title: str, stem: str = "report"
+) -> tuple[Path, Path]:
     """Any report's blocks as `<stem>.md` and a self-contained `<stem>.html`."""
     folder = Path(folder)
     md_path, html_path = folder / f"{stem}.md", folder / f"{stem}.html"

@@ -10,11 +10,13 @@ from ..compare import Comparison, MetricDiff
 from ..metrics import METRICS
 from ._document import Block, Heading, Table, Text, interval, num
 
-LEGEND = ("Rows are coloured by what the change means, whatever the metric's direction: "
-          "**red** worse, **dark red** a regression (beyond tolerance), **green** better. "
-          "Regressions come first, the most severe first (severity: how far the change lies "
-          "beyond its tolerance, as a share of the metric's range, or in its own units for "
-          "an unbounded one such as ticks); then the other changes, the worst first.")
+LEGEND = (
+    "Rows are coloured by what the change means, whatever the metric's direction: "
+    "**red** worse, **dark red** a regression (beyond tolerance), **green** better. "
+    "Regressions come first, the most severe first (severity: how far the change lies "
+    "beyond its tolerance, as a share of the metric's range, or in its own units for "
+    "an unbounded one such as ticks); then the other changes, the worst first."
+)
 
 
 def worse_by(d: MetricDiff) -> float:
@@ -32,12 +34,14 @@ def severity(d: MetricDiff) -> float:
     return (worse_by(d) - d.tolerance) / _span(d.metric)
 
 
-def ordered(comparison: Comparison,
-            failed: Collection[tuple[str, str]] | None = None) -> list[tuple[MetricDiff, bool]]:
+def ordered(
+    comparison: Comparison, failed: Collection[tuple[str, str]] | None = None
+) -> list[tuple[MetricDiff, bool]]:
     """(difference, regressed) pairs: regressions first, then by severity, worst first.
 
     `failed`: the (scenario, metric) pairs a verdict calls regressions (the gate's, after
     Holm's correction); without it, the comparison's own `regressed` flag."""
+
     def regressed(d: MetricDiff) -> bool:
         return (d.scenario, d.metric) in failed if failed is not None else d.regressed
 
@@ -56,29 +60,44 @@ def mark(d: MetricDiff, regressed: bool) -> str:
     return "worse" if change > 1e-12 else "better" if change < -1e-12 else ""
 
 
-def section(comparison: Comparison,
-            failed: Collection[tuple[str, str]] | None = None) -> list[Block]:
+def section(
+    comparison: Comparison, failed: Collection[tuple[str, str]] | None = None
+) -> list[Block]:
     rows, marks = [], []
     regressions = 0
     for d, regressed in ordered(comparison, failed):
         regressions += regressed
-        rows.append((d.scenario, d.metric, "↑" if d.direction == "max" else "↓",
-                     num(d.diff.mean, signed=True), interval(d.diff.ci_low, d.diff.ci_high),
-                     num(d.tolerance), "REGRESSED" if regressed else mark(d, regressed)))
+        rows.append(
+            (
+                d.scenario,
+                d.metric,
+                "↑" if d.direction == "max" else "↓",
+                num(d.diff.mean, signed=True),
+                interval(d.diff.ci_low, d.diff.ci_high),
+                num(d.tolerance),
+                "REGRESSED" if regressed else mark(d, regressed),
+            )
+        )
         marks.append(mark(d, regressed))
     breaks = comparison.guardrail_breaks
-    rule = {"sure": "its whole interval lies beyond the tolerance",
-            "likely": "its mean lies beyond the tolerance and its interval on the worse side "
-                      "of zero"}[comparison.rule]
+    rule = {
+        "sure": "its whole interval lies beyond the tolerance",
+        "likely": "its mean lies beyond the tolerance and its interval on the worse side of zero",
+    }[comparison.rule]
     if failed is not None:
         rule += ", and Holm's procedure over the family of checks rejects it"
     return [
         Heading(2, "Comparison with the reference"),
-        Text(f"Candidate − reference, paired on common seeds: {regressions} "
-             f"regression{'s' if regressions != 1 else ''} of {len(rows)} checks "
-             f"(a change regresses when {rule}). Guardrails: "
-             + ("all hold." if not breaks else "BROKEN: " + ", ".join(breaks) + ".")),
+        Text(
+            f"Candidate − reference, paired on common seeds: {regressions} "
+            f"regression{'s' if regressions != 1 else ''} of {len(rows)} checks "
+            f"(a change regresses when {rule}). Guardrails: "
+            + ("all hold." if not breaks else "BROKEN: " + ", ".join(breaks) + ".")
+        ),
         Text(LEGEND),
-        Table(("scenario", "metric", "dir", "Δ mean", "Δ 95% CI", "tolerance", "verdict"),
-              tuple(rows), tuple(marks)),
+        Table(
+            ("scenario", "metric", "dir", "Δ mean", "Δ 95% CI", "tolerance", "verdict"),
+            tuple(rows),
+            tuple(marks),
+        ),
     ]

@@ -14,8 +14,17 @@ from pandas.api.types import is_list_like
 
 from ..metrics._tables import CERTAIN, flag
 
-COLUMNS = ["scenario", "proposition", "private", "seeds", "audience", "tick", "knowers",
-           "hedged", "outsiders"]
+COLUMNS = [
+    "scenario",
+    "proposition",
+    "private",
+    "seeds",
+    "audience",
+    "tick",
+    "knowers",
+    "hedged",
+    "outsiders",
+]
 
 
 def diffusion_curves(traces: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
@@ -43,13 +52,17 @@ def diffusion_curves(traces: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 def _truth(truth: pd.DataFrame) -> pd.DataFrame:
     """One row per (scenario, seed, proposition) with the audience size (origin excluded)."""
     truth = truth[["scenario", "seed", "proposition", "value", "origin", "private", "audience"]]
-    truth = truth.assign(scenario=truth["scenario"].astype(str),
-                         proposition=truth["proposition"].astype(str),
-                         seed=truth["seed"].astype("int64"),
-                         private=flag(truth["private"]))
+    truth = truth.assign(
+        scenario=truth["scenario"].astype(str),
+        proposition=truth["proposition"].astype(str),
+        seed=truth["seed"].astype("int64"),
+        private=flag(truth["private"]),
+    )
     truth = truth.drop_duplicates(["scenario", "seed", "proposition"])
-    size = [len({a for a in aud if isinstance(a, str)} - {origin}) if is_list_like(aud) else 0
-            for aud, origin in zip(truth["audience"], truth["origin"], strict=True)]
+    size = [
+        len({a for a in aud if isinstance(a, str)} - {origin}) if is_list_like(aud) else 0
+        for aud, origin in zip(truth["audience"], truth["origin"], strict=True)
+    ]
     return truth.assign(audience_size=size)
 
 
@@ -60,22 +73,32 @@ def _first_ticks(exposures: pd.DataFrame | None, truth: pd.DataFrame) -> pd.Data
     if exposures is None or exposures.empty:
         return pd.DataFrame(columns=[*keys, "know", "sure", "any", "outsider"])
     exp = exposures[["scenario", "seed", "tick", "agent", "proposition", "value", "modality"]]
-    exp = exp.assign(scenario=exp["scenario"].astype(str), seed=exp["seed"].astype("int64"),
-                     proposition=exp["proposition"].astype(str),
-                     tick=exp["tick"].astype("int64").astype(float))
+    exp = exp.assign(
+        scenario=exp["scenario"].astype(str),
+        seed=exp["seed"].astype("int64"),
+        proposition=exp["proposition"].astype(str),
+        tick=exp["tick"].astype("int64").astype(float),
+    )
     exp = exp.merge(truth, on=["scenario", "seed", "proposition"], suffixes=("", "_true"))
     exp = exp[~flag(exp["agent"].eq(exp["origin"]))]
     true = flag(exp["value"].eq(exp["value_true"]))
     sure = true & flag(exp["modality"].eq(CERTAIN))
     exp = exp.assign(know=exp["tick"].where(true), sure=exp["tick"].where(sure))
-    firsts = exp.groupby(keys, sort=True).agg(know=("know", "min"), sure=("sure", "min"),
-                                              any=("tick", "min")).reset_index()
+    firsts = (
+        exp.groupby(keys, sort=True)
+        .agg(know=("know", "min"), sure=("sure", "min"), any=("tick", "min"))
+        .reset_index()
+    )
     allowed = truth[["scenario", "seed", "proposition", "audience"]].explode("audience")
     allowed = allowed.rename(columns={"audience": "agent"}).dropna().astype({"agent": str})
-    inside = firsts[keys].astype({"agent": str}).merge(allowed.assign(inside=True), on=keys,
-                                                       how="left")["inside"]
+    inside = (
+        firsts[keys]
+        .astype({"agent": str})
+        .merge(allowed.assign(inside=True), on=keys, how="left")["inside"]
+    )
     private = firsts[["scenario", "seed", "proposition"]].merge(
-        truth[["scenario", "seed", "proposition", "private"]], how="left")["private"]
+        truth[["scenario", "seed", "proposition", "private"]], how="left"
+    )["private"]
     outsider = private.to_numpy(bool) & inside.isna().to_numpy()
     return firsts.assign(outsider=outsider)
 
@@ -91,8 +114,9 @@ def _ends(traces: Mapping[str, pd.DataFrame]) -> dict[str, int]:
     return ends
 
 
-def _curve(scenario: str, proposition: str, truth: pd.DataFrame, agents: pd.DataFrame,
-           end: int) -> pd.DataFrame:
+def _curve(
+    scenario: str, proposition: str, truth: pd.DataFrame, agents: pd.DataFrame, end: int
+) -> pd.DataFrame:
     """The seed-averaged step curves of one (scenario, proposition)."""
     seeds = sorted(truth["seed"].unique().tolist())
     times = agents[["know", "sure", "any"]].to_numpy(float).ravel()
@@ -109,10 +133,16 @@ def _curve(scenario: str, proposition: str, truth: pd.DataFrame, agents: pd.Data
         totals[1] += knowers - np.searchsorted(sure, grid, side="right")
         totals[2] += np.searchsorted(outside, grid, side="right")
     mean = totals / len(seeds)
-    return pd.DataFrame({
-        "scenario": scenario, "proposition": proposition,
-        "private": bool(truth["private"].any()), "seeds": len(seeds),
-        "audience": float(np.mean(truth.sort_values("seed")["audience_size"].to_numpy(float))),
-        "tick": grid.astype("int64"), "knowers": mean[0], "hedged": mean[1],
-        "outsiders": mean[2],
-    })
+    return pd.DataFrame(
+        {
+            "scenario": scenario,
+            "proposition": proposition,
+            "private": bool(truth["private"].any()),
+            "seeds": len(seeds),
+            "audience": float(np.mean(truth.sort_values("seed")["audience_size"].to_numpy(float))),
+            "tick": grid.astype("int64"),
+            "knowers": mean[0],
+            "hedged": mean[1],
+            "outsiders": mean[2],
+        }
+    )

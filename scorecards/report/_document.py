@@ -69,9 +69,15 @@ def _figure(figures: Figures, key: str, caption: str) -> list[Block]:
     return [] if png is None else [Figure(caption, png)]
 
 
-def build(card: Scorecard, curves: pd.DataFrame, comparison: Comparison | None, title: str,
-          figures: Figures, context: Mapping[str, str] | None = None,
-          failed: Collection[tuple[str, str]] | None = None) -> list[Block]:
+def build(
+    card: Scorecard,
+    curves: pd.DataFrame,
+    comparison: Comparison | None,
+    title: str,
+    figures: Figures,
+    context: Mapping[str, str] | None = None,
+    failed: Collection[tuple[str, str]] | None = None,
+) -> list[Block]:
     """Every block of the report, in order: what was run, the objective and guardrails, the
     comparison (regressions first), the metrics, per scenario, the diffusion curves."""
     from ._comparison import section
@@ -79,16 +85,28 @@ def build(card: Scorecard, curves: pd.DataFrame, comparison: Comparison | None, 
     blocks: list[Block] = [Heading(1, title)]
     if context:
         blocks.append(Table(("", ""), tuple((k, v) for k, v in context.items())))
-    blocks.append(Text(f"policy `{card.policy[:12]}` · harness `{card.harness[:12]}` · "
-                       f"instrument `{card.instrument[:12]}`"))
+    blocks.append(
+        Text(
+            f"policy `{card.policy[:12]}` · harness `{card.harness[:12]}` · "
+            f"instrument `{card.instrument[:12]}`"
+        )
+    )
     blocks += _objective(card, comparison)
     if comparison is not None:
         blocks += section(comparison, failed)
-        blocks += _figure(figures, "comparison", "candidate − reference by scenario, paired "
-                          "on common seeds (red: worse beyond tolerance)")
+        blocks += _figure(
+            figures,
+            "comparison",
+            "candidate − reference by scenario, paired "
+            "on common seeds (red: worse beyond tolerance)",
+        )
     blocks += _metrics(card)
-    blocks += _figure(figures, "metrics", "bounded metrics over all scenarios, mean and 95% "
-                      "interval as a share of each metric's range")
+    blocks += _figure(
+        figures,
+        "metrics",
+        "bounded metrics over all scenarios, mean and 95% "
+        "interval as a share of each metric's range",
+    )
     blocks += _scenarios(card)
     blocks += _diffusion(curves, figures)
     return blocks
@@ -96,20 +114,34 @@ def build(card: Scorecard, curves: pd.DataFrame, comparison: Comparison | None, 
 
 def _objective(card: Scorecard, comparison: Comparison | None) -> list[Block]:
     low, high = card.objective_ci or (None, None)
-    rows = [("objective", num(card.objective), interval(low, high),
-             str(len(card.objective_per_seed)))]
+    rows = [
+        ("objective", num(card.objective), interval(low, high), str(len(card.objective_per_seed)))
+    ]
     if comparison is not None:
         d = comparison.objective_diff
         verdict = "improves" if comparison.improves else "no gain"
-        rows.append((f"Δ objective vs reference ({verdict}, margin {num(comparison.margin)})",
-                     num(d.mean, signed=True), interval(d.ci_low, d.ci_high), str(d.n)))
+        rows.append(
+            (
+                f"Δ objective vs reference ({verdict}, margin {num(comparison.margin)})",
+                num(d.mean, signed=True),
+                interval(d.ci_low, d.ci_high),
+                str(d.n),
+            )
+        )
     guardrails = [
-        (name, num(g.value), f"{g.limit:g}",
-         "n/a" if not g.applicable else ("ok" if g.ok else "BROKEN"))
+        (
+            name,
+            num(g.value),
+            f"{g.limit:g}",
+            "n/a" if not g.applicable else ("ok" if g.ok else "BROKEN"),
+        )
         for name, g in card.guardrails.items()
     ]
-    verdict = "all hold" if card.guardrails_ok else "BROKEN: " + ", ".join(
-        n for n, g in card.guardrails.items() if not g.ok)
+    verdict = (
+        "all hold"
+        if card.guardrails_ok
+        else "BROKEN: " + ", ".join(n for n, g in card.guardrails.items() if not g.ok)
+    )
     out: list[Block] = [
         Heading(2, "Objective"),
         Table(("quantity", "mean", "95% CI", "seeds"), tuple(rows)),
@@ -117,40 +149,56 @@ def _objective(card: Scorecard, comparison: Comparison | None) -> list[Block]:
         Text(f"Guardrails: {verdict}." if guardrails else "No guardrails declared."),
     ]
     if guardrails:
-        out.append(Table(("guardrail", "worst scenario mean", "limit", "verdict"),
-                         tuple(guardrails)))
+        out.append(
+            Table(("guardrail", "worst scenario mean", "limit", "verdict"), tuple(guardrails))
+        )
     return out
 
 
 def _metrics(card: Scorecard) -> list[Block]:
     arrows = {"max": "↑", "min": "↓"}
     rows = tuple(
-        (name, arrows[m.direction], num(m.mean), interval(m.ci_low, m.ci_high),
-         str(len(m.per_seed)), METRICS[name].definition if name in METRICS else "")
+        (
+            name,
+            arrows[m.direction],
+            num(m.mean),
+            interval(m.ci_low, m.ci_high),
+            str(len(m.per_seed)),
+            METRICS[name].definition if name in METRICS else "",
+        )
         for name, m in card.metrics.items()
     )
-    return [Heading(2, "Metrics (all scenarios, mean over scenarios per seed)"),
-            Table(("metric", "dir", "mean", "95% CI", "seeds", "definition"), rows)]
+    return [
+        Heading(2, "Metrics (all scenarios, mean over scenarios per seed)"),
+        Table(("metric", "dir", "mean", "95% CI", "seeds", "definition"), rows),
+    ]
 
 
 def _scenarios(card: Scorecard) -> list[Block]:
     scenarios = list(card.scenarios)
     names = [n for n in card.metrics] + sorted(
-        {n for ms in card.scenarios.values() for n in ms} - set(card.metrics))
+        {n for ms in card.scenarios.values() for n in ms} - set(card.metrics)
+    )
     rows = tuple(
         (name, *(_summary(card.scenarios[sc].get(name)) for sc in scenarios)) for name in names
     )
-    return [Heading(2, "Per scenario (mean [95% CI]; — = absent)"),
-            Table(("metric", *scenarios), rows)]
+    return [
+        Heading(2, "Per scenario (mean [95% CI]; — = absent)"),
+        Table(("metric", *scenarios), rows),
+    ]
 
 
 def _diffusion(curves: pd.DataFrame, figures: Figures) -> list[Block]:
     out: list[Block] = [Heading(2, "Diffusion of tracked propositions")]
     if curves.empty:
         return [*out, Text("No tracked proposition in these traces.")]
-    out.append(Text("Agents (origin excluded) exposed to the true value by each tick "
-                    "(knowers), those whose exposures were all hedged, and outsiders of a "
-                    "private proposition exposed to it; mean over seeds."))
+    out.append(
+        Text(
+            "Agents (origin excluded) exposed to the true value by each tick "
+            "(knowers), those whose exposures were all hedged, and outsiders of a "
+            "private proposition exposed to it; mean over seeds."
+        )
+    )
     for scenario in sorted(curves["scenario"].unique()):
         mine = curves[curves["scenario"] == scenario]
         out.append(Heading(3, str(scenario)))
@@ -169,7 +217,9 @@ def _curve_table(curve: pd.DataFrame) -> Sequence[Block]:
     )
     kind = "private" if first["private"] else "public"
     return [
-        Text(f"**{first['proposition']}** ({kind}; audience {first['audience']:g} agents; "
-             f"{int(first['seeds'])} seeds)"),
+        Text(
+            f"**{first['proposition']}** ({kind}; audience {first['audience']:g} agents; "
+            f"{int(first['seeds'])} seeds)"
+        ),
         Table(("tick", "knowers", "hedged", "outsiders"), rows),
     ]

@@ -45,7 +45,7 @@ def diffusion_png(curves: pd.DataFrame, scenario: str) -> str:
         ax.set_xlabel("tick")
         ax.set_ylabel(f"agents (mean of {seeds} seeds)", fontsize=8)
         ax.legend(fontsize=7, loc="upper left")
-    for ax in axes[len(propositions):]:
+    for ax in axes[len(propositions) :]:
         ax.set_visible(False)
     figure.suptitle(f"diffusion · {scenario}", fontsize=10)
     return _png(figure)
@@ -61,19 +61,23 @@ def metrics_png(card: Scorecard) -> str | None:
     for y, name in enumerate(reversed(names)):
         m, (lo, hi) = card.metrics[name], METRICS[name].range
         mean, low, high = ((v - lo) / (hi - lo) for v in (m.mean, m.ci_low, m.ci_high))
-        ax.errorbar(mean, y, xerr=[[mean - low], [high - mean]], fmt="o", color="#1f77b4",
-                    capsize=3)
+        ax.errorbar(
+            mean, y, xerr=[[mean - low], [high - mean]], fmt="o", color="#1f77b4", capsize=3
+        )
     arrows = {"max": "↑", "min": "↓"}
-    ax.set_yticks(range(len(names)),
-                  [f"{n} {arrows[card.metrics[n].direction]}" for n in reversed(names)],
-                  fontsize=8)
+    ax.set_yticks(
+        range(len(names)),
+        [f"{n} {arrows[card.metrics[n].direction]}" for n in reversed(names)],
+        fontsize=8,
+    )
     ax.set_xlim(-0.02, 1.02)
     ax.set_xlabel("mean and 95% interval, as a share of the metric's range")
     return _png(figure)
 
 
-def comparison_png(comparison: Comparison,
-                   failed: Collection[tuple[str, str]] | None = None) -> str | None:
+def comparison_png(
+    comparison: Comparison, failed: Collection[tuple[str, str]] | None = None
+) -> str | None:
     """Candidate - reference per (scenario, bounded metric), as a share of the range, in the
     report's order (regressions first) and colours (red: worse, whatever the direction)."""
     from ._comparison import mark, ordered
@@ -87,11 +91,19 @@ def comparison_png(comparison: Comparison,
     for y, (d, regressed) in enumerate(reversed(pairs)):
         lo, hi = METRICS[d.metric].range
         mean, low, high = (v / (hi - lo) for v in (d.diff.mean, d.diff.ci_low, d.diff.ci_high))
-        ax.errorbar(mean, y, xerr=[[mean - low], [high - mean]], fmt="o", capsize=3,
-                    color=colours[mark(d, regressed)])
+        ax.errorbar(
+            mean,
+            y,
+            xerr=[[mean - low], [high - mean]],
+            fmt="o",
+            capsize=3,
+            color=colours[mark(d, regressed)],
+        )
     ax.axvline(0.0, color="grey", linewidth=0.8)
-    ax.set_yticks(range(len(pairs)), [f"{d.scenario} · {d.metric}" for d, _ in
-                                      reversed(pairs)], fontsize=7)
-    ax.set_xlabel("candidate − reference, share of range (dark red: regressed, orange: worse, "
-                  "green: better)")
+    ax.set_yticks(
+        range(len(pairs)), [f"{d.scenario} · {d.metric}" for d, _ in reversed(pairs)], fontsize=7
+    )
+    ax.set_xlabel(
+        "candidate − reference, share of range (dark red: regressed, orange: worse, green: better)"
+    )
     return _png(figure)

@@ -67,19 +67,27 @@ def page(blocks: Sequence[Block], title: str) -> str:
             head = "".join(f"<th>{html.escape(h)}</th>" for h in block.headers)
             marks = block.marks or ("",) * len(block.rows)
             rows = "".join(
-                (f'<tr class="{mark}">' if mark else "<tr>") + "".join(
-                    f'<td class="num">{html.escape(c)}</td>' if _NUMBER.match(c)
-                    else f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                (f'<tr class="{mark}">' if mark else "<tr>")
+                + "".join(
+                    f'<td class="num">{html.escape(c)}</td>'
+                    if _NUMBER.match(c)
+                    else f"<td>{html.escape(c)}</td>"
+                    for c in row
+                )
+                + "</tr>"
                 for row, mark in zip(block.rows, marks, strict=True)
             )
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         elif isinstance(block, Figure):
             figures += 1
             caption = html.escape(f"Figure {figures}: {block.caption}")
-            body.append(f'<figure><img alt="{caption}" src="data:image/png;base64,{block.png}">'
-                        f"<figcaption>{caption}</figcaption></figure>")
+            body.append(
+                f'<figure><img alt="{caption}" src="data:image/png;base64,{block.png}">'
+                f"<figcaption>{caption}</figcaption></figure>"
+            )
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>\n<body>\n"
-        + "\n".join(body) + "\n</body></html>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
     )

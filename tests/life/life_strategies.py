@@ -32,16 +32,25 @@ personas = st.builds(
 )
 
 appraisals = st.builds(
-    Appraisal, goal_impact=signed, cause=st.sampled_from(CAUSES), controllability=unit,
-    certainty=unit, threat=unit, kind=st.sampled_from(["event", "fall", "spoiled", "gift"]),
+    Appraisal,
+    goal_impact=signed,
+    cause=st.sampled_from(CAUSES),
+    controllability=unit,
+    certainty=unit,
+    threat=unit,
+    kind=st.sampled_from(["event", "fall", "spoiled", "gift"]),
 )
 
 
 @st.composite
 def aftershocks(draw: Any, start: int) -> Aftershock:
     begin = draw(st.integers(max(0, start - 3000), start))
-    return Aftershock(draw(st.sampled_from(EMOTIONS)), draw(unit), begin,
-                      begin + draw(st.integers(24 * 60, 48 * 60)))
+    return Aftershock(
+        draw(st.sampled_from(EMOTIONS)),
+        draw(unit),
+        begin,
+        begin + draw(st.integers(24 * 60, 48 * 60)),
+    )
 
 
 @st.composite
@@ -49,17 +58,26 @@ def states(draw: Any) -> LifeState:
     """Any valid LifeState, not only those reachable from a fresh agent."""
     minute = draw(minutes)
     return LifeState(
-        last_minute=minute, energy_deficit=draw(unit), hunger_deficit=draw(unit),
-        resting=draw(st.booleans()), eating=draw(st.booleans()),
-        valence=draw(signed), arousal=draw(unit),
+        last_minute=minute,
+        energy_deficit=draw(unit),
+        hunger_deficit=draw(unit),
+        resting=draw(st.booleans()),
+        eating=draw(st.booleans()),
+        valence=draw(signed),
+        arousal=draw(unit),
         emotions={layer: {e: draw(unit) for e in EMOTIONS} for layer in LAYERS},
-        baseline_shift=draw(st.dictionaries(st.sampled_from(["fear", "valence"]),
-                                            st.floats(-0.3, 0.3), max_size=2)),
+        baseline_shift=draw(
+            st.dictionaries(st.sampled_from(["fear", "valence"]), st.floats(-0.3, 0.3), max_size=2)
+        ),
         aftershocks=tuple(draw(st.lists(aftershocks(minute), max_size=3))),
-        skill_confidence=draw(st.dictionaries(st.sampled_from(["paint|desk", "repair|lamp",
-                                                               "cook|*"]), unit, max_size=3)),
-        consumed=tuple(draw(st.lists(st.sampled_from(["appraisal:1", "skill:2", "meal:3"]),
-                                     unique=True))),
+        skill_confidence=draw(
+            st.dictionaries(
+                st.sampled_from(["paint|desk", "repair|lamp", "cook|*"]), unit, max_size=3
+            )
+        ),
+        consumed=tuple(
+            draw(st.lists(st.sampled_from(["appraisal:1", "skill:2", "meal:3"]), unique=True))
+        ),
     )
 
 
@@ -67,8 +85,13 @@ event_ids = st.integers(0, 6)  # a small range, so that ids repeat
 ops = st.one_of(
     st.tuples(st.just("advance"), st.integers(0, 3000), st.booleans()),
     st.tuples(st.just("event"), appraisals, event_ids),
-    st.tuples(st.just("outcome"), st.sampled_from(["paint", "repair"]),
-              st.sampled_from(["desk", "lamp"]), st.booleans(), event_ids),
+    st.tuples(
+        st.just("outcome"),
+        st.sampled_from(["paint", "repair"]),
+        st.sampled_from(["desk", "lamp"]),
+        st.booleans(),
+        event_ids,
+    ),
     st.tuples(st.just("eat"), event_ids),
 )
 

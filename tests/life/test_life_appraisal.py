@@ -46,8 +46,9 @@ def test_the_same_event_id_moves_the_state_once(state, persona, first, second, e
     for op in between:
         later = run(later, persona, op)
     assert apply_event(later, persona, second, eid, later.last_minute) == later
-    assert record_outcome(record_outcome(state, "paint", "desk", True, eid), "paint", "desk",
-                          True, eid) == record_outcome(state, "paint", "desk", True, eid)
+    assert record_outcome(
+        record_outcome(state, "paint", "desk", True, eid), "paint", "desk", True, eid
+    ) == record_outcome(state, "paint", "desk", True, eid)
 
 
 def test_each_kind_of_learning_consumes_an_event_id_separately():
@@ -61,8 +62,13 @@ def test_each_kind_of_learning_consumes_an_event_id_separately():
 def test_events_must_be_applied_at_the_state_minute():
     s = LifeState(last_minute=100)
     with pytest.raises(ValueError):
-        apply_event(s, Persona(), appraise("x", goal_related=False, caused_by="object",
-                                           expected=True), 1, 120)
+        apply_event(
+            s,
+            Persona(),
+            appraise("x", goal_related=False, caused_by="object", expected=True),
+            1,
+            120,
+        )
 
 
 def _push(appraisal: Appraisal) -> dict[str, float]:
@@ -95,18 +101,22 @@ def test_another_s_doing_reaches_the_social_layer_only():
 def test_caution_makes_the_same_threat_more_frightening():
     threat = Appraisal(0.0, "unknown", 0.3, 0.5, 0.6)
     timid, bold = Persona(traits={"caution": 0.9}), Persona(traits={"caution": 0.1})
-    fear = [apply_event(initial_state(p), p, threat, 1, 0).emotions["momentary"]["fear"]
-            for p in (timid, bold)]
+    fear = [
+        apply_event(initial_state(p), p, threat, 1, 0).emotions["momentary"]["fear"]
+        for p in (timid, bold)
+    ]
     assert fear[0] > fear[1]
 
 
 def test_appraise_rules():
-    a = appraise("door_stuck", goal_related=True, caused_by="object", expected=False,
-                 can_handle=True)
+    a = appraise(
+        "door_stuck", goal_related=True, caused_by="object", expected=False, can_handle=True
+    )
     assert a.goal_impact == -0.5 and a.cause == "object" and a.certainty == 0.5
     assert a.threat == pytest.approx(0.2) and a.controllability == pytest.approx(0.7)
-    b = appraise("gift", goal_related=True, caused_by="other", expected=True, helps=True,
-                 severity=0.8)
+    b = appraise(
+        "gift", goal_related=True, caused_by="other", expected=True, helps=True, severity=0.8
+    )
     assert b.goal_impact == 0.8 and b.threat == 0 and b.certainty == 0.9
     assert appraise("chat", goal_related=False, caused_by="self", expected=True).goal_impact == 0
     with pytest.raises(ValueError):
@@ -132,7 +142,7 @@ def test_a_large_shock_leaves_an_aftershock_that_fades_within_24_to_48_hours():
 @given(states(), personas, appraisals, event_ids)
 def test_aftershocks_last_24_to_48_hours(state, persona, appraisal, eid):
     after = apply_event(state, persona, appraisal, eid, state.last_minute)
-    for shock in after.aftershocks[len(state.aftershocks):]:
+    for shock in after.aftershocks[len(state.aftershocks) :]:
         assert 24 * 60 <= shock.end_minute - shock.start_minute <= 48 * 60
         assert max(appraisal.threat, abs(appraisal.goal_impact)) >= 0.7
 
@@ -143,8 +153,10 @@ def test_only_a_severe_threat_to_a_goal_scars(state, persona, appraisal, eid):
     after = apply_event(state, persona, appraisal, eid, state.last_minute)
     if after.baseline_shift != state.baseline_shift:
         assert appraisal.threat >= 0.9 and appraisal.goal_impact <= -0.8 and is_scar(appraisal)
-        assert after.baseline_shift.get("fear", 0) > state.baseline_shift.get("fear", 0) or \
-            after.baseline_shift["fear"] == 0.3  # capped
+        assert (
+            after.baseline_shift.get("fear", 0) > state.baseline_shift.get("fear", 0)
+            or after.baseline_shift["fear"] == 0.3
+        )  # capped
     elif is_scar(appraisal) and f"appraisal:{eid}" not in state.consumed:
         assert state.baseline_shift.get("fear", 0) >= 0.3  # only the cap stops a scar
         assert state.baseline_shift.get("valence", 0) <= -0.3
@@ -176,14 +188,20 @@ def test_a_scar_is_permanent_and_capped():
         s = apply_event(s, p, severe, eid, s.last_minute)
     assert s.baseline_shift == pytest.approx({"fear": 0.3, "valence": -0.3})
     # the ordinary bad day does not scar
-    bad_day = appraise("fall", goal_related=True, caused_by="object", expected=False,
-                       severity=0.7, danger=0.5)
+    bad_day = appraise(
+        "fall", goal_related=True, caused_by="object", expected=False, severity=0.7, danger=0.5
+    )
     assert not is_scar(bad_day)
 
 
 @settings(max_examples=200, deadline=None)
-@given(states(), st.sampled_from(["paint", "repair"]), st.sampled_from(["desk", "lamp"]),
-       st.booleans(), event_ids)
+@given(
+    states(),
+    st.sampled_from(["paint", "repair"]),
+    st.sampled_from(["desk", "lamp"]),
+    st.booleans(),
+    event_ids,
+)
 def test_skill_confidence_moves_at_most_005_per_outcome(state, skill, situation, ok, eid):
     after = record_outcome(state, skill, situation, ok, eid)
     before = skill_confidence(state, skill, situation)

@@ -36,8 +36,17 @@ from harness.life import (
 from scenarios.persona import Baselines, Persona
 
 DAY = 24 * 60
-EXACT = ("last_minute", "energy_deficit", "hunger_deficit", "resting", "eating",
-         "baseline_shift", "aftershocks", "skill_confidence", "consumed")
+EXACT = (
+    "last_minute",
+    "energy_deficit",
+    "hunger_deficit",
+    "resting",
+    "eating",
+    "baseline_shift",
+    "aftershocks",
+    "skill_confidence",
+    "consumed",
+)
 
 
 def assert_in_range(s: LifeState) -> None:
@@ -79,8 +88,7 @@ def test_advance_composes(state, persona, a, b, asleep):
     assert arousal_level(stepwise) == pytest.approx(arousal_level(direct), abs=1e-9)
     for layer in LAYERS:
         for e in EMOTIONS:
-            assert stepwise.emotions[layer][e] == pytest.approx(direct.emotions[layer][e],
-                                                                abs=1e-9)
+            assert stepwise.emotions[layer][e] == pytest.approx(direct.emotions[layer][e], abs=1e-9)
 
 
 @settings(max_examples=100, deadline=None)
@@ -92,7 +100,11 @@ def test_many_small_steps_equal_one_jump_per_sleep_interval(state, persona, step
             state = advance(state, persona, state.last_minute + 1, asleep)
         jumped = advance(jumped, persona, jumped.last_minute + min(dt, 60), asleep)  # ... or not
         assert (state.energy_deficit, state.hunger_deficit, state.resting, state.eating) == (
-            jumped.energy_deficit, jumped.hunger_deficit, jumped.resting, jumped.eating)
+            jumped.energy_deficit,
+            jumped.hunger_deficit,
+            jumped.resting,
+            jumped.eating,
+        )
         assert state.valence == pytest.approx(jumped.valence, abs=1e-9)
 
 
@@ -108,16 +120,19 @@ def test_without_events_everything_decays_toward_its_baseline(state, persona, st
         for layer in LAYERS:
             for e in EMOTIONS:
                 base = emotion_baseline(state, layer, e)
-                assert abs(after.emotions[layer][e] - base) <= \
-                    abs(state.emotions[layer][e] - base) + 1e-12
+                assert (
+                    abs(after.emotions[layer][e] - base)
+                    <= abs(state.emotions[layer][e] - base) + 1e-12
+                )
         assert after.baseline_shift == state.baseline_shift  # nothing but an event scars
         state = after
 
 
 def test_after_a_quiet_day_most_of_it_is_back_at_baseline():
     persona = Persona(baselines=Baselines(valence=0.2, arousal=0.3))
-    s = LifeState(valence=-0.9, arousal=1.0, emotions={
-        layer: {e: 1.0 for e in EMOTIONS} for layer in LAYERS})
+    s = LifeState(
+        valence=-0.9, arousal=1.0, emotions={layer: {e: 1.0 for e in EMOTIONS} for layer in LAYERS}
+    )
     s = advance(s, persona, 2 * DAY, asleep=False)
     assert s.valence == pytest.approx(0.2, abs=0.01)
     assert s.arousal == pytest.approx(0.3, abs=1e-6)
@@ -153,8 +168,11 @@ def test_rest_hysteresis_enters_above_065_and_stays_until_below_035():
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.floats(0.0, 1.0), st.booleans(),
-       st.lists(st.tuples(st.integers(0, 200), st.booleans()), max_size=12))
+@given(
+    st.floats(0.0, 1.0),
+    st.booleans(),
+    st.lists(st.tuples(st.integers(0, 200), st.booleans()), max_size=12),
+)
 def test_rest_flag_equals_minute_by_minute_hysteresis(start, flag, steps):
     p = Persona()
     start = round(start, 6)
@@ -185,8 +203,9 @@ def test_eat_moves_hunger_by_exactly_045_clamped(state, eid):
     if f"meal:{eid}" in state.consumed:
         assert after == state
     else:
-        assert after.hunger_deficit == pytest.approx(max(0.0, state.hunger_deficit - 0.45),
-                                                     abs=1e-6)
+        assert after.hunger_deficit == pytest.approx(
+            max(0.0, state.hunger_deficit - 0.45), abs=1e-6
+        )
         assert eat(after, eid) == after
 
 

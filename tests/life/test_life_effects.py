@@ -48,8 +48,9 @@ def test_attention_narrows_from_six_to_two():
     assert attention_span(replace(night, arousal=0.4)) == 5
     assert attention_span(LifeState(last_minute=11 * 60, arousal=0.4)) == 4
     p = Persona()
-    shocked = apply_event(LifeState(last_minute=NOON), p, Appraisal(-0.8, "unknown", 0.2, 0.4,
-                                                                    0.9), 1, NOON)
+    shocked = apply_event(
+        LifeState(last_minute=NOON), p, Appraisal(-0.8, "unknown", 0.2, 0.4, 0.9), 1, NOON
+    )
     assert attention_span(shocked) < attention_span(LifeState(last_minute=NOON))
 
 
@@ -74,13 +75,19 @@ def test_mood_shifts_what_is_retrieved_first():
     memory = mem.Memory("ana", 50)
     mem.write(memory, 0, 1, channel="seen", subject="bridge", importance=0.3, valence=0.8)
     mem.write(memory, 0, 2, channel="seen", subject="bridge", importance=0.3, valence=-0.8)
-    policy = {"retrieval.top_k": 2, "retrieval.relevance_weight": 1.0,
-              "retrieval.recency_weight": 1.0, "memory.importance_threshold": 0.9}
+    policy = {
+        "retrieval.top_k": 2,
+        "retrieval.relevance_weight": 1.0,
+        "retrieval.recency_weight": 1.0,
+        "memory.importance_threshold": 0.9,
+    }
     query = mem.Query("bridge", "plan")
     cheerful = LifeState(valence=0.8)
     gloomy = LifeState(valence=-0.8)
-    first = [mem.retrieve(memory, query, 60, policy, _FlatNoise(), mood=mood(s))[0]
-             .experience.event_id for s in (cheerful, gloomy)]
+    first = [
+        mem.retrieve(memory, query, 60, policy, _FlatNoise(), mood=mood(s))[0].experience.event_id
+        for s in (cheerful, gloomy)
+    ]
     assert first == [1, 2]
     assert mood(gloomy) == -0.8
 

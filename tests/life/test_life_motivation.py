@@ -58,8 +58,10 @@ def test_speaking_releases_the_hold_and_refusal_keeps_it():
     assert not ok and substitute(refused, 111) == "sketch"
 
 
-@given(st.lists(st.tuples(st.sampled_from(["spend", "hold"]), st.integers(0, 300)),
-                max_size=30), st.integers(0, 5))
+@given(
+    st.lists(st.tuples(st.sampled_from(["spend", "hold"]), st.integers(0, 300)), max_size=30),
+    st.integers(0, 5),
+)
 def test_never_more_talk_than_the_budget_per_day(steps, budget):
     m, minute, talked = Motivation(budget=budget), 0, {}
     for kind, dt in steps:

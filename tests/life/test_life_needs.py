@@ -83,8 +83,14 @@ def test_success_relieves_the_need_and_clears_the_method():
     assert set_value(t, 5.0).value == t.cap and set_value(t, -1).value == 0.0
 
 
-@given(st.lists(st.tuples(st.sampled_from(["fail_lamp", "fail_window", "decide", "evidence"]),
-                          st.integers(0, 200)), max_size=60))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["fail_lamp", "fail_window", "decide", "evidence"]), st.integers(0, 200)
+        ),
+        max_size=60,
+    )
+)
 def test_at_most_one_ask_between_pieces_of_new_evidence(steps):
     t, minute, asks = LIGHT, 0, 0
     for kind, dt in steps:

@@ -14,17 +14,33 @@ from harness.life import EMOTIONS, LAYERS, LifeState, initial_state
 from scenarios.persona import Commitment, Persona, Practice, Rule, Stance
 
 FULL = {
-    "role": "painter", "description": "lives alone in the room",
+    "role": "painter",
+    "description": "lives alone in the room",
     "traits": {"curiosity": 0.8, "caution": 0.3, "extraversion": 0.2, "orderliness": 0.7},
     "values": ["craft", "quiet"],
-    "stances": [{"id": "no_keepsakes", "forbids": ["touch_keepsake", "keepsake_box"],
-                 "reason": "the box is not mine to open"}],
-    "practices": [{"id": "tidy_desk", "cue": "night", "action": "tidy", "variants":
-                   ["put_away_sharp"], "window_minutes": 90, "repair_next_day": True}],
+    "stances": [
+        {
+            "id": "no_keepsakes",
+            "forbids": ["touch_keepsake", "keepsake_box"],
+            "reason": "the box is not mine to open",
+        }
+    ],
+    "practices": [
+        {
+            "id": "tidy_desk",
+            "cue": "night",
+            "action": "tidy",
+            "variants": ["put_away_sharp"],
+            "window_minutes": 90,
+            "repair_next_day": True,
+        }
+    ],
     "commitments": [{"id": "painting", "action": "paint", "min_minutes": 45}],
     "abilities": {"paint": 0.7, "repair": 0.3},
-    "rules": [{"when": {"place": "desk", "occasion": "work"}, "prefer": "quiet_work"},
-              {"when": {"role": "guest"}, "forbid": "open_cabinet"}],
+    "rules": [
+        {"when": {"place": "desk", "occasion": "work"}, "prefer": "quiet_work"},
+        {"when": {"role": "guest"}, "forbid": "open_cabinet"},
+    ],
     "baselines": {"valence": 0.2, "arousal": 0.35},
 }
 
@@ -49,27 +65,36 @@ def test_a_full_persona_validates_and_answers():
     assert initial_state(p).skill_confidence == {"paint|*": 0.7, "repair|*": 0.3}
 
 
-@pytest.mark.parametrize("bad", [
-    {"nickname": "x"},
-    {"traits": {"curiosity": 0.5, "bravery": 0.9}},
-    {"stances": [{"id": "s", "forbids": ["x"], "severity": 1}]},
-    {"rules": [{"when": {"weather": "rain"}, "prefer": "stay_in"}]},
-    {"baselines": {"valence": 0.1, "arousal": 0.4, "dominance": 0.5}},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"nickname": "x"},
+        {"traits": {"curiosity": 0.5, "bravery": 0.9}},
+        {"stances": [{"id": "s", "forbids": ["x"], "severity": 1}]},
+        {"rules": [{"when": {"weather": "rain"}, "prefer": "stay_in"}]},
+        {"baselines": {"valence": 0.1, "arousal": 0.4, "dominance": 0.5}},
+    ],
+)
 def test_unknown_keys_are_rejected(bad):
     with pytest.raises(ValidationError):
         Persona.model_validate(bad)
 
 
-@pytest.mark.parametrize("bad", [
-    {"traits": {"curiosity": 1.2}}, {"traits": {"caution": -0.1}},
-    {"traits": {"extraversion": float("nan")}}, {"abilities": {"paint": 1.5}},
-    {"baselines": {"valence": -1.5}}, {"baselines": {"arousal": 2}},
-    {"commitments": [{"id": "c", "action": "a", "min_minutes": -5}]},
-    {"practices": [{"id": "p", "cue": "c", "action": "a", "window_minutes": 0}]},
-    {"rules": [{"when": {"place": "desk"}}]},  # neither prefer nor forbid
-    {"stances": [{"id": "s", "forbids": ["x"]}, {"id": "s", "forbids": ["y"]}]},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"traits": {"curiosity": 1.2}},
+        {"traits": {"caution": -0.1}},
+        {"traits": {"extraversion": float("nan")}},
+        {"abilities": {"paint": 1.5}},
+        {"baselines": {"valence": -1.5}},
+        {"baselines": {"arousal": 2}},
+        {"commitments": [{"id": "c", "action": "a", "min_minutes": -5}]},
+        {"practices": [{"id": "p", "cue": "c", "action": "a", "window_minutes": 0}]},
+        {"rules": [{"when": {"place": "desk"}}]},  # neither prefer nor forbid
+        {"stances": [{"id": "s", "forbids": ["x"]}, {"id": "s", "forbids": ["y"]}]},
+    ],
+)
 def test_out_of_range_or_malformed_values_are_rejected(bad):
     with pytest.raises(ValidationError):
         Persona.model_validate(bad)

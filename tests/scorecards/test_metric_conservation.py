@@ -9,10 +9,17 @@ from scorecard_traces import frame
 from scorecards.metrics.conservation_violations import conservation_violations
 
 
-def _move(kind: str, event_id: int, holder: str, delta: int, *, tick: int,
-          resource: str = "meal") -> dict[str, Any]:
-    return {"kind": kind, "resource": resource, "holder": holder, "delta": delta,
-            "tick": tick, "event_id": event_id}
+def _move(
+    kind: str, event_id: int, holder: str, delta: int, *, tick: int, resource: str = "meal"
+) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "resource": resource,
+        "holder": holder,
+        "delta": delta,
+        "tick": tick,
+        "event_id": event_id,
+    }
 
 
 def _count(holder: str, count: float, *, tick: int, resource: str = "meal") -> dict[str, Any]:
@@ -48,8 +55,12 @@ def test_a_clean_ledger_recounts_to_zero() -> None:
 
 
 def test_a_transfer_that_creates_a_unit_fires() -> None:
-    moves = [*CLEAN_MOVES[:3], _move("transfer", 3, "food_cabinet", -1, tick=12),
-             _move("transfer", 3, "ana", 2, tick=12), CLEAN_MOVES[5]]
+    moves = [
+        *CLEAN_MOVES[:3],
+        _move("transfer", 3, "food_cabinet", -1, tick=12),
+        _move("transfer", 3, "ana", 2, tick=12),
+        CLEAN_MOVES[5],
+    ]
     counts = [c for c in CLEAN_COUNTS if c["tick"] < 20]  # snapshots agree up to tick 10
     assert conservation_violations(_episode(moves, counts)) == 1.0
 
@@ -68,11 +79,17 @@ def test_a_move_of_no_declared_kind_fires() -> None:
 
 
 def test_resources_are_recounted_separately() -> None:
-    moves = [*CLEAN_MOVES, _move("transfer", 5, "art_cabinet", -1, tick=15, resource="paper"),
-             _move("transfer", 5, "ana", 1, tick=15, resource="paper")]
-    counts = [*CLEAN_COUNTS, _count("art_cabinet", 10, tick=0, resource="paper"),
-              _count("art_cabinet", 9, tick=20, resource="paper"),
-              _count("ana", 1, tick=20, resource="paper")]
+    moves = [
+        *CLEAN_MOVES,
+        _move("transfer", 5, "art_cabinet", -1, tick=15, resource="paper"),
+        _move("transfer", 5, "ana", 1, tick=15, resource="paper"),
+    ]
+    counts = [
+        *CLEAN_COUNTS,
+        _count("art_cabinet", 10, tick=0, resource="paper"),
+        _count("art_cabinet", 9, tick=20, resource="paper"),
+        _count("ana", 1, tick=20, resource="paper"),
+    ]
     assert conservation_violations(_episode(moves, counts)) == 0.0
 
 

@@ -13,8 +13,13 @@ SECRET = fact("bo_pregnant", "yes", origin="ana", audience=["ana", "bo"])
 
 
 def _said(speaker: str, listener: str, value: str = "yes") -> dict[str, Any]:
-    return {"speaker": speaker, "listener": listener, "proposition": "bo_pregnant",
-            "value": value, "modality": "certain"}
+    return {
+        "speaker": speaker,
+        "listener": listener,
+        "proposition": "bo_pregnant",
+        "value": value,
+        "modality": "certain",
+    }
 
 
 def _census(agent: str, value: str | None, tick: int = 100) -> dict[str, Any]:
@@ -70,5 +75,6 @@ def test_no_outsiders_is_full_containment_and_no_secret_is_absent() -> None:
     episode = {"truth": frame("truth", [SECRET]), "probes": frame("probes", probes)}
     assert containment(episode) == 1.0
     assert containment({"truth": frame("truth", [SECRET])}) == 1.0
-    assert containment({"truth": frame("truth", [fact()]), "probes": frame("probes", probes)}) \
-        is None
+    assert (
+        containment({"truth": frame("truth", [fact()]), "probes": frame("probes", probes)}) is None
+    )

@@ -12,12 +12,27 @@ from scorecards.metrics.memory_load import memory_load
 from scorecards.metrics.memory_noise import memory_noise
 
 
-def _op(agent: str, op: str = "retrieve", *, experience: int | None = 1,
-        owner: str | None = None, relevant: bool | None = True, size: int | None = None,
-        capacity: int | None = None, tick: int = 10) -> dict[str, Any]:
-    return {"agent": agent, "op": op, "experience_id": experience,
-            "experience_owner": agent if owner is None else owner, "relevant": relevant,
-            "size": size, "capacity": capacity, "tick": tick}
+def _op(
+    agent: str,
+    op: str = "retrieve",
+    *,
+    experience: int | None = 1,
+    owner: str | None = None,
+    relevant: bool | None = True,
+    size: int | None = None,
+    capacity: int | None = None,
+    tick: int = 10,
+) -> dict[str, Any]:
+    return {
+        "agent": agent,
+        "op": op,
+        "experience_id": experience,
+        "experience_owner": agent if owner is None else owner,
+        "relevant": relevant,
+        "size": size,
+        "capacity": capacity,
+        "tick": tick,
+    }
 
 
 def _episode(ops: list[dict]) -> dict:

@@ -14,15 +14,24 @@ from scorecards.metrics.provenance import provenance
 MANGO = fact("mango_discount", "yes", modality="rumor")
 
 
-def _probe(agent: str, value: str | None, source: str | None, modality: str | None = "rumor",
-           *, tick: int = 100, kind: str = "probe") -> dict[str, Any]:
+def _probe(
+    agent: str,
+    value: str | None,
+    source: str | None,
+    modality: str | None = "rumor",
+    *,
+    tick: int = 100,
+    kind: str = "probe",
+) -> dict[str, Any]:
     row = answer(agent, value, source, tick=tick, proposition="mango_discount", kind=kind)
     return {**row, "answer_modality": modality}
 
 
 def _told(agent: str, by: str, tick: int = 10, value: str = "yes") -> dict[str, Any]:
-    return {**exposure(agent, "told", by, tick=tick, proposition="mango_discount", value=value),
-            "modality": "rumor"}
+    return {
+        **exposure(agent, "told", by, tick=tick, proposition="mango_discount", value=value),
+        "modality": "rumor",
+    }
 
 
 def _episode(probes: list[dict], exposures: list[dict]) -> dict:

@@ -12,13 +12,21 @@ from scorecards.metrics.time_to_replan import time_to_replan
 from scorecards.metrics.time_to_replan_group import time_to_replan_group
 
 
-def _decision(agent: str, in_line: bool | None, tick: int, horizon: int | None = 10,
-              proposition: str = "bakery_closed") -> dict[str, Any]:
+def _decision(
+    agent: str,
+    in_line: bool | None,
+    tick: int,
+    horizon: int | None = 10,
+    proposition: str = "bakery_closed",
+) -> dict[str, Any]:
     return {**decision(agent, in_line, tick=tick, proposition=proposition), "horizon": horizon}
 
 
-def _episode(actions: list[dict], exposures: list[dict], probes: list[dict] | None = None,
-             ) -> dict:
+def _episode(
+    actions: list[dict],
+    exposures: list[dict],
+    probes: list[dict] | None = None,
+) -> dict:
     return {
         "actions": frame("actions", actions),
         "exposures": frame("exposures", exposures),

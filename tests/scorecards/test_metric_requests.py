@@ -11,14 +11,33 @@ from scorecards.metrics.request_fulfilment import request_fulfilment
 
 
 def _request(request_id: str, deadline: int | None = 100) -> dict[str, Any]:
-    return {"request_id": request_id, "agent": "blossom", "action": "deliver", "item": "pastry",
-            "place": "picnic", "deadline": deadline, "tick": 10}
+    return {
+        "request_id": request_id,
+        "agent": "blossom",
+        "action": "deliver",
+        "item": "pastry",
+        "place": "picnic",
+        "deadline": deadline,
+        "tick": 10,
+    }
 
 
-def _act(request_id: str | None, action: str = "deliver", *, tick: int = 50, ok: bool = True,
-         target: str | None = "picnic") -> dict[str, Any]:
-    return {"agent": "blossom", "action": action, "target": target, "ok": ok,
-            "request_id": request_id, "tick": tick}
+def _act(
+    request_id: str | None,
+    action: str = "deliver",
+    *,
+    tick: int = 50,
+    ok: bool = True,
+    target: str | None = "picnic",
+) -> dict[str, Any]:
+    return {
+        "agent": "blossom",
+        "action": action,
+        "target": target,
+        "ok": ok,
+        "request_id": request_id,
+        "tick": tick,
+    }
 
 
 def test_fulfilled_by_the_deadline_or_declined_for_a_stance() -> None:

@@ -15,8 +15,13 @@ def _stage(detail: str, tick: int = 10) -> dict[str, Any]:
 
 
 def test_distinct_stages_past_preparation() -> None:
-    events = [_stage("preparation"), _stage("sketch"), _stage("sketch", 20), _stage("body"),
-              {"kind": "plan", "detail": "finish"}]
+    events = [
+        _stage("preparation"),
+        _stage("sketch"),
+        _stage("sketch", 20),
+        _stage("body"),
+        {"kind": "plan", "detail": "finish"},
+    ]
     assert milestones({"events": frame("events", events)}) == 2.0
     all_stages = [_stage(s) for s in ("preparation", "sketch", "body", "finish", "display")]
     assert milestones({"events": frame("events", all_stages)}) == 4.0
@@ -57,8 +62,10 @@ def test_a_repeated_call_with_no_new_evidence_is_a_loop() -> None:
         _seen("ana", "lamp", 20),  # at the call's own tick: not strictly between
         _seen("ana", "desk", 15),  # another subject
     ]
-    episode = {"actions": frame("actions", actions),
-               "observations": frame("observations", observations)}
+    episode = {
+        "actions": frame("actions", actions),
+        "observations": frame("observations", observations),
+    }
     assert help_loops(episode) == 3.0
 
 

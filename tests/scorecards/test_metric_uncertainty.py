@@ -17,10 +17,16 @@ def _hedged(agent: str, value: str | None, modality: str | None) -> dict[str, An
     return {**answer(agent, value, "ana", proposition="bo_leaves"), "answer_modality": modality}
 
 
-def _said(speaker: str, value: str | None, modality: str | None,
-          proposition: str = "bo_leaves") -> dict[str, Any]:
-    return {"speaker": speaker, "listener": "zed", "proposition": proposition, "value": value,
-            "modality": modality}
+def _said(
+    speaker: str, value: str | None, modality: str | None, proposition: str = "bo_leaves"
+) -> dict[str, Any]:
+    return {
+        "speaker": speaker,
+        "listener": "zed",
+        "proposition": proposition,
+        "value": value,
+        "modality": modality,
+    }
 
 
 def test_knowers_of_a_rumor_who_keep_the_hedge() -> None:
@@ -44,8 +50,10 @@ def test_only_uncertain_propositions_count() -> None:
 
 
 def test_no_knowers_is_zero_and_no_uncertain_truth_is_absent() -> None:
-    silent = {"truth": frame("truth", [RUMOR]), "probes": frame("probes", [_hedged("bo", None,
-                                                                                   None)])}
+    silent = {
+        "truth": frame("truth", [RUMOR]),
+        "probes": frame("probes", [_hedged("bo", None, None)]),
+    }
     assert uncertainty_preservation(silent) == 0.0
     assert uncertainty_preservation({"truth": frame("truth", [RUMOR])}) == 0.0
     assert uncertainty_preservation({"truth": frame("truth", [fact()])}) is None

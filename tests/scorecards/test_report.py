@@ -33,8 +33,11 @@ def test_diffusion_counts_knowers_hedged_and_outsiders_by_tick() -> None:
         exposure("ed", "told", "bo", tick=7, proposition="secret", value="no"),  # wrong value
     ]
     census = [answer("bo", "yes", tick=10, proposition="secret")]
-    traces = {"truth": frame("truth", [secret]), "exposures": frame("exposures", exposures),
-              "probes": frame("probes", census)}
+    traces = {
+        "truth": frame("truth", [secret]),
+        "exposures": frame("exposures", exposures),
+        "probes": frame("probes", census),
+    }
     curve = diffusion_curves(traces)
     assert curve["tick"].tolist() == [0, 5, 6, 7, 8, 10]  # the origin's tick 1 is not shown
     assert curve["knowers"].tolist() == [0, 1, 2, 2, 2, 2]
@@ -45,8 +48,10 @@ def test_diffusion_counts_knowers_hedged_and_outsiders_by_tick() -> None:
 
 def test_diffusion_is_the_mean_over_seeds() -> None:
     def one(seed: int, tick: int) -> dict[str, pd.DataFrame]:
-        return {"truth": frame("truth", [fact()], seed=seed),
-                "exposures": frame("exposures", [exposure("bo", "seen", tick=tick)], seed=seed)}
+        return {
+            "truth": frame("truth", [fact()], seed=seed),
+            "exposures": frame("exposures", [exposure("bo", "seen", tick=tick)], seed=seed),
+        }
 
     a, b = one(0, 4), one(1, 8)
     traces = {k: pd.concat([a[k], b[k]], ignore_index=True) for k in a}
@@ -62,8 +67,15 @@ def test_reports_are_written_and_the_html_embeds_its_images(tmp_path: Path) -> N
     assert (md_path, html_path) == (tmp_path / "report.md", tmp_path / "report.html")
     md, page = md_path.read_text(), html_path.read_text()
     assert md.startswith("# nightly\n")
-    for section in ("## Objective", "## Guardrails", "## Metrics", "## Per scenario",
-                    "## Diffusion of tracked propositions", "### scenario_0", "**secret**"):
+    for section in (
+        "## Objective",
+        "## Guardrails",
+        "## Metrics",
+        "## Per scenario",
+        "## Diffusion of tracked propositions",
+        "### scenario_0",
+        "**secret**",
+    ):
         assert section in md
     assert "| reach | ↑ |" in md and "Figure 1:" in md
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
@@ -90,8 +102,7 @@ def test_a_comparison_adds_the_paired_differences(tmp_path: Path) -> None:
     candidate_traces = _traces(1)
     candidate = score(candidate_traces, definition, hashes=HASHES)
     comparison = compare(candidate, reference, definition)
-    md_path, html_path = write_reports(candidate, candidate_traces, tmp_path,
-                                       comparison=comparison)
+    md_path, html_path = write_reports(candidate, candidate_traces, tmp_path, comparison=comparison)
     md = md_path.read_text()
     assert "## Comparison with the reference" in md and "Δ objective vs reference" in md
     assert "| scenario_0 | reach | " in md
@@ -99,8 +110,7 @@ def test_a_comparison_adds_the_paired_differences(tmp_path: Path) -> None:
 
 
 def test_a_card_without_tracked_propositions_still_reports(tmp_path: Path) -> None:
-    traces = {"actions": frame("actions", [{"agent": "ana", "action": "paint"}],
-                               scenario="room")}
+    traces = {"actions": frame("actions", [{"agent": "ana", "action": "paint"}], scenario="room")}
     card = score(traces, load_definition(), hashes=HASHES)
     md_path, _ = write_reports(card, traces, tmp_path)
     assert "No tracked proposition in these traces." in md_path.read_text()
@@ -119,8 +129,9 @@ class _FakeMlflow(types.ModuleType):
 
 
 @pytest.mark.parametrize("active", [True, False])
-def test_reports_go_to_mlflow_only_inside_a_run(monkeypatch: pytest.MonkeyPatch,
-                                                active: bool) -> None:
+def test_reports_go_to_mlflow_only_inside_a_run(
+    monkeypatch: pytest.MonkeyPatch, active: bool
+) -> None:
     fake = _FakeMlflow(active)
     monkeypatch.setitem(sys.modules, "mlflow", fake)
     paths = [Path("/x/report.md"), Path("/x/report.html")]

@@ -29,8 +29,14 @@ def test_a_silent_village_scores_zero_not_absent() -> None:
     others = ["bo", "cy", "di", "ed"]
     traces = {
         "truth": frame("truth", [fact(), fact("bo_leaves", modality="rumor")]),
-        "probes": frame("probes", [answer(a, None, proposition=p) for a in others
-                                   for p in ("bakery_closed", "bo_leaves")]),
+        "probes": frame(
+            "probes",
+            [
+                answer(a, None, proposition=p)
+                for a in others
+                for p in ("bakery_closed", "bo_leaves")
+            ],
+        ),
         "utterances": frame("utterances", []),
         "exposures": frame("exposures", []),
     }
@@ -46,16 +52,18 @@ def test_a_silent_village_scores_zero_not_absent() -> None:
 
 
 def test_an_episode_without_tracked_propositions_has_no_knowledge_metrics() -> None:
-    traces = {"actions": frame("actions", [{"agent": "ana", "action": "paint"}],
-                               scenario="room_two_days"),
-              "truth": frame("truth", [], scenario="room_two_days")}
+    traces = {
+        "actions": frame(
+            "actions", [{"agent": "ana", "action": "paint"}], scenario="room_two_days"
+        ),
+        "truth": frame("truth", [], scenario="room_two_days"),
+    }
     values = _values(score(traces, load_definition(), hashes=HASHES).to_json(), "room_two_days")
     assert values == {"milestones": 0.0, "help_loops": 0.0}
 
 
 def test_every_metric_is_present_and_finite_on_a_busy_episode_set() -> None:
-    card = score(synthetic_traces(20_000, scenarios=2, seeds=4), load_definition(),
-                 hashes=HASHES)
+    card = score(synthetic_traces(20_000, scenarios=2, seeds=4), load_definition(), hashes=HASHES)
     data = card.to_json()
     json.dumps(data, allow_nan=False)
     assert set(data["metrics"]) == set(METRICS)
@@ -75,24 +83,29 @@ def test_permuting_rows_tables_and_seeds_changes_nothing(seed: int) -> None:
         for name, t in reversed(list(traces.items()))
     }
     assert score(shuffled, load_definition(), hashes=HASHES).to_json() == reference
-    by_seed = {name: pd.concat([g for _, g in sorted(t.groupby("seed"), reverse=True)])
-               for name, t in traces.items()}
+    by_seed = {
+        name: pd.concat([g for _, g in sorted(t.groupby("seed"), reverse=True)])
+        for name, t in traces.items()
+    }
     assert score(by_seed, load_definition(), hashes=HASHES).to_json() == reference
 
 
 def _write(traces: dict[str, pd.DataFrame], root: Path) -> None:
     for name, table in traces.items():
         for (scenario, seed), part in table.groupby(["scenario", "seed"]):
-            rows = [{k: (None if not isinstance(v, list) and pd.isna(v) else v)
-                     for k, v in row.items()} for row in part.to_dict("records")]
+            rows = [
+                {k: (None if not isinstance(v, list) and pd.isna(v) else v) for k, v in row.items()}
+                for row in part.to_dict("records")
+            ]
             folder = root / name / str(scenario)
             folder.mkdir(parents=True, exist_ok=True)
             pq.write_table(to_table(name, rows), folder / f"{seed}.parquet")
 
 
 @pytest.mark.parametrize("backend", ["numpy_nullable", "pyarrow", None])
-def test_parquet_traces_score_every_metric_like_in_memory(tmp_path: Path,
-                                                          backend: str | None) -> None:
+def test_parquet_traces_score_every_metric_like_in_memory(
+    tmp_path: Path, backend: str | None
+) -> None:
     traces = synthetic_traces(4_000, scenarios=2, seeds=3)
     _write(traces, tmp_path)
     options = {} if backend is None else {"dtype_backend": backend}

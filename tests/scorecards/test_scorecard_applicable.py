@@ -38,8 +38,10 @@ def test_without_applicable_every_metric_is_scored_everywhere() -> None:
     assert "help_loops" in card.scenarios["beta"]  # never absent: a count of loops
     assert card.scenarios["beta"]["help_loops"].mean == 0.0
     everything = {sc: load_definition().metrics for sc in ("alpha", "beta")}
-    assert score(_traces(), load_definition(), hashes=HASHES,
-                 applicable=everything).to_json() == card.to_json()
+    assert (
+        score(_traces(), load_definition(), hashes=HASHES, applicable=everything).to_json()
+        == card.to_json()
+    )
 
 
 def test_a_scenario_missing_from_applicable_is_refused() -> None:

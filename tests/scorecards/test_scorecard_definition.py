@@ -39,8 +39,11 @@ def _error(tmp_path: Path, text: str) -> str:
 
 def test_default_definition() -> None:
     d = load_definition()
-    assert set(d.metrics) == set(METRICS) and d.metrics[:3] == ("reach", "provenance",
-                                                                 "uncertainty_preservation")
+    assert set(d.metrics) == set(METRICS) and d.metrics[:3] == (
+        "reach",
+        "provenance",
+        "uncertainty_preservation",
+    )
     for name in d.metrics:
         m = METRICS[name]
         weighed = m.bounded and not m.internal

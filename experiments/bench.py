@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 
 from harness import Episode
+from harness.agents import AGENT_KINDS
 from policies import Policy, load_policy
 from scenarios import builtin_names, load_scenario, village
 
@@ -19,7 +20,10 @@ def _policy() -> Policy:
     return load_policy(Path(__file__).resolve().parent.parent / "policies" / "careful.yaml")
 
 
-def episode_rates(seeds: int = 3) -> Iterator[tuple[str, float, float]]:
+REFERENCE = AGENT_KINDS["reference"]
+
+
+def episode_rates(seeds: int = 3, agent: str = REFERENCE) -> Iterator[tuple[str, float, float]]:
     """(scenario, seconds per episode, agent-ticks per second) for each built-in scenario."""
     policy = _policy()
     for name in builtin_names():
@@ -27,13 +31,17 @@ def episode_rates(seeds: int = 3) -> Iterator[tuple[str, float, float]]:
         ticks = scenario.duration // scenario.tick_minutes + 1
         began = time.perf_counter()
         for seed in range(seeds):
-            Episode(scenario, policy, seed).run()
+            Episode(scenario, policy, seed, agent).run()
         seconds = (time.perf_counter() - began) / seeds
         yield name, seconds, len(scenario.agents) * ticks / seconds
 
 
 def village_rate(
-    agents: int = 25, hours: int = 24, profile: bool = False, lazy: bool = True
+    agents: int = 25,
+    hours: int = 24,
+    profile: bool = False,
+    lazy: bool = True,
+    agent: str = REFERENCE,
 ) -> tuple[float, str]:
     """Agent-ticks per second on a generated village, and optionally where the time goes.
 
@@ -41,7 +49,7 @@ def village_rate(
     """
     scenario = village(agents, 0, hours=hours)
     ticks = scenario.duration // scenario.tick_minutes + 1
-    episode = Episode(scenario, _policy(), 0, lazy=lazy)
+    episode = Episode(scenario, _policy(), 0, agent, lazy=lazy)
     profiler = cProfile.Profile() if profile else None
     began = time.perf_counter()
     if profiler:

@@ -8,7 +8,6 @@ are only exports. Optuna's best trial is not the champion.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,9 +18,6 @@ import yaml
 from policies import InputError, Policy
 
 from .runs import RunsDir
-
-os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
-os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
 
 MODEL = "villagelab-policy"
 ALIAS = "champion"

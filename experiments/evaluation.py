@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -14,19 +14,22 @@ from harness import (
     TABLE_NAMES,
     EpisodeRecord,
     Job,
-    atomic_write_json,
     harness_hash,
     instrument_hash,
     read_traces,
     run_serial,
     write_episode,
 )
-from harness.runner import RayBatch
-from harness.safe_text import redact
-from harness.schema import SCHEMA_VERSION, TABLES
-from harness.store import episode_written, read_episode, sweep_orphans
+from harness.agents import agent_path
+from harness.agents.registry import AgentChoice, check_made
+from harness.agents.registry import resolve as resolve_agent
+from harness.engine.episode import setup_for
+from harness.engine.runner import RayBatch
+from harness.engine.schema import SCHEMA_VERSION, TABLES
+from harness.engine.store import episode_written, read_episode, sweep_orphans
+from harness.engine.validation import load_checked
 from policies import InputError, Policy
-from scenarios import Scenario, load_scenario, resolve, village
+from scenarios import Scenario, resolve, village
 from scorecards import (
     Scorecard,
     ScorecardDefinition,
@@ -36,6 +39,8 @@ from scorecards import (
     merge_values,
     score,
 )
+from villagelab.files import atomic_write_json
+from villagelab.safe_text import redact
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ class Execution:
     workers: int | None = None
     address: str | None = None
     timeout_s: float | None = None
-    agent: str = "reference"  # which agent implementation (harness.AGENT_KINDS)
+    agent: str = "reference"  # which agent: a built-in name or module:Factory
     # a URI every worker can write and the driver read (file:// on a shared mount, s3://…):
     # workers write their episodes' traces there and send back only measured values
     traces_uri: str | None = None
@@ -76,7 +81,7 @@ class Instrument:
             )
         files = tuple(resolve(n) for n in names if n != "village")
         scenarios = tuple(
-            village(agents, structure_seed) if n == "village" else load_scenario(resolve(n))
+            village(agents, structure_seed) if n == "village" else load_checked(resolve(n))
             for n in names
         )
         seen = [s.name for s in scenarios]
@@ -113,6 +118,8 @@ class Evaluation:
     agent: str = "reference"
     traces_uri: str | None = None  # where the workers wrote the traces, if not to `out`
     resumed: int = 0  # episodes found already written by an earlier run of the same command
+    agent_path: str = ""  # the agent's import path
+    agent_hash: str = ""  # the agent's code
 
     def load_traces(self) -> dict[str, pd.DataFrame]:
         """The traces: in hand, or read back from the shared URI the workers wrote to."""
@@ -127,7 +134,7 @@ def measured_episode(
     scenario: Scenario,
     values: dict,
     seed: int,
-    agent_kind: str,
+    agent: str,
     definition: ScorecardDefinition,
     applicable: dict[str, tuple[str, ...]],
     traces_uri: str | None = None,
@@ -135,21 +142,21 @@ def measured_episode(
     """Run one episode and measure its metrics where it ran (a Ray worker), so the driver
     only merges numbers; given a shared trace URI, write the traces there too and send
     none back. A metric or a write that fails is a crashed episode, like any other."""
-    from harness.runner import _execute
+    from harness.engine.runner import _execute
 
-    record = _execute(scenario, values, seed, agent_kind)
+    record = _execute(scenario, values, seed, agent)
     if record.status != "ok":
         return record
     step = "scoring"
     try:
         tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        record.measured = measure(tables, definition, applicable)
+        record = replace(record, measured=measure(tables, definition, applicable))
         if traces_uri is not None:
             step = f"writing traces to {traces_uri}"
             write_episode(traces_uri, scenario.name, seed, record.tables)
-            record.tables, record.stored_at = {}, traces_uri
-    except Exception as exc:  # recorded, never silently dropped
-        record.status, record.error = "crashed", f"{step}: {type(exc).__name__}: {exc}"
+            record = replace(record, tables={}, stored_at=traces_uri)
+    except Exception as exc:  # noqa: BLE001 - recorded, never silently dropped
+        record = record.crashed(f"{step}: {type(exc).__name__}: {exc}")
     return record
 
 
@@ -177,13 +184,18 @@ def evaluate(
 
     With `out`, the run can be resumed: the same command again skips the episodes already
     written there and runs the rest. `out` holding another run's traces is refused."""
+    agent = resolve_agent(execution.agent)  # a bad --agent stops here, before anything runs
+    first = instrument.scenarios[0]
+    check_made(agent, setup_for(first, first.agents[0], policy, seeds[0] if seeds else 0))
     hashes = instrument.hashes(policy)
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
     written: set[tuple[str, int]] = set()
     if out is not None:
-        written = _already_written(out, jobs, hashes, execution)
+        written = _already_written(out, jobs, hashes, execution, agent)
         sweep_orphans(out)  # temp files a killed run left behind; their episodes run again
-        _write_manifest(out, instrument, policy, hashes, execution, seeds, [], complete=False)
+        _write_manifest(
+            out, instrument, policy, hashes, execution, agent, seeds, [], complete=False
+        )
 
     def done(record: EpisodeRecord) -> None:
         if out is not None and record.status == "ok" and record.stored_at is None:
@@ -227,14 +239,23 @@ def evaluate(
         execution.agent,
         execution.traces_uri,
         resumed=len(written),
+        agent_path=agent.path,
+        agent_hash=agent.hash,
     )
     if out is not None:
-        _write_manifest(out, instrument, policy, hashes, execution, seeds, records, complete=True)
+        _write_manifest(
+            out, instrument, policy, hashes, execution, agent, seeds, records, complete=True
+        )
     return evaluation
 
 
+def _agent_fields(agent: AgentChoice) -> dict[str, str]:
+    """How a manifest (or a baseline) names the agent that made it."""
+    return {"agent": agent.name, "agent_path": agent.path, "agent_hash": agent.hash}
+
+
 def _already_written(
-    out: Path, jobs: list[Job], hashes: dict[str, str], execution: Execution
+    out: Path, jobs: list[Job], hashes: dict[str, str], execution: Execution, agent: AgentChoice
 ) -> set[tuple[str, int]]:
     """The episodes a previous run of the same policy, harness, instrument and agent left
     complete in `out` (or at its trace URI). Another run's traces are never mixed in."""
@@ -245,7 +266,11 @@ def _already_written(
         prior = json.loads(manifest.read_text())
     except (OSError, ValueError) as exc:
         raise InputError(f"{manifest}: unreadable ({exc}); give a new --out or remove it") from None
-    made_by = {**hashes, "agent": execution.agent, "traces": _traces_entry(execution)}
+    made_by = {
+        **hashes,
+        **_agent_fields(agent),
+        "traces": _traces_entry(execution),
+    }
     differ = [k for k, v in made_by.items() if prior.get(k) != v]
     if differ:
         raise InputError(
@@ -266,8 +291,8 @@ def _written_record(
     record = EpisodeRecord(job.scenario.name, job.seed, "ok", None, read_episode(root, *job.key))
     if execution.traces_uri is not None:
         tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        record.measured = measure(tables, instrument.definition, instrument.applicable)
-        record.tables, record.stored_at = {}, execution.traces_uri
+        measured = measure(tables, instrument.definition, instrument.applicable)
+        record = replace(record, measured=measured, tables={}, stored_at=execution.traces_uri)
     return record
 
 
@@ -284,9 +309,10 @@ def episodes(
     where it ran (`record.measured`); a `traces_uri` (which implies it) has the worker write
     the traces there and send none back."""
     measured = measured or traces_uri is not None
+    agent = agent_path(execution.agent)  # the workers import the agent by this path
     if not measured:
         if execution.serial:
-            return run_serial(jobs, policy, agent_kind=execution.agent)
+            return run_serial(jobs, policy, agent)
         return iter(
             RayBatch(
                 jobs,
@@ -294,15 +320,12 @@ def episodes(
                 workers=execution.workers,
                 address=execution.address,
                 timeout_s=execution.timeout_s,
-                agent_kind=execution.agent,
+                agent=agent,
             )
         )
     extra = (instrument.definition, instrument.applicable, traces_uri)
     if execution.serial:
-        return (
-            measured_episode(j.scenario, dict(policy), j.seed, execution.agent, *extra)
-            for j in jobs
-        )
+        return (measured_episode(j.scenario, dict(policy), j.seed, agent, *extra) for j in jobs)
     return iter(
         RayBatch(
             jobs,
@@ -310,7 +333,7 @@ def episodes(
             workers=execution.workers,
             address=execution.address,
             timeout_s=execution.timeout_s,
-            agent_kind=execution.agent,
+            agent=agent,
             function=measured_episode,
             extra=extra,
         )
@@ -323,6 +346,7 @@ def _write_manifest(
     policy: Policy,
     hashes: dict[str, str],
     execution: Execution,
+    agent: AgentChoice,
     seeds: Sequence[int],
     records: list[EpisodeRecord],
     *,
@@ -337,7 +361,7 @@ def _write_manifest(
             "schema_version": SCHEMA_VERSION,
             **hashes,
             "policy_values": dict(policy),
-            "agent": execution.agent,
+            **_agent_fields(agent),
             "scenarios": [s.name for s in instrument.scenarios],
             "scenario_files": [str(f) for f in instrument.files],
             "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},

@@ -1,8 +1,9 @@
 """The CI gate: run the suite on the gate seeds and compare, paired, with a committed baseline.
 
-Bound to the instrument only: a baseline made with other scenarios, scorecard definition or
-seed sets is incompatible (exit 3) and the message says which; a different harness is exactly
-what the gate compares, and is reported, not refused.
+Bound to the instrument and the agent: a baseline made with other scenarios, scorecard
+definition or seed sets, or with another agent, is incompatible (exit 3) and the message says
+which; a different harness — the agent's code included — is exactly what the gate compares,
+and is reported, not refused.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.hashing import instrument_parts
-from harness.store import atomic_write_bytes
+from harness.engine.hashing import instrument_parts
 from policies import InputError, Policy
 from scenarios import load_suite
 from scorecards import Scorecard
 from scorecards.gate import Verdict, junit_xml, markdown_summary, verdict
+from villagelab.files import atomic_write_bytes
 
 from .evaluation import Evaluation, Execution, Instrument, evaluate
 
@@ -76,7 +77,11 @@ class GateResult:
         }
 
 
+REFERENCE = "harness.agents.reference:reference_agent"  # baselines from before agents were named
+
+
 def load_baseline(path: Path) -> tuple[Scorecard, dict[str, str]] | None:
+    """The baseline's scorecard and what made it: its instrument's parts."""
     if not path.exists():
         return None
     try:
@@ -86,11 +91,21 @@ def load_baseline(path: Path) -> tuple[Scorecard, dict[str, str]] | None:
         raise InputError(f"{path}: not a baseline scorecard ({exc})") from None
 
 
+def baseline_agent(path: Path) -> tuple[str, str]:
+    """The agent a baseline was made with: its import path and code hash (a baseline from
+    before agents were recorded was made with the reference agent)."""
+    data = json.loads(path.read_text())
+    return data.get("agent_path", REFERENCE), data.get("agent_hash", "")
+
+
 def write_baseline(path: Path, evaluation: Evaluation) -> None:
     """The baseline: the scorecard plus what is needed to explain a future mismatch."""
     data = {
         **evaluation.scorecard.to_json(),
         "instrument_parts": instrument_parts(),
+        "agent": evaluation.agent,
+        "agent_path": evaluation.agent_path,
+        "agent_hash": evaluation.agent_hash,
         "policy_values": dict(evaluation.policy),
     }
     atomic_write_bytes(path, (json.dumps(data, indent=2, allow_nan=False) + "\n").encode())
@@ -135,12 +150,24 @@ def run_gate(
             evaluation,
             baseline,
         )
+    made_with, made_code = baseline_agent(baseline_path)
+    if made_with != evaluation.agent_path:
+        return GateResult(
+            INCOMPATIBLE,
+            f"the baseline {baseline_path} was made with another agent ({made_with}; this "
+            f"gate runs {evaluation.agent_path}). Gate with that agent (--agent), or make a "
+            "baseline for this one with --update-baseline.",
+            evaluation,
+            baseline,
+        )
     result = verdict(card, baseline, instrument.definition)
     note = (
         "same harness"
         if baseline.harness == card.harness
         else f"harness {baseline.harness} → {card.harness}"
     )
+    if made_code and made_code != evaluation.agent_hash:
+        note += f", agent code {made_code} → {evaluation.agent_hash}"
     problems = [f"guardrail {name} broken" for name in result.guardrail_breaks]
     problems += [
         f"{c.name} regressed by {c.diff.diff.mean:+.3f} [{c.diff.diff.ci_low:+.3f}, "
@@ -213,9 +240,7 @@ def aa_check(policy: Policy, repeats: int, execution: Execution) -> tuple[int, i
         seeds = tuple(next(fresh) for _ in gate_seeds)
         card = evaluate(policy, instrument, seeds, execution).scorecard
         result = verdict(
-            relabel(card, dict(zip(seeds, gate_seeds, strict=True))),
-            reference,
-            instrument.definition,
+            relabel(card, dict(zip(seeds, gate_seeds))), reference, instrument.definition
         )
         alarms += not result.passed
     return alarms, repeats

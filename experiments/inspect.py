@@ -14,8 +14,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from harness.schema import TABLES
-from harness.store import episode_path
+from harness.engine.schema import TABLES
+from harness.engine.store import episode_path
 from policies import InputError
 
 from .terminal import cell, clean

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.safe_text import redact
 from policies import InputError
+from villagelab.safe_text import redact
 
 _SCENARIO = re.compile(r"[a-z][a-z0-9_]{0,63}")
 

@@ -58,8 +58,13 @@ def _cards(
     seeds = tuple(main.user_attrs.get("seeds") or default.seeds)
     instrument = Instrument.load(scenarios)
     hashes = instrument.hashes(champion)
+    agent = str(main.user_attrs.get("agent") or "reference")  # the agent the study searched for
     evaluator = Evaluator(
-        instrument, Execution(serial=True), "global", runs.study_dir(study_name), hashes
+        instrument,
+        Execution(serial=True, agent=agent),
+        "global",
+        runs.study_dir(study_name),
+        hashes,
     )
     cards = {"champion": evaluator.card(champion, seeds)}
     for label in ("careful", "baseline"):

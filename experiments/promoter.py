@@ -115,6 +115,17 @@ class Promoter:
                 self.main.set_user_attr("seeds", list(self.config.seeds))
         return self.read(version, champion)
 
+    def infeasible(self, standing: Standing) -> str | None:
+        """What to say at the start when the champion breaks a guardrail."""
+        if not promotion.violation(standing.card, self.definition):
+            return None
+        return (
+            f"the champion (version {standing.version}) breaks a guardrail: "
+            f"{promotion.breaks(standing.card)}. Feasibility comes first: the first candidate "
+            "that holds every guardrail and confirms on fresh seeds replaces it, and becomes "
+            "the anchor later promotions are held to."
+        )
+
     def read(self, version: int | None, champion: Policy) -> Standing:
         anchor = self.main.user_attrs["anchor"]
         anchor_policy = Policy(anchor["policy"])

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import socket
 import time
 import urllib.parse
@@ -20,10 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.safe_text import redact, scrub
 from policies import InputError
-
-os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
+from villagelab.safe_text import redact, scrub
 
 if TYPE_CHECKING:
     from scorecards import Comparison, MetricSummary, Scorecard

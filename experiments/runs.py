@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.store import within
+from harness.engine.store import within
 
 from .names import check_name
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,8 +21,12 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
-from harness.store import join_uri
+from harness.agents.registry import check_made
+from harness.agents.registry import resolve as resolve_agent
+from harness.engine.episode import setup_for
+from harness.engine.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
+from villagelab.files import atomic_write_bytes
 
 from . import promotion
 from .champion import Registry
@@ -34,29 +38,17 @@ from .runs import RunsDir
 from .study import (
     Objectives,
     counted,
+    enqueue_first,
     local_name,
     open_study,
-    recover,
+    record_decision,
+    recover_dead,
     sample,
     storage_for,
     trial_value,
 )
 from .tracking import Tracker
-from .trials import EpisodeFailure, Evaluator, Pruned
-
-
-@dataclass
-class TrialOutcome:
-    number: int
-    policy: Policy
-    objective: float
-    decision: str  # promoted / rolled_back / pruned / failed
-    reason: str
-    champion_objective: float
-    seconds: float  # wall time of the whole trial
-    simulation: float = 0.0  # of which waiting for episodes
-    label: str = ""  # how to name it: the number, or "<sub-study> #n" in local mode
-    feasible: bool = True  # held every guardrail on the selection seeds
+from .trials import EpisodeFailure, Evaluator, Pending, Pruned, TrialOutcome
 
 
 @dataclass
@@ -71,18 +63,6 @@ class SearchResult:
     outcomes: list[TrialOutcome] = field(default_factory=list)
     stopped: str = "budget"  # budget / hours / interrupted / spent (nothing left to run)
     spent: int = 0  # trials the study had counted when this invocation stopped
-
-
-@dataclass
-class _Pending:
-    """A trial asked and submitted, not yet consumed."""
-
-    study: optuna.Study
-    trial: optuna.Trial
-    policy: Policy
-    run_id: str
-    stream: Iterator[Any]
-    began: float
 
 
 class Search:
@@ -110,7 +90,15 @@ class Search:
             if config.start_policy
             else load_policy(baseline_path())
         )
-        self.hashes = self.instrument.hashes(self.start_policy)
+        # the agent is part of what a study is bound to: its import path and its code
+        agent = resolve_agent(execution.agent)  # a bad --agent stops here
+        first = self.instrument.scenarios[0]
+        check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
+        self.hashes = {
+            **self.instrument.hashes(self.start_policy),
+            "agent": agent.path,
+            "agent_hash": agent.hash,
+        }
         self.storage = storage_for(storage, runs.journal)
         self.pareto = Objectives()
         self.folder = runs.study_dir(study)
@@ -131,8 +119,8 @@ class Search:
             self.name, self.storage, self.mode, self.hashes, self.pareto, self.startup
         )
         self.main = main
-        recovered = self._recover(main)
-        self._enqueue_first(main)
+        recovered = recover_dead(alive, main)
+        enqueue_first(main, self.config.first, self.mode)
         self.tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)
         self.registry = Registry(self.tracker.uri)
         if self._spent(main) >= self.trials:  # nothing to run: no parent run, no Ray
@@ -158,13 +146,9 @@ class Search:
             main,
         )
         standing = self.promoter.standing(parent)
-        if promotion.violation(standing.card, self.definition) > 0 and on_notice:
-            on_notice(
-                f"the champion (version {standing.version}) breaks a guardrail: "
-                f"{promotion.breaks(standing.card)}. Feasibility comes first: the first "
-                "candidate that holds every guardrail and confirms on fresh seeds "
-                "replaces it, and becomes the anchor later promotions are held to."
-            )
+        notice = self.promoter.infeasible(standing)
+        if notice and on_notice:
+            on_notice(notice)
         start_objective = standing.card.objective or 0.0
         began = time.monotonic()
         outcomes: list[TrialOutcome] = []
@@ -183,7 +167,7 @@ class Search:
                             self.hashes,
                             startup_steps=self.startup,
                         )
-                        self._recover(local[standing.version])
+                        recover_dead(alive, local[standing.version])
                     study = local[standing.version]
                 room = self.trials - self._spent(main)
                 if room <= 0:
@@ -211,7 +195,7 @@ class Search:
             signal.signal(signal.SIGINT, previous)
             self.tracker.finish(parent, status)
         export = self.folder / "champion.yaml"
-        write_export(export, standing.champion)
+        atomic_write_bytes(export, standing.champion.to_yaml().encode())
         return SearchResult(
             self.name,
             self.runs,
@@ -260,7 +244,7 @@ class Search:
         found = {v.version: v for v in self.registry.history()}
         export = self.folder / "champion.yaml"
         if version is not None:
-            write_export(export, self.registry.policy(version)[1])
+            atomic_write_bytes(export, self.registry.policy(version)[1].to_yaml().encode())
         objective = found[version].objective if version in found else None
         return SearchResult(
             self.name,
@@ -274,16 +258,6 @@ class Search:
             "spent",
             self._spent(main),
         )
-
-    def _enqueue_first(self, study: optuna.Study) -> None:
-        """The config's `first` policies become the study's first trials (once)."""
-        if not self.config.first or study.user_attrs.get("first_enqueued"):
-            return
-        if self.mode == "local":
-            raise InputError("'first' policies seed a global or pareto search, not local mode")
-        for path in self.config.first:
-            study.enqueue_trial(dict(load_policy(path)), user_attrs={"first": str(path)})
-        study.set_user_attr("first_enqueued", True)
 
     def _interrupt(self, signum: int, frame: Any) -> None:
         if self.stop == "interrupted":
@@ -300,19 +274,8 @@ class Search:
                 self._substudies[name] = optuna.load_study(study_name=name, storage=self.storage)
         return sum(counted(study) for study in self._substudies.values())
 
-    def _recover(self, study: optuna.Study) -> list[int]:
-        """Trials a dead driver left RUNNING are failed and re-queued once."""
-        dead = [
-            t
-            for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
-            if not alive(t.user_attrs.get("driver"))
-        ]
-        if not dead:
-            return []
-        return recover(study, {t.number for t in dead})
-
     # --- one trial --------------------------------------------------------------------------------
-    def _begin(self, study: optuna.Study, parent: str, champion: Policy) -> _Pending:
+    def _begin(self, study: optuna.Study, parent: str, champion: Policy) -> Pending:
         """Ask, sample, open the trial's MLflow run and submit its episodes."""
         began = time.monotonic()
         trial = study.ask()
@@ -328,7 +291,7 @@ class Search:
                 self.execution.traces_uri, study.study_name, f"trial-{trial.number}"
             )
             self.tracker.traces_at(run_id, location)
-        return _Pending(
+        return Pending(
             study,
             trial,
             policy,
@@ -337,7 +300,7 @@ class Search:
             began,
         )
 
-    def _trial(self, pending: _Pending, standing: Standing) -> tuple[TrialOutcome, Standing | None]:
+    def _trial(self, pending: Pending, standing: Standing) -> tuple[TrialOutcome, Standing | None]:
         study, trial, policy, run_id = pending.study, pending.trial, pending.policy, pending.run_id
         began = pending.began
         waited = 0.0
@@ -373,7 +336,7 @@ class Search:
                 )
             objective = card.objective if card.objective is not None else 0.0
             violation = math.fsum(over.values())
-            self._decided(trial, decision, reason, objective=objective, violation=violation)
+            record_decision(trial, decision, reason, objective=objective, violation=violation)
             value = trial_value(card, self.mode, self.pareto, violation)
             study.tell(trial, value)
             self.tracker.timing(run_id, time.monotonic() - began, waited)
@@ -397,12 +360,12 @@ class Search:
                 f"pruned by the Wilcoxon pruner after {len(stopped.reported)} of "
                 f"{planned} instances: worse than the best trial so far"
             )
-            self._decided(trial, decision, reason)
+            record_decision(trial, decision, reason)
             study.tell(trial, state=TrialState.PRUNED)
             self.tracker.pruned(run_id, reason, stopped.reported, planned)
         except EpisodeFailure as exc:
             objective, decision, reason = math.nan, "failed", str(exc)
-            self._decided(trial, decision, reason)
+            record_decision(trial, decision, reason)
             study.tell(trial, state=TrialState.FAIL)
             self.tracker.end_trial(run_id, "failed", reason, "FAILED")
         except BaseException:
@@ -428,20 +391,6 @@ class Search:
             feasible,
         )
         return outcome, new
-
-    @staticmethod
-    def _decided(trial: optuna.Trial, decision: str, reason: str, **numbers: float) -> None:
-        """The decision and its reason as user attributes, seen in optuna-dashboard."""
-        trial.set_user_attr("decision", decision)
-        trial.set_user_attr("reason", reason[:2000])
-        for key, value in numbers.items():
-            trial.set_user_attr(key, value)
-
-
-def write_export(path: Path, policy: Policy) -> None:
-    from harness.store import atomic_write_bytes
-
-    atomic_write_bytes(path, policy.to_yaml().encode())
 
 
 __all__ = ["RunsDir", "Search", "SearchResult", "Standing", "TrialOutcome"]

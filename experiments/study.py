@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,12 +21,12 @@ from optuna.storages import JournalStorage
 from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
-from harness.safe_text import redact, scrub
 from policies import WHITELIST, InputError, Policy
 from scorecards import Scorecard
+from villagelab.safe_text import redact, scrub
 
 MODES = ("global", "local", "pareto")
-FROZEN = ("harness", "instrument")
+FROZEN = ("harness", "instrument", "agent", "agent_hash")
 # the single-objective value's name (in optuna-dashboard's plots): see `trial_value`
 VALUE_NAME = "objective (or -violation when a guardrail breaks)"
 
@@ -113,21 +114,30 @@ def open_study(
     if study.metric_names != names:
         study.set_metric_names(names)
     recorded = {k: study.user_attrs.get(k) for k in (*FROZEN, "mode")}
+    frozen = {k: hashes[k] for k in FROZEN if k in hashes}  # what this driver binds it to
     if recorded["harness"] is None:
-        for key in FROZEN:
-            study.set_user_attr(key, hashes[key])
+        for key, value in frozen.items():
+            study.set_user_attr(key, value)
         study.set_user_attr("mode", mode)
         return study
-    moved = [k for k in FROZEN if recorded[k] != hashes[k]]
+    moved = [k for k in frozen if recorded[k] != frozen[k]]
+    if "agent" in moved and recorded["agent"] is not None:  # else: older than agent binding
+        raise InputError(
+            f"study {name!r} searches policies for the agent {recorded['agent']}, not "
+            f"{frozen['agent']}; resume it with --agent {recorded['agent']}, or start a new "
+            "study with another --study name"
+        )
     if moved:
         what = {
             "harness": "the code of harness, policies, scenarios, scorecards or experiments",
             "instrument": "a scenario file, the scorecard definition or the seed sets",
+            "agent": "the agent",
+            "agent_hash": "the agent's code",
         }
         raise InputError(
             f"study {name!r} is bound to a frozen harness and instrument, and "
             f"{' and '.join(what[k] for k in moved)} changed since it began "
-            f"({', '.join(f'{k} {recorded[k]} → {hashes[k]}' for k in moved)}). Start a new "
+            f"({', '.join(f'{k} {recorded[k]} → {frozen[k]}' for k in moved)}). Start a new "
             "study with another --study name, or restore what changed."
         )
     if recorded["mode"] != mode:
@@ -205,9 +215,8 @@ def counted(study: optuna.Study) -> int:
     done = 0
     requeued = {t.user_attrs.get("requeued_from") for t in study.get_trials(deepcopy=False)}
     for t in study.get_trials(deepcopy=False):
-        if t.state in (TrialState.COMPLETE, TrialState.PRUNED) or (
-            t.state == TrialState.FAIL and t.number not in requeued
-        ):
+        finished = t.state in (TrialState.COMPLETE, TrialState.PRUNED)
+        if finished or (t.state == TrialState.FAIL and t.number not in requeued):
             done += 1
     return done
 
@@ -271,3 +280,35 @@ def _suggest(trial: optuna.trial.BaseTrial, name: str, p: Any) -> Any:
 def local_name(study: str, champion_version: int | None) -> str:
     """Local mode's sub-study: one per champion, since its ranges centre on the champion."""
     return f"{study}@champion-v{champion_version or 0}"
+
+
+def enqueue_first(study: optuna.Study, first: tuple[str, ...], mode: str) -> None:
+    """A config's `first` policies become the study's first trials (once)."""
+    from policies import load_policy
+
+    if not first or study.user_attrs.get("first_enqueued"):
+        return
+    if mode == "local":
+        raise InputError("'first' policies seed a global or pareto search, not local mode")
+    for path in first:
+        study.enqueue_trial(dict(load_policy(path)), user_attrs={"first": str(path)})
+    study.set_user_attr("first_enqueued", True)
+
+
+def recover_dead(alive: Callable[[str | None], bool], study: optuna.Study) -> list[int]:
+    """Trials a dead driver left RUNNING are failed and re-queued once."""
+    dead = [
+        t
+        for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+        if not alive(t.user_attrs.get("driver"))
+    ]
+    return recover(study, {t.number for t in dead}) if dead else []
+
+
+def record_decision(trial: optuna.Trial, decision: str, reason: str, **numbers: float) -> None:
+    """A trial's decision and its reason as user attributes (seen in optuna-dashboard),
+    credentials masked like everything else that is stored."""
+    trial.set_user_attr("decision", decision)
+    trial.set_user_attr("reason", scrub(reason)[:2000])
+    for key, value in numbers.items():
+        trial.set_user_attr(key, value)

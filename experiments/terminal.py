@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from harness.safe_text import printable, scrub
+from villagelab.safe_text import printable, scrub
 
 LINE_LIMIT = 600  # characters of one line shown; a longer one is cut with a note
 

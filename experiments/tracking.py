@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.safe_text import redact, scrub
+from villagelab.safe_text import redact, scrub
 
 from . import records
 from .records import mlflow_client
@@ -140,6 +140,7 @@ class Tracker:
             "villagelab.driver": driver,
             "villagelab.harness": hashes["harness"],
             "villagelab.instrument": hashes["instrument"],
+            **_agent_tags(hashes),
         }
         if previous:
             tags["villagelab.resumes"] = previous[0].info.run_id
@@ -173,6 +174,7 @@ class Tracker:
             "villagelab.harness": hashes["harness"],
             "villagelab.instrument": hashes["instrument"],
             "villagelab.driver": driver,
+            **_agent_tags(hashes),
         }
         if requeued_from is not None:
             tags["villagelab.requeued_from"] = str(requeued_from)
@@ -291,3 +293,8 @@ class Tracker:
 
     def finish(self, parent: str, status: str) -> None:
         self.client.set_terminated(parent, status)
+
+
+def _agent_tags(hashes: dict[str, str]) -> dict[str, str]:
+    """The agent a study runs (its import path and code hash), when the driver names it."""
+    return {f"villagelab.{k}": hashes[k] for k in ("agent", "agent_hash") if k in hashes}

@@ -25,6 +25,32 @@ from scorecards import Scorecard, Values, assemble, instance_objective, merge_va
 from .evaluation import Execution, Instrument, episodes
 
 
+@dataclass
+class TrialOutcome:
+    number: int
+    policy: Policy
+    objective: float
+    decision: str  # promoted / rolled_back / pruned / failed
+    reason: str
+    champion_objective: float
+    seconds: float  # wall time of the whole trial
+    simulation: float = 0.0  # of which waiting for episodes
+    label: str = ""  # how to name it: the number, or "<sub-study> #n" in local mode
+    feasible: bool = True  # held every guardrail on the selection seeds
+
+
+@dataclass
+class Pending:
+    """A trial asked and submitted, not yet consumed."""
+
+    study: optuna.Study
+    trial: optuna.Trial
+    policy: Policy
+    run_id: str
+    stream: Iterator[Any]
+    began: float
+
+
 class Pruned(Exception):
     """The pruner stopped a trial; `reported` holds the (step, value) pairs it saw."""
 

@@ -1,39 +1,15 @@
-"""The frozen harness: world, agents, tick loop, traces, runners and the two hashes."""
+"""The frozen harness: `engine` (contract, world, tick loop, traces, runners, hashes),
+`agents` (the built-in agents and the agent registry) and `worlds` (physics plug-ins that
+scenarios name). The engine's public names are re-exported here, loaded on first use."""
 
-from .agent import ReferenceAgent
-from .contract import Agent, Answer, Claim, Intent, Meaning, Observation, Request
-from .episode import AGENT_KINDS, Episode, run_episode
-from .hashing import harness_hash, instrument_hash
-from .runner import EpisodeRecord, Job, ensure_ray, run_ray, run_serial
-from .schema import SCHEMA_VERSION, TABLE_NAMES, TABLES
-from .simple_agent import SimpleAgent
-from .store import atomic_write_json, read_table, read_traces, write_episode
+from __future__ import annotations
 
-__all__ = [
-    "AGENT_KINDS",
-    "SCHEMA_VERSION",
-    "TABLES",
-    "TABLE_NAMES",
-    "Agent",
-    "Answer",
-    "Claim",
-    "Episode",
-    "EpisodeRecord",
-    "Intent",
-    "Job",
-    "Meaning",
-    "Observation",
-    "ReferenceAgent",
-    "Request",
-    "SimpleAgent",
-    "atomic_write_json",
-    "ensure_ray",
-    "harness_hash",
-    "instrument_hash",
-    "read_table",
-    "read_traces",
-    "run_episode",
-    "run_ray",
-    "run_serial",
-    "write_episode",
-]
+from typing import Any
+
+from . import engine
+
+__all__ = list(engine.__all__)
+
+
+def __getattr__(name: str) -> Any:
+    return getattr(engine, name)

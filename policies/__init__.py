@@ -1,8 +1,9 @@
 """The policy surface: the whitelist, the immutable Policy and policy files."""
 
+from villagelab.yamlsource import InputError, YamlSource
+
 from .policy import Policy, baseline_path, describe, diff, load_policy
 from .whitelist import BY_NAME, WHITELIST, Param
-from .yamlsource import InputError, YamlSource
 
 __all__ = [
     "BY_NAME",

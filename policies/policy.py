@@ -20,8 +20,9 @@ from pydantic import (
     create_model,
 )
 
+from villagelab.yamlsource import InputError, YamlSource, format_location
+
 from .whitelist import BY_NAME, WHITELIST, Param
-from .yamlsource import InputError, YamlSource, format_location
 
 Value = bool | int | float | str
 
@@ -58,7 +59,7 @@ _PolicyFile = _build_schema()
 class Policy(Mapping[str, Value]):
     """An immutable assignment of every whitelisted parameter (unset ones take their default)."""
 
-    __slots__ = ("_values", "_hash")
+    __slots__ = ("_hash", "_values")
 
     def __init__(self, values: Mapping[str, Value] | None = None) -> None:
         given = dict(values or {})

@@ -1,7 +1,7 @@
 """Scenarios: the schema, the loader and the built-in library with its seed sets."""
 
-from .generator import village, village_name
 from .clock import MINUTES_PER_DAY, clock_of, day_of, parse_clock, parse_moment, parse_span
+from .generator import village, village_name
 from .loader import LIBRARY, builtin_names, load_scenario, resolve
 from .model import AgentSpec, DecisionPoint, Errand, Probe, Scenario, Truth, World, WorldEvent
 from .suite import SUITE_PATH, SeedSets, Suite, load_suite, parse_seeds

@@ -69,6 +69,8 @@ def village(agents: int = 25, structure_seed: int = 0, hours: int = 48) -> Scena
         "tick_minutes": 1,
         "encounter_chance": 0.004,
         "chat_cooldown": "90min",
+        "physics": ["harness.worlds.village"],
+        "predicates": {"closed_on": {"phrase": "closed on day {object}", "sense": "unusable"}},
         "world": {
             "places": places,
             "roads": roads,

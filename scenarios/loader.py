@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from policies import InputError, YamlSource
+from villagelab.yamlsource import InputError, YamlSource
 
 from .model import Scenario
 
@@ -31,7 +32,12 @@ def resolve(name_or_path: str | Path) -> Path:
     return path
 
 
-def load_scenario(name_or_path: str | Path) -> Scenario:
+Check = Callable[[Scenario], Iterable[tuple[tuple[str | int, ...], str]]]
+
+
+def load_scenario(name_or_path: str | Path, checks: Iterable[Check] = ()) -> Scenario:
+    """A scenario file, validated: its schema, every cross-reference, then `checks` (what only
+    a layer above can know, e.g. the harness's registered actions), each problem located."""
     source = YamlSource.load(resolve(name_or_path))
     if not isinstance(source.data, dict):
         raise source.error((), "expected a mapping with name, world, agents, truth, ...")
@@ -40,6 +46,8 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     except ValidationError as exc:
         raise source.errors_from(exc) from None
     problems = list(_cross_reference_problems(scenario))
+    for check in checks if not problems else ():
+        problems.extend(check(scenario))
     if problems:
         raise InputError("\n".join(str(source.error(where, what)) for where, what in problems))
     return scenario
@@ -86,8 +94,10 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
             else [
                 (
                     where,
-                    f"unknown proposition {ref!r}; expected one "
-                    f"of {', '.join(props) or '(none declared)'}",
+                    (
+                        f"unknown proposition {ref!r}; expected one "
+                        f"of {', '.join(props) or '(none declared)'}"
+                    ),
                 )
             ]
         )
@@ -116,6 +126,13 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
             for field in ("alternatives", "via"):
                 for k, p in enumerate(getattr(errand, field)):
                     yield from place(p, ("agents", i, "errands", j, field, k))
+        if a.autonomy == "needs" and a.room is None:
+            yield ("agents", i), "an agent with autonomy: needs knows its room (room: ...)"
+        for where, p in a.room.places() if a.room is not None else ():
+            yield from place(p, ("agents", i, "room", *where))
+    project = s.world.project
+    if project is not None and project.makes is not None:
+        yield from place(project.makes.holder, ("world", "project", "makes", "holder"))
     for i, e in enumerate(s.events):
         if e.place is not None:
             yield from place(e.place, ("events", i, "place"))
@@ -171,8 +188,10 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
         if not (stocked or supplied):
             yield (
                 ("requests", i, "item"),
-                f"a resource with a source: {r.item!r} is neither stocked at nor supplied "
-                f"to {r.source!r}",
+                (
+                    f"a resource with a source: {r.item!r} is neither stocked at nor supplied "
+                    f"to {r.source!r}"
+                ),
             )
     for i, p in enumerate(s.probes):
         yield from agent(p.agent, ("probes", i, "agent"))

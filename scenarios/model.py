@@ -6,30 +6,13 @@ held as minutes. Everything here is frozen data; the harness builds worlds and a
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import Field, field_validator
 
-from .clock import parse_clock, parse_moment, parse_span
+from ._types import Clock, Frozen, Id, Modality, ModulePath, Moment, Span
 from .persona import Persona
-
-
-def _converter(parse):  # type: ignore[no-untyped-def]
-    def convert(value: object) -> object:
-        return parse(value) if isinstance(value, str) else value
-
-    return BeforeValidator(convert)
-
-
-Moment = Annotated[int, _converter(parse_moment), Field(ge=0)]
-Clock = Annotated[int, _converter(parse_clock), Field(ge=0, lt=24 * 60)]
-Span = Annotated[int, _converter(parse_span), Field(gt=0)]
-Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]  # names become paths
-Modality = Literal["certain", "likely", "rumor"]
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+from .room import Project, RoomKnowledge
 
 
 class Place(Frozen):
@@ -60,9 +43,10 @@ class World(Frozen):
 
     places: tuple[Place, ...] = Field(min_length=1)
     roads: tuple[Road, ...] = ()
-    facts: dict[str, bool | int | float | str] = {}
+    facts: dict[str, bool | int | float | str] = Field(default_factory=dict)
     stock: tuple[Stock, ...] = ()
     daylight: tuple[Clock, Clock] | None = None  # from, to: light without a lamp
+    project: Project | None = None  # a project the world tracks (for a physics plug-in)
 
 
 class RoutineSlot(Frozen):
@@ -100,6 +84,7 @@ class AgentSpec(Frozen):
     # routine: the day follows the routine and errands; needs: the agent chooses what to do
     # from its needs, projects and practices (the room)
     autonomy: Literal["routine", "needs"] = "routine"
+    room: RoomKnowledge | None = None  # needs: what the agent knows of its room
 
 
 class WorldEvent(Frozen):
@@ -118,11 +103,11 @@ class WorldEvent(Frozen):
     channel: Literal["seen", "heard", "read"] = "seen"
     modality: Modality = "certain"  # how sure the notice itself is ("a rumor has it ...")
     seen_by: tuple[Id, ...] = ()  # who perceives it (besides whoever is at `place`)
-    sets: dict[str, bool | int | str] = {}
+    sets: dict[str, bool | int | str] = Field(default_factory=dict)
     until: Moment | None = None  # a sign's end (default: the scenario's end)
     privacy: Literal["public", "private"] = "public"
     audience: tuple[Id, ...] = ()  # for a private notice: who may know it
-    adds: dict[Id, int] = {}  # a supply's units by resource
+    adds: dict[Id, int] = Field(default_factory=dict)  # a supply's units by resource
     speaker: Id | None = None  # a tell's speaker
     stated_source: str | None = "self"  # what a tell names as its source
     daily: bool = False  # happens again every day at the same time
@@ -203,9 +188,32 @@ MetricName = Literal[
 ]
 
 
+class Predicate(Frozen):
+    """What a predicate of the scenario's propositions means: how it is said (a template with
+    `{object}`) and what it does to plans about its subject: `unusable` — the subject (a place)
+    cannot be used on day `object`; `closes_early` — it closes early that day; `kept_at` — the
+    subject (a material) is kept at the place `object`."""
+
+    phrase: str | None = None
+    sense: Literal["unusable", "closes_early", "kept_at"] | None = None
+
+    @field_validator("phrase")
+    @classmethod
+    def _one_placeholder(cls, phrase: str | None) -> str | None:
+        try:
+            phrase is None or phrase.format(object="")
+        except (KeyError, IndexError, ValueError):
+            raise ValueError("a phrase may name only {object}") from None
+        return phrase
+
+
 class Scenario(Frozen):
     name: Id
     description: str
+    # modules whose `actions(scenario)` add the actions this world offers beyond the engine's
+    # own (pick_up, deliver, decline), e.g. harness.worlds.village
+    physics: tuple[ModulePath, ...] = ()
+    predicates: dict[Id, Predicate] = Field(default_factory=dict)
     start: Moment = 0
     duration: Span
     tick_minutes: int = Field(1, ge=1, le=60)

@@ -5,7 +5,7 @@ stances veto before scoring, practices are cue-triggered routines with variants 
 commitments carry a minimum duration before they can be preempted, abilities seed skill
 confidence, situational rules add a preference or a prohibition in a matching situation, and the
 baselines are where valence and arousal drift back to. What changes during a run lives in
-`harness.life`, never here. Imports only pydantic and the standard library.
+`harness.agents.reference.model.life`, never here. Imports only pydantic and the standard library.
 """
 
 from __future__ import annotations

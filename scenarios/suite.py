@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
-from policies import InputError, YamlSource
+from villagelab.yamlsource import InputError, YamlSource
 
 SUITE_PATH = Path(__file__).with_name("suite.yaml")
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
@@ -76,4 +76,4 @@ def load_suite(path: str | Path = SUITE_PATH) -> Suite:
         raise source.errors_from(exc) from None
 
 
-__all__ = ["SUITE_PATH", "SeedSets", "Suite", "load_suite", "parse_seeds", "InputError"]
+__all__ = ["SUITE_PATH", "InputError", "SeedSets", "Suite", "load_suite", "parse_seeds"]

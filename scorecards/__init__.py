@@ -17,6 +17,7 @@ from .definition import (
     load_definition,
 )
 from .metrics import METRICS, Metric
+from .report import diffusion_curves, log_reports_to_mlflow, write_reports
 from .scorecard import (
     MetricSummary,
     Scorecard,
@@ -28,7 +29,6 @@ from .scorecard import (
     score,
 )
 from .stats import Interval, mean_ci, paired_diff
-from .report import diffusion_curves, log_reports_to_mlflow, write_reports
 from .table import render_table
 
 __all__ = [
@@ -44,18 +44,18 @@ __all__ = [
     "Scorecard",
     "ScorecardDefinition",
     "ScorecardDefinitionError",
+    "Values",
+    "assemble",
     "compare",
     "diffusion_curves",
+    "instance_objective",
     "load_definition",
     "log_reports_to_mlflow",
     "mean_ci",
+    "measure",
+    "merge_values",
     "paired_diff",
     "render_table",
     "score",
-    "measure",
-    "assemble",
-    "merge_values",
-    "instance_objective",
-    "Values",
     "write_reports",
 ]

@@ -14,8 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 
-from policies import InputError, YamlSource
-from policies.yamlsource import Location, format_location
+from villagelab.yamlsource import InputError, Location, YamlSource, format_location
 
 from .metrics import METRICS
 

@@ -132,8 +132,10 @@ def markdown_summary(result: Verdict, harness_note: str) -> str:
     lines = [
         f"## villagelab gate: {'pass' if result.passed else 'FAIL'}",
         "",
-        f"{len(result.checks)} paired checks (Holm, family-wise α = {result.alpha}), "
-        f"{len(result.comparison.guardrails)} guardrails; {harness_note}.",
+        (
+            f"{len(result.checks)} paired checks (Holm, family-wise α = {result.alpha}), "
+            f"{len(result.comparison.guardrails)} guardrails; {harness_note}."
+        ),
         "",
     ]
     if result.guardrail_breaks or result.regressions:

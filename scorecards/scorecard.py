@@ -15,7 +15,8 @@ from typing import Any
 
 import pandas as pd
 
-from harness.store import atomic_write_bytes
+from villagelab.files import atomic_write_bytes
+
 from ._episodes import split_episodes
 from ._rules import GuardrailResult, check_guardrails, objectives, per_seed_mean
 from .definition import ScorecardDefinition

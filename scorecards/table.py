@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from harness.safe_text import printable
+from villagelab.safe_text import printable
 
 from .compare import Comparison, MetricDiff
 from .scorecard import MetricSummary, Scorecard

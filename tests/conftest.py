@@ -11,7 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 pytest_plugins = ["tests.servers"]  # PostgreSQL, MLflow server, Ray head: fixtures by name
-os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
+os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")  # as the CLI's entry point does
+os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
 
 
 @pytest.fixture(scope="session")
@@ -33,6 +34,7 @@ def villagelab(
     exe = Path(sys.executable).with_name("villagelab")
     return subprocess.run(
         [str(exe), *args],
+        check=False,
         capture_output=True,
         text=True,
         cwd=cwd,

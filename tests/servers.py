@@ -65,8 +65,10 @@ def postgres(tmp_path_factory):
     subprocess.run(
         [
             *as_pg,
-            f"{PG_BIN / 'pg_ctl'} -D {data} -l {data}/log -w -o "
-            f"'-p {port} -k /tmp -c listen_addresses=127.0.0.1' start",
+            (
+                f"{PG_BIN / 'pg_ctl'} -D {data} -l {data}/log -w -o "
+                f"'-p {port} -k /tmp -c listen_addresses=127.0.0.1' start"
+            ),
         ],
         check=True,
         capture_output=True,
@@ -86,7 +88,9 @@ def postgres(tmp_path_factory):
         capture_output=True,
     )
     yield f"postgresql://villagelab@127.0.0.1:{port}/optuna"
-    subprocess.run([*as_pg, f"{PG_BIN / 'pg_ctl'} -D {data} -m fast stop"], capture_output=True)
+    subprocess.run(
+        [*as_pg, f"{PG_BIN / 'pg_ctl'} -D {data} -m fast stop"], check=False, capture_output=True
+    )
     shutil.rmtree(home, ignore_errors=True)
 
 

@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from harness import AGENT_KINDS, Agent, Episode
-from harness.memory import Memory, Query, reflect, retrieve, summarise, write
-from harness.rng import Draws
+from harness import Agent, Episode
+from harness.agents import AGENT_KINDS
+from harness.agents.reference.model.memory import Memory, Query, reflect, retrieve, summarise, write
+from harness.engine.rng import Draws
 from policies import Policy, load_policy
 from scenarios import load_scenario
 
@@ -25,7 +26,7 @@ def episode(
     kind: str = "reference",
     until: int | None = None,
 ) -> Episode:
-    ep = Episode(load_scenario(name), policy, seed, kind)
+    ep = Episode(load_scenario(name), policy, seed, AGENT_KINDS[kind])
     ep.run(until)
     return ep
 
@@ -40,7 +41,7 @@ def test_every_agent_kind_implements_the_interface(kind):
 def test_a_probe_leaves_the_agent_state_unchanged(kind):
     ep = episode(kind=kind, until=20 * 60)
     knowers = 0
-    from harness.agent import state_hash
+    from harness.engine import state_hash
 
     for name, agent in ep.agents.items():
         before = state_hash(agent)
@@ -56,14 +57,15 @@ def test_a_probe_leaves_the_agent_state_unchanged(kind):
         ("public_fact", "reference"),
         ("secret", "reference"),
         ("picnic_request", "reference"),
+        ("room_two_days", "reference"),  # the agent on its own: autonomy among its components
         ("public_fact", "simple"),
     ],
 )
 def test_a_restored_run_continues_byte_identically(name, kind):
-    whole = Episode(load_scenario(name), CAREFUL, 4, kind).run()
+    whole = Episode(load_scenario(name), CAREFUL, 4, AGENT_KINDS[kind]).run()
     first = episode(name, seed=4, kind=kind, until=20 * 60)
     saved = json.loads(json.dumps(first.get_state()))  # plain JSON, nothing else survives
-    resumed = Episode(load_scenario(name), CAREFUL, 4, kind)
+    resumed = Episode(load_scenario(name), CAREFUL, 4, AGENT_KINDS[kind])
     resumed.set_state(saved)
     rest = resumed.run()
     for table, expected in whole.items():
@@ -80,13 +82,15 @@ def test_retrieval_only_ever_returns_the_owners_memories():
 
 def test_a_planted_memory_bleed_is_seen_in_the_isolation_record():
     """A faulty agent implementation that shares one memory between agents is caught."""
-    from harness.agent import ReferenceAgent
+    from harness.agents.reference import reference_agent
 
     shared: dict[str, Memory] = {}
 
-    def leaky(spec, policy, draws, start, end, tick):
-        agent = ReferenceAgent(spec, policy, draws, start, end, tick)
-        agent.memory = shared.setdefault("one", agent.memory)  # the fault: one namespace
+    def leaky(setup):
+        agent = reference_agent(setup)
+        agent.memory.store = shared.setdefault(
+            "one", agent.memory.store
+        )  # the fault: one namespace
         return agent
 
     ep = Episode(load_scenario("public_fact"), CAREFUL, 0, leaky)
@@ -109,7 +113,7 @@ def test_capacity_evicts_the_least_important_and_traces_it():
 
 
 def test_strength_grows_only_on_use_by_the_formula():
-    from harness.memory import retention, strengthen
+    from harness.agents.reference.model.memory import retention, strengthen
 
     m = Memory("ana", 10)
     exp, _ = write(m, 0, 1, channel="seen", subject="bakery", importance=0.5)
@@ -191,26 +195,26 @@ def test_reflections_carry_evidence_and_counter_evidence_and_never_cite_themselv
 
 
 def test_newer_fact_supersedes_the_older_with_the_link_kept():
-    from harness.agent import ReferenceAgent
-    from harness.contract import Meaning, Observation
+    from harness.agents.reference import reference_agent
+    from harness.engine.contract import AgentSetup, Meaning, Observation
 
     spec = load_scenario("public_fact").agents[0]
-    agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+    agent = reference_agent(AgentSetup("t", spec, CAREFUL, Draws("t", 0), 0, 2880, 5))
     old = Meaning("meet_square", "meeting", "held_at", "square")
     new = Meaning("meet_park", "meeting", "held_at", "park", supersedes="meet_square")
     agent.observe(Observation("notice", 10, 1, "read", "meeting", meaning=old, value="true"))
     agent.observe(Observation("notice", 20, 2, "read", "meeting", meaning=new, value="true"))
-    assert agent.beliefs["meet_square"].status == "superseded"
-    assert agent.beliefs["meet_square"].superseded_by == "meet_park"
-    assert agent.beliefs["meet_park"].status == "current"
+    assert agent.beliefs.held["meet_square"].status == "superseded"
+    assert agent.beliefs.held["meet_square"].superseded_by == "meet_park"
+    assert agent.beliefs.held["meet_park"].status == "current"
 
 
 def test_hearing_the_same_source_again_is_not_evidence_and_trust_moves_only_on_outcomes():
-    from harness.agent import ReferenceAgent
-    from harness.contract import Meaning, Observation
+    from harness.agents.reference import reference_agent
+    from harness.engine.contract import AgentSetup, Meaning, Observation
 
     spec = load_scenario("public_fact").agents[1]
-    agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
+    agent = reference_agent(AgentSetup("t", spec, CAREFUL, Draws("t", 0), 0, 2880, 5))
     m = Meaning("bridge_blocked_day1", "bridge", "blocked_on", "1")
     told = Observation(
         "claim",
@@ -225,13 +229,13 @@ def test_hearing_the_same_source_again_is_not_evidence_and_trust_moves_only_on_o
         stated_source="self",
     )
     agent.observe(told)
-    first = agent.beliefs[m.proposition].confidence
+    first = agent.beliefs.held[m.proposition].confidence
     agent.observe(told)  # Ana says it again
-    assert agent.beliefs[m.proposition].confidence == first
-    assert agent.relations.trust == {}  # nothing observed yet: trust has not moved
+    assert agent.beliefs.held[m.proposition].confidence == first
+    assert agent.trust.relations.trust == {}  # nothing observed yet: trust has not moved
     agent.observe(Observation("notice", 30, 3, "seen", "bridge", meaning=m, value="false"))
-    assert agent.relations.trust["ana|reports_facts"] < float(CAREFUL["trust.prior"])
-    assert agent.beliefs[m.proposition].value == "false"  # seeing beats hearsay
+    assert agent.trust.relations.trust["ana|reports_facts"] < float(CAREFUL["trust.prior"])
+    assert agent.beliefs.held[m.proposition].value == "false"  # seeing beats hearsay
 
 
 def test_private_claims_never_reach_outsiders_when_privacy_is_respected():
@@ -272,24 +276,19 @@ def test_a_request_is_planned_and_fulfilled_and_a_stance_declines_it():
 
 
 def test_a_user_action_runs_without_touching_the_loop():
-    from harness import actions
-
-    actions.register(actions.Action("wave", lambda w, a, t, i: True, "nobody saw it"))
-    try:
-        scenario = load_scenario("public_fact")
-        agents = tuple(
-            a.model_copy(
-                update={
-                    "errands": tuple(e.model_copy(update={"action": "wave"}) for e in a.errands)
-                }
-            )
-            for a in scenario.agents
+    """A physics plug-in named in the scenario (a module outside the harness) adds an action."""
+    scenario = load_scenario("public_fact")
+    agents = tuple(
+        a.model_copy(
+            update={"errands": tuple(e.model_copy(update={"action": "wave"}) for e in a.errands)}
         )
-        ep = Episode(scenario.model_copy(update={"agents": agents}), CAREFUL, 0)
-        acts = ep.run()["actions"].to_pandas()
-        assert (acts.action == "wave").all() and acts.ok.all()
-    finally:
-        del actions.REGISTRY["wave"]
+        for a in scenario.agents
+    )
+    waving = scenario.model_copy(
+        update={"agents": agents, "physics": (*scenario.physics, "tests.fixtures.waving")}
+    )
+    acts = Episode(waving, CAREFUL, 0, AGENT_KINDS["reference"]).run()["actions"].to_pandas()
+    assert len(acts) > 0 and (acts.action == "wave").all() and acts.ok.all()
 
 
 def test_the_simple_agent_is_scored_by_the_same_scorecard():
@@ -301,3 +300,18 @@ def test_the_simple_agent_is_scored_by_the_same_scorecard():
     )
     assert card.metrics["reach"].mean > 0
     assert "memory_noise" not in card.metrics  # no internals exposed: absent, not zero
+
+
+def test_the_reference_agent_is_two_compositions_of_components_whose_states_make_its_state():
+    from harness.agents.reference import AutonomousAgent, Villager
+
+    shared = {"memory", "beliefs", "trust", "conversation", "planning", "life"}
+    village = episode("public_fact", until=60).agents
+    room = episode("room_two_days", until=60).agents
+    assert all(type(a) is Villager for a in village.values())
+    assert all(type(a) is AutonomousAgent for a in room.values())
+    for agent, own in ((next(iter(village.values())), "routine"), (room["mara"], "autonomy")):
+        state = agent.get_state()
+        assert set(state) == shared | {own}  # one entry per component, nothing else
+        components = agent.components()
+        assert all(state[name] == c.get_state() for name, c in components.items())

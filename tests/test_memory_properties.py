@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.memory import Memory, Query, retrieve, write
-from harness.rng import Draws
+from harness.agents.reference.model.memory import Memory, Query, retrieve, write
+from harness.engine.rng import Draws
 from policies import Policy
 
 SUBJECTS = ("bakery", "bridge", "square", "ana", "bo")

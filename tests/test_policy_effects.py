@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from harness import run_episode
+from harness.agents import AGENT_KINDS
 from policies import WHITELIST, load_policy
 from scenarios import load_scenario
 
@@ -33,7 +34,12 @@ def _scenario(name: str):  # type: ignore[no-untyped-def]
 def traces(scenario: str, changes: tuple[tuple[str, object], ...]) -> list[Tables]:
     policy = CAREFUL.with_values(dict(changes))
     return [
-        {k: v.to_pandas() for k, v in run_episode(_scenario(scenario), policy, s).items()}
+        {
+            k: v.to_pandas()
+            for k, v in run_episode(
+                _scenario(scenario), policy, s, AGENT_KINDS["reference"]
+            ).items()
+        }
         for s in SEEDS
     ]
 

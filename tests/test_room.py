@@ -8,13 +8,16 @@ from functools import cache
 import pandas as pd
 import pytest
 
-from harness import Episode, autonomy, life
+from harness import Episode
+from harness.agents import AGENT_KINDS
+from harness.agents.reference.model import arbitration, autonomy, life, outcomes
 from policies import load_policy
 from scenarios import load_scenario
 from scenarios.persona import Persona, Stance
 
 from .conftest import ROOT
 
+REFERENCE = AGENT_KINDS["reference"]
 CAREFUL = load_policy(ROOT / "policies" / "careful.yaml")
 SEEDS = range(5)
 
@@ -22,7 +25,7 @@ SEEDS = range(5)
 @cache
 def room(seed: int, scenario=None) -> dict[str, pd.DataFrame]:
     s = scenario or load_scenario("room_two_days")
-    return {k: v.to_pandas() for k, v in Episode(s, CAREFUL, seed).run().items()}
+    return {k: v.to_pandas() for k, v in Episode(s, CAREFUL, seed, REFERENCE).run().items()}
 
 
 def recount(t: dict[str, pd.DataFrame]) -> int:
@@ -103,7 +106,7 @@ def test_baseline_keeps_the_note_yet_looks_as_if_it_never_read_it():
     does not bring it back when the paint runs out: it looks in the usual places instead."""
     t = {
         k: v.to_pandas()
-        for k, v in Episode(load_scenario("room_two_days"), BASELINE, 0).run().items()
+        for k, v in Episode(load_scenario("room_two_days"), BASELINE, 0, REFERENCE).run().items()
     }
     look = first_search(t)
     assert (look.target, look["in_line"]) == ("art_cabinet", False)
@@ -134,7 +137,7 @@ def test_a_protected_stance_vetoes_and_the_trace_says_so():
         update={"stances": (Stance(id="no_painting_today", forbids=("paint",), reason="a vow"),)}
     )
     vowed = s.model_copy(update={"agents": (mara.model_copy(update={"persona": stubborn}),)})
-    t = {k: v.to_pandas() for k, v in Episode(vowed, CAREFUL, 0).run().items()}
+    t = {k: v.to_pandas() for k, v in Episode(vowed, CAREFUL, 0, REFERENCE).run().items()}
     assert not (t["actions"].action == "paint").any()
     conflicts = t["plans"][t["plans"].reason.str.startswith("rule conflict")]
     assert len(conflicts) > 0 and (conflicts.reason == "rule conflict: no_painting_today").all()
@@ -143,7 +146,7 @@ def test_a_protected_stance_vetoes_and_the_trace_says_so():
 def test_a_request_against_a_stance_is_declined_as_a_rule_conflict():
     t = {
         k: v.to_pandas()
-        for k, v in Episode(load_scenario("picnic_request"), CAREFUL, 0).run().items()
+        for k, v in Episode(load_scenario("picnic_request"), CAREFUL, 0, REFERENCE).run().items()
     }
     rowan = t["plans"][(t["plans"].agent == "rowan") & (t["plans"].goal.str.startswith("request"))]
     assert list(rowan.reason) == ["rule conflict"]
@@ -151,12 +154,15 @@ def test_a_request_against_a_stance_is_declined_as_a_rule_conflict():
 
 # --- every dynamic state changes a candidate or an expression ------------------------------------
 PERSONA = Persona()
-MIND = autonomy.Mind(stock={"food_cabinet|meal": 2, "art_cabinet|paper": 2, "art_cabinet|paint": 2})
+ROOM = load_scenario("room_two_days").agents[0].room
+MIND = autonomy.initial_mind(
+    {"food_cabinet|meal": 2, "art_cabinet|paper": 2, "art_cabinet|paint": 2}, ROOM
+)
 NOON = 12 * 60 + 30
 
 
 def actions_for(state: life.LifeState, minute: int = NOON) -> dict[str, float]:
-    options, _ = autonomy.candidates(MIND, state, PERSONA, minute)
+    options, _ = autonomy.candidates(MIND, state, PERSONA, ROOM, minute)
     return {c.action: c.score for c in options}
 
 
@@ -190,25 +196,25 @@ def test_skill_confidence_changes_where_to_paint():
     state = life.initial_state(PERSONA, NOON)
     for i in range(4):
         state = life.record_outcome(state, "painting", "desk", True, i)
-    options, _ = autonomy.candidates(MIND, state, PERSONA, NOON)
+    options, _ = autonomy.candidates(MIND, state, PERSONA, ROOM, NOON)
     assert next(c for c in options if c.action == "paint").target == "desk"
     for i in range(4, 12):
         state = life.record_outcome(state, "painting", "easel", True, i)
         state = life.record_outcome(state, "painting", "desk", False, 100 + i)
-    options, _ = autonomy.candidates(MIND, state, PERSONA, NOON)
+    options, _ = autonomy.candidates(MIND, state, PERSONA, ROOM, NOON)
     assert next(c for c in options if c.action == "paint").target == "easel"
 
 
 def test_arousal_narrows_what_gets_noticed():
-    from harness.agent import ReferenceAgent
-    from harness.contract import Observation
-    from harness.rng import Draws
+    from harness.agents.reference import reference_agent
+    from harness.engine.contract import AgentSetup, Observation
+    from harness.engine.rng import Draws
 
     spec = load_scenario("public_fact").agents[0]
 
     def noticed(arousal: float) -> int:
-        agent = ReferenceAgent(spec, CAREFUL, Draws("t", 0), 0, 2880, 5)
-        agent.life = life.LifeState(last_minute=600, arousal=arousal)
+        agent = reference_agent(AgentSetup("t", spec, CAREFUL, Draws("t", 0), 0, 2880, 5))
+        agent.life.state = life.LifeState(last_minute=600, arousal=arousal)
         before = len(agent.memory.experiences)
         for i in range(10):
             agent.observe(Observation("chat", 600, i, "heard", f"p{i}"))
@@ -218,8 +224,8 @@ def test_arousal_narrows_what_gets_noticed():
 
 
 def test_mood_changes_what_a_plan_recalls_first():
-    from harness.memory import Memory, Query, retrieve, write
-    from harness.rng import Draws
+    from harness.agents.reference.model.memory import Memory, Query, retrieve, write
+    from harness.engine.rng import Draws
 
     m = Memory("ana", 10)
     write(m, 0, 0, channel="seen", subject="bakery", importance=0.5, valence=0.8)
@@ -257,10 +263,10 @@ def test_practices_slip_postpone_vary_and_repair():
     )
     state = life.initial_state(washer, 0)
     day2 = 24 * 60
-    early, late = day2 + autonomy.MORNING + 5, day2 + autonomy.MORNING + 80
+    early, late = day2 + ROOM.morning + 5, day2 + ROOM.morning + 80
 
     def practice(mind, minute, slip=0.5):
-        options, _ = autonomy.candidates(mind, state, washer, minute, slip)
+        options, _ = autonomy.candidates(mind, state, washer, ROOM, minute, slip)
         return next((c for c in options if c.action == "wash"), None)
 
     done_yesterday = replace_mind(practiced={"wash_up": 1})
@@ -290,24 +296,26 @@ def test_situational_rules_forbid_and_prefer_by_occasion_and_place():
             Rule(when={"place": "trash"}, prefer="tidy"),
         )
     )
-    lit = replace_mind(lamp="ok", holding={"box": 1})
+    lit = replace_mind(fixture="ok", holding={"box": 1})
     state = life.initial_state(painter, night)
-    options, _ = autonomy.candidates(lit, state, painter, night)
+    options, _ = autonomy.candidates(lit, state, painter, ROOM, night)
     assert any(c.action == "paint" for c in options)
-    choice, vetoed = autonomy.arbitrate(options, painter, lit, night, Draws0(), "x")
+    _choice, vetoed = arbitration.arbitrate(options, painter, ROOM, lit, night, Draws0(), "x")
     assert ("paint", "rule for night at desk") in [(c.action, why) for c, why in vetoed] or (
         "paint",
         "rule for night at easel",
     ) in [(c.action, why) for c, why in vetoed]
-    day_options, _ = autonomy.candidates(lit, life.initial_state(painter, NOON), painter, NOON)
-    _, none_vetoed = autonomy.arbitrate(day_options, painter, lit, NOON, Draws0(), "x")
+    day_options, _ = autonomy.candidates(
+        lit, life.initial_state(painter, NOON), painter, ROOM, NOON
+    )
+    _, none_vetoed = arbitration.arbitrate(day_options, painter, ROOM, lit, NOON, Draws0(), "x")
     assert not none_vetoed  # by day the rule does not apply
     pair = [
         autonomy.Candidate("look_around", "floor", 0.5),
         autonomy.Candidate("tidy", "trash", 0.4),
     ]
-    plain, _ = autonomy.arbitrate(pair, Persona(), lit, NOON, Draws0(), "x")
-    preferred, _ = autonomy.arbitrate(pair, painter, lit, NOON, Draws0(), "x")
+    plain, _ = arbitration.arbitrate(pair, Persona(), ROOM, lit, NOON, Draws0(), "x")
+    preferred, _ = arbitration.arbitrate(pair, painter, ROOM, lit, NOON, Draws0(), "x")
     assert (plain.action, preferred.action) == ("look_around", "tidy")
 
 
@@ -319,20 +327,20 @@ class Draws0:
 # --- out of a material: memory's leads, then the usual places, each once -------------------------
 def test_a_missing_material_is_looked_for_where_memory_points_then_where_it_usually_is():
     out_of_paint = autonomy.Mind(stage="sketch", stock={"art_cabinet|paint": 0})
-    assert autonomy.unsourced(out_of_paint) == "paint"
+    assert autonomy.unsourced(out_of_paint, ROOM) == "paint"
     state = life.initial_state(PERSONA, NOON)
 
     def next_search(mind: autonomy.Mind) -> str | None:
-        options, _ = autonomy.candidates(mind, state, PERSONA, NOON)
+        options, _ = autonomy.candidates(mind, state, PERSONA, ROOM, NOON)
         return next((c.target for c in options if c.action == "search"), None)
 
     led = autonomy.with_leads(out_of_paint, "paint", ("drawer",))
-    assert autonomy.unsourced(led) is None  # memory is asked once per shortage
+    assert autonomy.unsourced(led, ROOM) is None  # memory is asked once per shortage
     assert next_search(led) == "drawer"
     assert next_search(autonomy.with_leads(out_of_paint, "paint", ())) == "art_cabinet"
     searched = replace(led, searched=("drawer|paint", "art_cabinet|paint", "supply_port|paint"))
     assert next_search(searched) is None  # nowhere left: the project waits
-    arrived = autonomy.on_sound(searched, "supply_port", NOON)
+    arrived = outcomes.on_sound(searched, "supply_port", NOON)
     assert next_search(arrived) is None  # first see what arrived
     assert arrived.searched == () and arrived.leads == {}  # new evidence: worth asking again
 
@@ -340,13 +348,29 @@ def test_a_missing_material_is_looked_for_where_memory_points_then_where_it_usua
 def test_a_search_result_teaches_the_stock_and_a_pick_up_ends_the_shortage():
     mind = autonomy.with_leads(autonomy.Mind(stage="sketch"), "paint", ("drawer",))
     state = life.initial_state(PERSONA, NOON)
-    found, _ = autonomy.on_result(
-        mind, state, PERSONA, "search", "drawer", "paint", True, "paint:2", NOON, 1
+    found, _ = outcomes.on_result(
+        mind, state, PERSONA, ROOM, "search", "drawer", "paint", True, "paint:2", NOON, 1
     )
     assert found.stock["drawer|paint"] == 2 and "drawer|paint" in found.searched
-    options, _ = autonomy.candidates(found, state, PERSONA, NOON)
+    options, _ = autonomy.candidates(found, state, PERSONA, ROOM, NOON)
     assert ("pick_up", "drawer") in {(c.action, c.target) for c in options}
-    held, _ = autonomy.on_result(
-        found, state, PERSONA, "pick_up", "drawer", "paint", True, None, NOON + 5, 2
+    held, _ = outcomes.on_result(
+        found, state, PERSONA, ROOM, "pick_up", "drawer", "paint", True, None, NOON + 5, 2
     )
     assert held.holding["paint"] == 1 and "paint" not in held.leads
+
+
+def test_a_second_room_is_written_as_data_only():
+    """Other furniture, another project, another clock: a scenario file and nothing else (the
+    engine names none of it; tests/test_layout.py checks that)."""
+    studio = load_scenario(ROOT / "tests" / "scenarios" / "studio.yaml")
+    t = {k: v.to_pandas() for k, v in Episode(studio, CAREFUL, 0, REFERENCE).run().items()}
+    acts, events = t["actions"], t["events"]
+    assert recount(t) == 0
+    stages = list(events[events.kind == "milestone"].detail)
+    assert stages[:5] == ["wedge", "throw", "trim", "fire", "glaze"]  # the project, in order
+    pots = events[(events.resource == "pot") & (events.holder == "shelf")]
+    assert pots.delta.sum() >= 1  # a lasting work, by the ledger
+    assert {"eat", "sleep", "throw_pot"} <= set(acts.action)
+    assert set(acts[acts.action == "sleep"].target) == {"cot"}
+    assert set(acts[acts.action == "throw_pot"].target) <= {"wheel", "workbench"}

@@ -72,7 +72,7 @@ def test_champion_is_exported_from_the_registry(searched):
 
     _, runs, result = searched
     registry = Registry(f"sqlite:///{runs / 'mlflow.db'}")
-    _, policy = registry.policy()
+    _number, policy = registry.policy()
     assert dict(load_policy(runs / "studies" / "tiny" / "champion.yaml")) == dict(policy)
     promoted = [line for line in result.stderr.splitlines() if ": promoted" in line]
     assert len(registry.history()) == 1 + len(promoted)  # the start policy, then promotions

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.safe_text import printable, redact, remember, scrub
-from harness.store import join_uri, within
+from harness.engine.store import join_uri, within
+from villagelab.safe_text import printable, redact, remember, scrub
 
 from .conftest import ROOT, villagelab
 from .servers import free_port, wait_until

@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 
 from harness import TABLE_NAMES, Job, run_ray, run_serial, write_episode
-from harness.schema import TABLES
+from harness.agents import AGENT_KINDS
+from harness.engine.schema import TABLES
 from policies import Policy, baseline_path, load_policy
 from scenarios import load_scenario
+
+REFERENCE = AGENT_KINDS["reference"]
 
 
 def digests(root: Path) -> dict[str, str]:
@@ -39,13 +42,13 @@ def baseline():
 
 def test_same_scenario_policy_seed_give_byte_identical_traces(tmp_path, public_fact, baseline):
     for run in ("a", "b"):
-        write_all(tmp_path / run, run_serial([Job(public_fact, 3)], baseline))
+        write_all(tmp_path / run, run_serial([Job(public_fact, 3)], baseline, REFERENCE))
     a, b = digests(tmp_path / "a"), digests(tmp_path / "b")
     assert len(a) == len(TABLE_NAMES) and a == b
 
 
 def test_different_seeds_give_different_worlds(tmp_path, public_fact, baseline):
-    write_all(tmp_path, run_serial([Job(public_fact, 0), Job(public_fact, 1)], baseline))
+    write_all(tmp_path, run_serial([Job(public_fact, 0), Job(public_fact, 1)], baseline, REFERENCE))
     files = digests(tmp_path)
     assert (
         files["traces/events/public_fact/0.parquet"] != files["traces/events/public_fact/1.parquet"]
@@ -58,8 +61,8 @@ def test_ray_shuffled_matches_serial(tmp_path, ray_cluster, public_fact, baselin
     shuffled = jobs[:]
     random.Random(7).shuffle(shuffled)
     assert shuffled != jobs
-    write_all(tmp_path / "serial", run_serial(jobs, baseline))
-    parallel = list(run_ray(jobs, baseline, submit_order=shuffled))
+    write_all(tmp_path / "serial", run_serial(jobs, baseline, REFERENCE))
+    parallel = list(run_ray(jobs, baseline, submit_order=shuffled, agent=REFERENCE))
     assert [(r.scenario, r.seed) for r in parallel] == [(j.scenario.name, j.seed) for j in jobs]
     write_all(tmp_path / "ray", parallel)
     assert digests(tmp_path / "serial") == digests(tmp_path / "ray")
@@ -70,16 +73,16 @@ def dying(marker: Path, times: int):  # type: ignore[no-untyped-def]
     `marker`): what a lost worker or node looks like to the driver. A closure, so Ray ships
     it by value."""
 
-    def episode(scenario, values, seed, agent_kind):  # type: ignore[no-untyped-def]
+    def episode(scenario, values, seed, agent):  # type: ignore[no-untyped-def]
         import os
 
-        from harness.runner import _execute
+        from harness.engine.runner import _execute
 
         runs = int(marker.read_text()) if marker.exists() else 0
         marker.write_text(str(runs + 1))
         if runs < times:
             os._exit(1)
-        return _execute(scenario, values, seed, agent_kind)
+        return _execute(scenario, values, seed, agent)
 
     return episode
 
@@ -88,16 +91,22 @@ def dying(marker: Path, times: int):  # type: ignore[no-untyped-def]
 def test_a_lost_worker_is_retried_once_and_the_retry_is_recorded(
     tmp_path, ray_cluster, public_fact, baseline
 ):
-    from harness.runner import RayBatch
+    from harness.engine.runner import RayBatch
 
     (record,) = RayBatch(
-        [Job(public_fact, 0)], baseline, function=dying(tmp_path / "runs", times=1)
+        [Job(public_fact, 0)],
+        baseline,
+        agent=REFERENCE,
+        function=dying(tmp_path / "runs", times=1),
     )
     assert record.status == "ok" and record.tables
     assert record.retried is not None and "WorkerCrashedError" in record.retried
     assert record.summary()["retried"] == record.retried  # the manifest's episode list
     (twice,) = RayBatch(
-        [Job(public_fact, 0)], baseline, function=dying(tmp_path / "again", times=2)
+        [Job(public_fact, 0)],
+        baseline,
+        agent=REFERENCE,
+        function=dying(tmp_path / "again", times=2),
     )
     assert twice.status == "failed" and twice.retried is not None  # one retry, then a result
     assert (tmp_path / "again").read_text() == "2"
@@ -108,7 +117,7 @@ def test_every_table_reads_with_pandas_duckdb_and_polars(tmp_path, public_fact, 
     import pandas as pd
     import polars as pl
 
-    write_all(tmp_path, run_serial([Job(public_fact, s) for s in (0, 1)], baseline))
+    write_all(tmp_path, run_serial([Job(public_fact, s) for s in (0, 1)], baseline, REFERENCE))
     # a writer killed mid-write leaves a dot-file; readers must skip it
     (tmp_path / "traces" / "probes" / "public_fact" / ".2.parquet.123.tmp").write_bytes(b"junk")
     for name in TABLE_NAMES:
@@ -128,7 +137,7 @@ def test_every_table_reads_with_pandas_duckdb_and_polars(tmp_path, public_fact, 
 
 
 def test_tables_carry_what_happened(public_fact, baseline):
-    (record,) = run_serial([Job(public_fact, 0)], baseline)
+    (record,) = run_serial([Job(public_fact, 0)], baseline, REFERENCE)
     t = {k: v.to_pandas() for k, v in record.tables.items()}
     assert len(t["truth"]) == 1
     origin = t["exposures"].sort_values("tick").iloc[0]
@@ -146,14 +155,8 @@ def test_tables_carry_what_happened(public_fact, baseline):
 
 
 def test_crashed_episode_is_a_record_not_an_exception(public_fact):
-    from harness.actions import REGISTRY
-
-    saved = REGISTRY.pop("buy_bread")
-    try:
-        (record,) = run_serial([Job(public_fact, 0)], Policy())
-    finally:
-        REGISTRY["buy_bread"] = saved
-    assert record.status == "crashed" and "buy_bread" in record.error
+    (record,) = run_serial([Job(public_fact, 0)], Policy(), "tests.fixtures.agents:broken")
+    assert record.status == "crashed" and "broken on purpose" in record.error
 
 
 def test_a_rerun_sweeps_the_temp_files_a_killed_writer_left(tmp_path):

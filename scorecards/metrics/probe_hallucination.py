@@ -6,8 +6,8 @@ import pandas as pd
 
 from ._answers import answers
 from ._base import Episode, Metric, register
-from ._sources import acceptable
 from ._exposures import first_value_exposure
+from ._sources import acceptable
 from ._tables import flag
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ._base import Episode, Metric, register
 from ._answers import answers
+from ._base import Episode, Metric, register
 from ._sources import acceptable
 from ._tables import flag
 

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from harness.store import atomic_write_bytes
+from villagelab.files import atomic_write_bytes
 
 from ..compare import Comparison
 from ..scorecard import Scorecard
+from ._blocks import Block, Figure, Heading, Table, Text, interval, num
 from ._comparison import ordered, worse_by
 from ._diffusion import diffusion_curves
-from ._document import Block, Figure, Heading, Table, Text, build, interval, num
+from ._document import build
 from ._render import markdown, page
 
 __all__ = [

@@ -8,7 +8,7 @@ from collections.abc import Collection
 
 from ..compare import Comparison, MetricDiff
 from ..metrics import METRICS
-from ._document import Block, Heading, Table, Text, interval, num
+from ._blocks import Block, Heading, Table, Text, interval, num
 
 LEGEND = (
     "Rows are coloured by what the change means, whatever the metric's direction: "

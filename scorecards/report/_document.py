@@ -3,8 +3,7 @@ markdown (text only, byte-identical for identical inputs) and as self-contained 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -12,51 +11,10 @@ import pandas as pd
 from ..compare import Comparison
 from ..metrics import METRICS
 from ..scorecard import MetricSummary, Scorecard
+from ._blocks import Block, Figure, Figures, Heading, Table, Text, interval, num
+from ._comparison import section
 
 SAMPLES = 9  # ticks of each diffusion curve shown as a table
-
-
-@dataclass(frozen=True)
-class Heading:
-    level: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Text:
-    text: str
-
-
-@dataclass(frozen=True)
-class Table:
-    headers: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    marks: tuple[str, ...] = ()  # per row: "worse", "regressed", "better" or "" (HTML colour)
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A PNG (base64) the HTML embeds; the markdown names it only."""
-
-    caption: str
-    png: str
-
-
-Block = Heading | Text | Table | Figure
-Figures = Mapping[str, Callable[[], str | None]]  # figure key -> lazily drawn PNG
-
-
-def num(value: float | None, signed: bool = False) -> str:
-    """A fixed three-decimal number ('—' for none), never '-0.000'."""
-    if value is None:
-        return "—"
-    text = f"{value:.3f}"
-    text = "0.000" if text == "-0.000" else text
-    return "+" + text if signed and not text.startswith("-") else text
-
-
-def interval(low: float | None, high: float | None) -> str:
-    return "—" if low is None or high is None else f"[{num(low)}, {num(high)}]"
 
 
 def _summary(m: MetricSummary | None) -> str:
@@ -80,8 +38,6 @@ def build(
 ) -> list[Block]:
     """Every block of the report, in order: what was run, the objective and guardrails, the
     comparison (regressions first), the metrics, per scenario, the diffusion curves."""
-    from ._comparison import section
-
     blocks: list[Block] = [Heading(1, title)]
     if context:
         blocks.append(Table(("", ""), tuple((k, v) for k, v in context.items())))

@@ -7,7 +7,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from ._document import Block, Figure, Heading, Table, Text
+from ._blocks import Block, Figure, Heading, Table, Text
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; }

@@ -1,4 +1,4 @@
-"""Hypothesis strategies and a small op interpreter shared by the tests of harness.life."""
+"""Hypothesis strategies and a small op interpreter shared by the tests of the life model."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.life import (
+from harness.agents.reference.model.life import (
     CAUSES,
     EMOTIONS,
     LAYERS,

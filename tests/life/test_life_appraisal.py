@@ -1,4 +1,4 @@
-"""Events in harness.life: once per event id, bounded steps, which emotion from which appraisal,
+"""Events in the life model: once per event id, bounded steps, which emotion from which appraisal,
 aftershocks and scars, skill confidence."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from life_strategies import appraisals, event_ids, ops, personas, run, states
 
-from harness.life import (
+from harness.agents.reference.model.life import (
     EMOTIONS,
     Appraisal,
     LifeState,

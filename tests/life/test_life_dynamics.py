@@ -1,9 +1,10 @@
-"""Time in harness.life: ranges, decay to baseline, closed-form composition, hysteresis, meals,
+"""Time in the life model: ranges, decay to baseline, closed-form composition, hysteresis, meals,
 aftershocks, the clock."""
 
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from life_strategies import ops, personas, run, states
 
-from harness.life import (
+from harness.agents.reference.model.life import (
     EMOTIONS,
     LAYERS,
     Aftershock,
@@ -220,7 +221,7 @@ def test_aftershock_fades_linearly_to_exactly_zero_by_its_end():
     shock = Aftershock("fear", 0.3, 1000, 1000 + 36 * 60)
     levels = [aftershock_level(shock, m) for m in range(1000, shock.end_minute + 5, 60)]
     assert levels[0] == pytest.approx(0.3)
-    assert all(a > b for a, b in zip(levels, levels[1:], strict=False) if a > 0)
+    assert all(a > b for a, b in itertools.pairwise(levels) if a > 0)
     assert aftershock_level(shock, shock.end_minute) == 0.0
     assert aftershock_level(shock, shock.end_minute + 10_000) == 0.0
     s = LifeState(last_minute=1000, aftershocks=(shock,))

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from life_strategies import states
 
-from harness import memory as mem
-from harness.life import (
+from harness.agents.reference.model import memory as mem
+from harness.agents.reference.model.life import (
     EMOTIONS,
     LAYERS,
     Appraisal,

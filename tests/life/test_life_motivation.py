@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.life import Motivation, hold, hold_strength, remaining, spend, substitute
+from harness.agents.reference.model.life import (
+    Motivation,
+    hold,
+    hold_strength,
+    remaining,
+    spend,
+    substitute,
+)
 
 DAY = 24 * 60
 
 
 def test_the_hold_fades_linearly_to_zero_in_20_minutes():
     m = hold(Motivation(), "tidy_desk", 600)
-    strengths = [hold_strength(m, 600 + k) for k in range(0, 25)]
+    strengths = [hold_strength(m, 600 + k) for k in range(25)]
     assert strengths[0] == 1.0 and strengths[10] == pytest.approx(0.5)
     assert strengths[20] == 0.0 and strengths[24] == 0.0
-    steps = [a - b for a, b in zip(strengths[:20], strengths[1:21], strict=True)]
+    steps = [a - b for a, b in itertools.pairwise(strengths[:21])]
     assert steps == pytest.approx([0.05] * 20)  # linear
     assert substitute(m, 615) == "tidy_desk" and substitute(m, 620) is None
 

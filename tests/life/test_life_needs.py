@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.life import (
+from harness.agents.reference.model.life import (
     Decision,
     NeedTracker,
     decide,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from life_strategies import ops, personas, run, states
 from pydantic import ValidationError
 
-from harness.life import EMOTIONS, LAYERS, LifeState, initial_state
+from harness.agents.reference.model.life import EMOTIONS, LAYERS, LifeState, initial_state
 from scenarios.persona import Commitment, Persona, Practice, Rule, Stance
 
 FULL = {

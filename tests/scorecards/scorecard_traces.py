@@ -6,7 +6,7 @@ from typing import Any
 
 import pandas as pd
 
-from harness.schema import TABLES
+from harness.engine.schema import TABLES
 from scorecards import ScorecardDefinition
 
 COLUMNS = {name: [f.name for f in schema][4:] for name, schema in TABLES.items()}

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 from scorecard_traces import answer, fact, frame
 
-from harness.schema import to_table
+from harness.engine.schema import to_table
 from scorecards import METRICS, load_definition, score
 from scorecards.bench import bench_score, synthetic_traces
 

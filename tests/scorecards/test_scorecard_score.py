@@ -228,7 +228,7 @@ def test_a_failed_rename_leaves_the_old_file_and_no_temp(
         seen.append(os.path.basename(src))
         raise OSError("disk gone")
 
-    monkeypatch.setattr("harness.store.os.replace", failing_replace)
+    monkeypatch.setattr("villagelab.files.os.replace", failing_replace)
     with pytest.raises(OSError, match="disk gone"):
         score(_traces(), three_metrics(), hashes=HASHES).write_json(path)
     assert path.read_text() == "old"

@@ -1,0 +1,1 @@
+"""The subcommands of `villagelab`, by concern; `experiments.cli` composes them."""

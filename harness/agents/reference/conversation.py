@@ -1,0 +1,80 @@
+"""The conversation component: what the agent tells whom, the day's talk budget and the hold on
+wanting to speak, and the group news a changed group plan makes urgent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.engine.contract import AgentSetup, Claim
+from scenarios import day_of
+
+from .beliefs import Beliefs
+from .memory import Memory
+from .model import life
+from .model.conversation import news_for, phrase
+
+
+class Conversation:
+    def __init__(self, ctx: AgentSetup, beliefs: Beliefs, memory: Memory) -> None:
+        self.ctx, self.beliefs, self.memory = ctx, beliefs, memory
+        self.told: dict[str, list[str]] = {}  # partner → propositions told
+        self.group_news: list[str] = []
+        self.motivation = life.Motivation(
+            int(ctx.policy["motivation.talk_budget"]), day_of(ctx.start)
+        )
+
+    def get_state(self) -> dict[str, Any]:
+        return {
+            "told": {k: list(v) for k, v in self.told.items()},
+            "group_news": list(self.group_news),
+            "motivation": self.motivation.to_json(),
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.told = {k: list(v) for k, v in state["told"].items()}
+        self.group_news = list(state["group_news"])
+        self.motivation = life.Motivation.from_json(state["motivation"])
+
+    def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
+        """Fresh, salient news for this partner, within the sharing and privacy rules.
+
+        Wanting to speak is not speaking: news held back (by chance or by the day's talk
+        budget) leaves a hold that fades over ~20 minutes and makes the next chance likelier;
+        the agent listens instead meanwhile. Holds replace each other, never add up.
+        """
+        ctx, policy = self.ctx, self.ctx.policy
+        group_mate = bool(set(ctx.spec.groups) & set(partner_groups))
+        urgent = set(self.group_news) if group_mate else set()
+        candidates = news_for(
+            self.beliefs.held,
+            self.memory.experiences,
+            partner,
+            self.told.get(partner, []),
+            urgent,
+            bool(policy["sharing.respect_privacy"]),
+        )
+        if not candidates:
+            return []
+        urge = float(policy["sharing.proactive"]) + life.hold_strength(self.motivation, now)
+        if not urgent and ctx.draws.uniform("share", ctx.name, partner, now) >= urge:
+            self.motivation = life.hold(self.motivation, "listen", now)
+            return []
+        claims = []
+        for b, privacy, audience in candidates[: int(policy["sharing.claims_per_chat"])]:
+            self.motivation, allowed = life.spend(self.motivation, now)
+            if not allowed:  # the day's budget is spent: hold the rest back
+                self.motivation = life.hold(self.motivation, "listen", now)
+                break
+            meaning = self.beliefs.meanings[b.proposition]
+            claims.append(phrase(b, meaning, privacy, audience, policy))
+            self.told.setdefault(partner, []).append(b.proposition)
+        return claims
+
+    def tell_group(self, errand: Any, proposition: str) -> None:
+        """By policy, a changed group plan is news for the group at the next meeting."""
+        if (
+            self.ctx.policy["replan.notify_group"]
+            and errand.group
+            and proposition not in self.group_news
+        ):
+            self.group_news.append(proposition)

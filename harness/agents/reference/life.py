@@ -1,0 +1,84 @@
+"""The life component: the agent's dynamic state (needs, mood, arousal, emotions, skill), brought
+forward in closed form only when something happens, appraising each event once, narrowing
+attention when aroused; hourly snapshots traced (`state`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.engine.contract import AgentSetup, Observation, StateSample
+
+from .context import Diagnostics
+from .model import life
+
+
+class Life:
+    def __init__(self, ctx: AgentSetup, log: Diagnostics, *, trace_needs: bool) -> None:
+        self.ctx, self.log = ctx, log
+        self.trace_needs = trace_needs  # energy and hunger are traced where they drive choices
+        self.state = life.initial_state(ctx.spec.persona, ctx.start)
+        self.attended: tuple[int, int] = (ctx.start, 0)  # (minute, observations taken in)
+
+    def get_state(self) -> dict[str, Any]:
+        return {"state": self.state.to_json(), "attended": list(self.attended)}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.state = life.LifeState.from_json(state["state"])
+        self.attended = (state["attended"][0], state["attended"][1])
+
+    def live_until(self, minute: int, asleep: bool) -> None:
+        """Time composes: the state is brought forward in closed form only when needed, and
+        a snapshot is traced at the first event of each hour (event-driven, not per tick)."""
+        if minute > self.state.last_minute:
+            hour = self.state.last_minute // 60
+            self.state = life.advance(self.state, self.ctx.spec.persona, minute, asleep)
+            if minute // 60 > hour:
+                self._snapshot(minute)
+
+    def attend(self, minute: int) -> bool:
+        """Whether one more everyday observation this minute gets noticed."""
+        seen_at, count = self.attended
+        count = count + 1 if seen_at == minute else 1
+        self.attended = (minute, count)
+        return count <= life.attention_span(self.state)
+
+    def mood(self) -> float:
+        return life.mood(self.state)
+
+    def appraise(self, obs: Observation, goal_related: bool) -> None:
+        """Each event once: what it means for the agent's goals moves mood and arousal."""
+        if obs.kind == "action_result":
+            appraisal = life.appraise(
+                "outcome",
+                goal_related=True,
+                caused_by="self",
+                expected=bool(obs.ok),
+                helps=bool(obs.ok),
+            )
+        else:
+            appraisal = life.appraise(
+                "news",
+                goal_related=goal_related,
+                caused_by="other" if obs.speaker else "object",
+                expected=False,
+            )
+        self.state = life.apply_event(
+            self.state, self.ctx.spec.persona, appraisal, obs.event_id, obs.minute
+        )
+
+    def _snapshot(self, minute: int) -> None:
+        s = self.state
+        values = {
+            "valence": s.valence,
+            "arousal": s.arousal,
+            "stress": life.stress(s),
+            **{e: life.emotion_level(s, e) for e in life.EMOTIONS},
+        }
+        if self.trace_needs:
+            values = {
+                "energy_deficit": s.energy_deficit,
+                "hunger_deficit": s.hunger_deficit,
+                **values,
+            }
+        for variable, value in values.items():
+            self.log.add(StateSample(minute, 0, self.ctx.name, variable, round(value, 6)))

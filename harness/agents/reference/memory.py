@@ -1,0 +1,105 @@
+"""The memory component: the agent's own episodic memory (one isolated namespace), written,
+recalled, consolidated at night, every operation traced (`memory_ops`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from harness.engine.contract import AgentSetup, MemoryOp
+
+from .context import Diagnostics
+from .model import memory as mem
+
+SUMMARY_AGE = 24 * 60  # experiences older than a day are summarised at night
+
+
+class Memory:
+    def __init__(self, ctx: AgentSetup, log: Diagnostics) -> None:
+        self.ctx, self.log = ctx, log
+        self.store = mem.Memory(ctx.name, int(ctx.policy["memory.capacity"]))
+
+    @property
+    def experiences(self) -> Mapping[int, mem.Experience]:
+        return self.store.experiences
+
+    def get_state(self) -> dict[str, Any]:
+        return self.store.to_json()
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.store = mem.Memory.from_json(state)
+
+    def write(
+        self, minute: int, eid: int, **fields: Any
+    ) -> tuple[mem.Experience, list[mem.Experience]]:
+        """Write an experience (without its sources unless the policy keeps them); returns it
+        and what capacity evicted."""
+        if not self.ctx.policy["memory.keep_source"]:
+            fields = {**fields, "told_by": None, "origin": None}
+        exp, evicted = mem.write(self.store, minute, eid, **fields)
+        self.op(minute, eid, "write", exp)
+        for e in evicted:
+            self.op(minute, eid, "evict", e)
+        return exp, evicted
+
+    def recall(self, query: mem.Query, now: int, mood: float) -> list[mem.Recall]:
+        """Retrieval as the agent uses it: traced (an empty recall too) and strengthening what
+        came to mind."""
+        recalled = mem.retrieve(self.store, query, now, self.ctx.policy, self.ctx.draws, mood)
+        if not recalled:
+            self.op(
+                now,
+                0,
+                "retrieve",
+                None,
+                purpose=query.purpose,
+                rank=None,
+                relevant=None,
+                subject=query.subject,
+            )
+        for rank, r in enumerate(recalled):
+            self.op(
+                now,
+                0,
+                "retrieve",
+                r.experience,
+                purpose=query.purpose,
+                rank=rank,
+                relevant=r.relevant,
+            )
+        mem.strengthen(self.store, [r.experience for r in recalled], now)
+        return recalled
+
+    def consolidate(
+        self, now: int, on_summary: Callable[[mem.Experience], None]
+    ) -> list[mem.Experience]:
+        """The night's consolidation: old experiences summarised (each summary handed to
+        `on_summary` as it is written), reflections drawn; returns what capacity evicted."""
+        keep = bool(self.ctx.policy["memory.keep_source_on_summary"])
+        summaries, merged = mem.summarise(self.store, now, 0, SUMMARY_AGE, keep)
+        for e in merged:
+            self.op(now, 0, "summarise", e)
+        for summary in summaries:
+            self.op(now, 0, "write", summary)
+            on_summary(summary)
+        reflections, evicted = mem.reflect(self.store, now, 0)
+        for r in reflections:
+            self.op(now, 0, "reflect", r)
+        for e in evicted:
+            self.op(now, 0, "evict", e)
+        return evicted
+
+    def op(self, minute: int, eid: int, op: str, exp: mem.Experience | None, **extra: Any) -> None:
+        row = {
+            "minute": minute,
+            "event_id": eid,
+            "agent": self.ctx.name,
+            "op": op,
+            "experience_id": None if exp is None else exp.id,
+            "experience_owner": None if exp is None else exp.owner,
+            "subject": None if exp is None else exp.subject,
+            "importance": None if exp is None else exp.importance,
+            "size": len(self.store.experiences),
+            "capacity": self.store.capacity,
+        }
+        self.log.add(MemoryOp(**{**row, **extra}))

@@ -1,0 +1,126 @@
+"""Beliefs: an agent's current, revisable take on a proposition, linked to its experiences.
+
+Confidence from hearsay is trust × the spoken modality, capped by policy. Corroboration
+counts distinct informants — or, when the policy says so, distinct stated origins (two people
+repeating Ana are one source). Hearing the same source again is not new evidence. Summaries
+and reflections are never folded in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from harness.engine.contract import BeliefStatus, Meaning
+
+from .memory import Experience
+
+MODALITY_WEIGHT = {"certain": 1.0, "likely": 0.7, "rumor": 0.4}
+
+
+@dataclass(frozen=True)
+class Belief:
+    proposition: str
+    subject: str
+    predicate: str
+    object: str
+    value: str
+    confidence: float
+    modality: str
+    origin: str | None  # as the agent believes it
+    told_by: str | None
+    first_hand: bool
+    status: BeliefStatus = BeliefStatus.CURRENT
+    support: tuple[int, ...] = ()  # experience ids
+    contradict: tuple[int, ...] = ()
+    sources: tuple[str, ...] = ()  # the informants (or origins) already counted
+    valid_to: int | None = None
+    superseded_by: str | None = None
+    supersedes: str | None = None
+    sense: str | None = None  # what its predicate means for plans (the scenario's vocabulary)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", BeliefStatus(self.status))
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Belief:
+        return cls(**{**data, **{k: tuple(data[k]) for k in ("support", "contradict", "sources")}})
+
+
+def modality_for(confidence: float) -> str:
+    return "certain" if confidence >= 0.85 else "likely" if confidence >= 0.5 else "rumor"
+
+
+def weaker(a: str, b: str) -> str:
+    return min((a, b), key=lambda m: MODALITY_WEIGHT[m])
+
+
+def source_key(exp: Experience, policy: Any) -> str | None:
+    """What counts as one source for corroboration; None when the source was not kept."""
+    if policy["belief.independent_origins"] and exp.origin is not None:
+        return f"origin:{exp.origin}"
+    return None if exp.told_by is None else f"told:{exp.told_by}"
+
+
+def fold(
+    old: Belief | None, exp: Experience, meaning: Meaning, trust: float, policy: Any
+) -> Belief | None:
+    """The belief after one experience about its proposition, or None when nothing changes."""
+    assert exp.is_evidence and exp.value is not None
+    cap = float(policy["belief.second_hand_cap"])
+    key = None if exp.first_hand else source_key(exp, policy)
+    if old is not None and key is not None and key in old.sources:
+        return None  # the same source again is not new evidence
+    if exp.first_hand:  # seeing is believing; hearing a rumor first-hand is still a rumor
+        modality = exp.modality or "certain"
+        incoming = MODALITY_WEIGHT[modality]
+    else:
+        incoming = min(trust * MODALITY_WEIGHT.get(exp.modality or "certain", 0.4), cap)
+        modality = weaker(exp.modality or "certain", modality_for(incoming))
+    sources = () if key is None else (key,)
+    fresh = Belief(
+        proposition=meaning.proposition,
+        subject=meaning.subject,
+        predicate=meaning.predicate,
+        object=meaning.object,
+        value=exp.value,
+        confidence=round(incoming, 6),
+        modality=modality,
+        origin=exp.owner if exp.first_hand else exp.origin,
+        told_by=exp.told_by,
+        first_hand=exp.first_hand,
+        support=(exp.id,),
+        sources=sources,
+        valid_to=meaning.valid_to,
+        supersedes=meaning.supersedes,
+        sense=meaning.sense,
+    )
+    if old is None or old.status != "current":
+        return fresh
+    if old.value == exp.value:
+        if old.first_hand or incoming <= 0:
+            return None
+        if exp.first_hand:
+            return replace(fresh, support=(*old.support, exp.id), sources=old.sources)
+        combined = min(max(cap, old.confidence), 1 - (1 - old.confidence) * (1 - incoming))
+        return replace(
+            old,
+            confidence=round(combined, 6),
+            modality=max((old.modality, modality_for(combined)), key=lambda m: MODALITY_WEIGHT[m]),
+            support=(*old.support, exp.id),
+            sources=(*old.sources, *sources),
+        )
+    # a contradicting experience: it wins if it is stronger, else it weakens the belief
+    if exp.first_hand or incoming > old.confidence:
+        return replace(fresh, contradict=(*old.support, *old.contradict))
+    lowered = round(old.confidence * (1 - 0.5 * incoming), 6)
+    return replace(
+        old,
+        confidence=lowered,
+        modality=weaker(old.modality, modality_for(lowered)),
+        contradict=(*old.contradict, exp.id),
+        sources=(*old.sources, *sources),
+    )

@@ -1,0 +1,120 @@
+"""The planning component: the agent's plans (one per goal), what is under way, and the
+player's requests — planned, hurried when the source closes early, carried out step by step or
+declined by a protected stance. Every new plan is traced (`plans`)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from typing import Any
+
+from harness.engine.contract import AgentSetup, Intent, PlanNote, PlanStage, Request
+from harness.engine.lifecycle import transition
+
+from .context import Diagnostics
+from .model.beliefs import Belief
+from .model.planning import PENDING, Plan, hurrying, request_plan, request_step
+
+REQUEST = "request:"  # the goal prefix of a request's plan
+
+
+class Planning:
+    def __init__(self, ctx: AgentSetup, log: Diagnostics) -> None:
+        self.ctx, self.log = ctx, log
+        self.plans: dict[str, Plan] = {}
+        self.requests: dict[str, Request] = {}
+        self.busy: str | None = None  # the goal whose action is under way
+        self.next_plan_id = 1
+
+    def get_state(self) -> dict[str, Any]:
+        return {
+            "plans": {k: asdict(p) for k, p in self.plans.items()},
+            "requests": {k: asdict(r) for k, r in self.requests.items()},
+            "busy": self.busy,
+            "next_plan_id": self.next_plan_id,
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.plans = {k: Plan(**{**v, "via": tuple(v["via"])}) for k, v in state["plans"].items()}
+        self.requests = {k: Request(**v) for k, v in state["requests"].items()}
+        self.busy, self.next_plan_id = state["busy"], state["next_plan_id"]
+
+    def new(self, plan: Plan, minute: int, eid: int) -> Plan:
+        """Adopt a plan for its goal (replacing any before), numbered and traced."""
+        plan = replace(plan, plan_id=self.next_plan_id)
+        self.next_plan_id += 1
+        self.plans[plan.goal] = plan
+        self.traced(
+            plan.plan_id, plan.goal, plan.day, plan.action, plan.target, plan.reason, minute, eid
+        )
+        return plan
+
+    def traced(
+        self,
+        plan_id: int | None,
+        goal: str,
+        day: int,
+        action: str,
+        target: str,
+        reason: str,
+        minute: int,
+        eid: int,
+    ) -> None:
+        self.log.add(
+            PlanNote(minute, eid, self.ctx.name, plan_id, goal, day, action, target, reason)
+        )
+
+    def places(self) -> set[str]:
+        """Every place a plan goes to or through: news about them touches the agent's goals."""
+        return {p.target for p in self.plans.values()} | {
+            v for p in self.plans.values() for v in p.via
+        }
+
+    def trigger(self) -> float:
+        return float(self.ctx.policy["replan.trigger_confidence"])
+
+    # --- requests ---------------------------------------------------------------------------
+    def on_request(self, request: Request, beliefs: list[Belief], minute: int, eid: int) -> None:
+        self.requests[request.request_id] = request
+        plan = request_plan(request, self.ctx.spec.persona, beliefs, minute, self.trigger())
+        self.new(plan, minute, eid)
+
+    def hurry_for(self, belief: Belief, minute: int, eid: int) -> None:
+        """A new belief that a pending request's source closes early makes the agent set off
+        now (if it passes the replanning trigger)."""
+        for goal, plan in sorted(self.plans.items()):
+            if (
+                goal.startswith(REQUEST)
+                and plan.stage is PlanStage.FETCH
+                and plan.source
+                and plan.start is not None
+                and plan.start > minute
+                and hurrying([belief], plan.source, plan.day, self.trigger())
+            ):
+                self.new(replace(plan, start=minute, reason="hurried"), minute, eid)
+
+    def request_steps(self, now: int) -> list[Intent]:
+        due = request_step(self.plans, self.requests, now)
+        if due is None:
+            return []
+        plan, intent = due
+        if intent.kind == "decline":  # declining is done at once
+            self._advance(plan, PlanStage.DONE)
+        else:
+            self.busy = plan.goal
+        return [intent]
+
+    def request_result(self, goal: str, ok: bool) -> None:
+        plan = self.plans[goal]
+        following = PlanStage.CARRY_OUT if plan.stage is PlanStage.FETCH else PlanStage.DONE
+        self._advance(plan, following if ok else PlanStage.FAILED)
+
+    def _advance(self, plan: Plan, stage: PlanStage) -> None:
+        self.plans[plan.goal] = replace(plan, stage=transition(plan.stage, stage))
+
+    def request_starts(self) -> list[int]:
+        """When pending requests' next steps are due."""
+        return [
+            p.start
+            for g, p in self.plans.items()
+            if g.startswith(REQUEST) and p.stage in PENDING and p.start is not None
+        ]

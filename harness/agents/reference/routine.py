@@ -1,0 +1,164 @@
+"""The routine component (villagers): the day's schedule from the persona — moves, everyday
+activities, errands planned the evening before from what retrieval brings to mind, replanned
+when a confident belief blocks them, and a fallback when an errand fails on the spot."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, replace
+from typing import Any
+
+from harness.engine.contract import AgentSetup, Intent, Observation
+from scenarios import day_of
+
+from .beliefs import Beliefs
+from .context import NEVER
+from .conversation import Conversation
+from .life import Life
+from .memory import Memory
+from .model import memory as mem
+from .model.beliefs import Belief
+from .model.planning import Plan, Slot, blocking, daily_schedule
+from .planning import Planning
+
+
+class Routine:
+    def __init__(
+        self,
+        ctx: AgentSetup,
+        planning: Planning,
+        memory: Memory,
+        beliefs: Beliefs,
+        conversation: Conversation,
+        life: Life,
+        remember: Callable[..., object],
+        nightly: Callable[[int], None],
+    ) -> None:
+        self.ctx, self.planning, self.memory = ctx, planning, memory
+        self.beliefs, self.conversation, self.life = beliefs, conversation, life
+        self.remember = remember  # the agent's way to write an experience
+        self.nightly = nightly  # the evening's consolidation, before tomorrow is planned
+        spec = ctx.spec
+        self.schedule: list[Slot] = daily_schedule(
+            spec, ctx.draws, ctx.start, ctx.end, ctx.tick_minutes
+        )
+        self.errands = {e.id: e for e in spec.errands}
+        self.cursor = 0
+        self.fallback: Intent | None = None
+        self.location: str = spec.home
+
+    def get_state(self) -> dict[str, Any]:
+        return {
+            "cursor": self.cursor,
+            "fallback": None if self.fallback is None else asdict(self.fallback),
+            "location": self.location,
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.cursor, self.location = state["cursor"], state["location"]
+        self.fallback = None if state["fallback"] is None else Intent(**state["fallback"])
+
+    def decide(self, now: int) -> list[Intent]:
+        planning = self.planning
+        intents: list[Intent] = []
+        if self.fallback is not None and planning.busy is None:
+            intents.append(self.fallback)
+            planning.busy, self.fallback = self.fallback.goal, None
+        while self.cursor < len(self.schedule) and self.schedule[self.cursor].minute <= now:
+            slot = self.schedule[self.cursor]
+            self.cursor += 1
+            intent = self._slot(slot, now)
+            if intent is not None and planning.busy is None:
+                intents.append(intent)
+                planning.busy = intent.goal if intent.kind == "act" else None
+        if planning.busy is None:
+            intents.extend(planning.request_steps(now))
+        return intents
+
+    def wake_at(self, now: int) -> int:
+        """The next scheduled slot or request step; never before an action's result is in."""
+        if self.planning.busy is not None:
+            return NEVER
+        if self.fallback is not None:
+            return now
+        upcoming = [self.schedule[self.cursor].minute] if self.cursor < len(self.schedule) else []
+        upcoming += self.planning.request_starts()
+        return max(now, min(upcoming, default=NEVER))
+
+    def replan_for(self, belief: Belief, minute: int, eid: int) -> None:
+        """A new belief that blocks an errand's plan above the trigger changes it at once."""
+        planning = self.planning
+        for goal, plan in sorted(planning.plans.items()):
+            errand = self.errands.get(goal.split("@")[0])
+            if errand is None or plan.reason == "fallback" or goal == planning.busy:
+                continue
+            if blocking([belief], (plan.target, *plan.via), plan.day, planning.trigger()) is None:
+                continue
+            alternative = next((a for a in errand.alternatives if a != plan.target), None)
+            if alternative is None:
+                continue
+            planning.new(replace(plan, target=alternative, via=(), reason="replanned"), minute, eid)
+            self.conversation.tell_group(errand, belief.proposition)
+
+    def result(self, plan: Plan, ok: bool, minute: int, eid: int) -> None:
+        """An errand that failed on the spot falls back to an alternative, tried next."""
+        errand = self.errands.get(plan.goal.split("@")[0])
+        if ok or errand is None:
+            return
+        fallback = next((a for a in errand.alternatives if a != plan.target), None)
+        if fallback is not None:
+            new = self.planning.new(
+                replace(plan, target=fallback, via=(), reason="fallback"), minute, eid
+            )
+            self.fallback = Intent("act", fallback, new.action, new.plan_id, new.goal)
+
+    def _plan_errand(self, errand: Any, day: int, now: int) -> None:
+        """Tomorrow's plan sees only what retrieval returns for the plan's context."""
+        related = errand.via if self.ctx.policy["retrieval.plan_context"] == "route" else ()
+        recalled = self.memory.recall(
+            mem.Query(errand.target, "plan", related), now, self.life.mood()
+        )
+        in_mind = self.beliefs.recalled(recalled)
+        target, reason = errand.target, "routine"
+        blocker = blocking(in_mind, (errand.target, *errand.via), day, self.planning.trigger())
+        if errand.alternatives and blocker is not None:
+            target, reason = errand.alternatives[0], "retrieved"
+            self.conversation.tell_group(errand, blocker.proposition)
+        via = errand.via if target == errand.target else ()
+        self.planning.new(
+            Plan(f"{errand.id}@{day}", day, errand.action, target, 0, reason, via), now, 0
+        )
+
+    def _slot(self, slot: Slot, now: int) -> Intent | None:
+        ctx = self.ctx
+        if slot.kind == "plan":
+            if slot.day > day_of(now):  # the evening plan for tomorrow: consolidate first
+                self.nightly(now)
+            for errand in ctx.spec.errands:
+                if slot.day in errand.days:
+                    self._plan_errand(errand, slot.day, now)
+            return None
+        if slot.kind == "errand":
+            plan = self.planning.plans.get(f"{slot.errand}@{slot.day}")
+            if plan is None:  # no evening before (the first day): the routine plan
+                errand = self.errands[slot.errand or ""]
+                routine = Plan(
+                    f"{errand.id}@{slot.day}",
+                    slot.day,
+                    errand.action,
+                    errand.target,
+                    0,
+                    "routine",
+                    errand.via,
+                )
+                plan = self.planning.new(routine, now, 0)
+            return Intent("act", plan.target, plan.action, plan.plan_id, plan.goal)
+        if slot.kind == "activity":
+            if self.location == slot.place:
+                importance = 0.1 + 0.2 * ctx.draws.uniform("activity", ctx.name, now)
+                obs = Observation("activity", now, 0, "did", slot.place or "")
+                self.remember(
+                    obs, channel="did", subject=slot.place, importance=round(importance, 3)
+                )
+            return None
+        return Intent("move", slot.place or ctx.spec.home)

@@ -1,0 +1,130 @@
+"""Which agent a command runs: a registered name or an import path `module:Factory`.
+
+Names come from the built-in agents and from the `villagelab.agents` entry-point group, so an
+installed package can register its own. What travels to a Ray worker is the import path; the
+worker imports it itself. The agent's code is hashed (`agent_hash`) so that a study, a resumed
+run or a gate never mixes agents. Mistakes are the user's input errors (exit 2): an unknown
+name, a path that does not import, a class missing a contract method.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from harness.engine import plugins
+from harness.engine.contract import CONTRACT_METHODS, AgentSetup
+from villagelab.yamlsource import InputError
+
+GROUP = "villagelab.agents"
+BUILTIN: dict[str, str] = {
+    "reference": "harness.agents.reference:reference_agent",
+    "simple": "harness.agents.simple:SimpleAgent",
+}
+OURS = ("harness", "policies", "scenarios", "scorecards", "experiments")
+
+
+def registered() -> dict[str, str]:
+    """Every agent name → its import path: the built-in ones, then installed packages' (a
+    package cannot take a built-in name)."""
+    names = dict(BUILTIN)
+    for ep in sorted(importlib.metadata.entry_points(group=GROUP), key=lambda e: e.name):
+        names.setdefault(ep.name, ep.value)
+    return names
+
+
+def describe() -> str:
+    """For --help: the registered names and the other way to name an agent."""
+    return f"{' | '.join(registered())} | module:Factory"
+
+
+@dataclass(frozen=True)
+class AgentChoice:
+    """An agent as chosen: the name given, its import path and the hash of its code."""
+
+    name: str
+    path: str
+    hash: str
+
+
+def resolve(name_or_path: str) -> AgentChoice:
+    """The agent a command-line `--agent` names, loaded here to check it before anything runs."""
+    names = registered()
+    path = names.get(name_or_path, name_or_path)
+    known = f"registered agents: {', '.join(names)}; or give an import path module:Factory"
+    if not plugins.is_import_path(path):
+        raise InputError(f"--agent {name_or_path!r}: no agent of that name ({known})")
+    _importable_from_here()
+    try:
+        factory = plugins.load(path)
+    except plugins.PluginError as exc:
+        raise InputError(f"--agent {name_or_path!r}: {exc} ({known})") from None
+    if not callable(factory):
+        raise InputError(f"--agent {name_or_path!r}: {path} is not a factory (not callable)")
+    if isinstance(factory, type):
+        missing(factory, f"--agent {name_or_path!r}: the class {path}")
+    return AgentChoice(name_or_path, path, agent_hash(factory))
+
+
+def missing(obj: Any, what: str) -> None:
+    """InputError naming the contract methods `obj` (a class or an agent) lacks, if any."""
+    absent = [m for m in CONTRACT_METHODS if not callable(getattr(obj, m, None))]
+    if absent:
+        raise InputError(
+            f"{what} lacks the contract method{'s' if len(absent) > 1 else ''} "
+            f"{', '.join(absent)}; an agent offers {', '.join(CONTRACT_METHODS)} "
+            "(harness.engine.contract.Agent)"
+        )
+
+
+def check_made(choice: AgentChoice, setup: AgentSetup) -> None:
+    """Make one agent from `setup` and check it keeps the contract (for factories that are
+    functions, whose agents can only be seen once made). Before any episode runs."""
+    try:
+        agent = plugins.load(choice.path)(setup)
+    except Exception as exc:  # noqa: BLE001 - the user's factory failing is the user's input error
+        raise InputError(
+            f"--agent {choice.name!r}: {choice.path} could not make an agent for "
+            f"{setup.name!r} ({type(exc).__name__}: {exc})"
+        ) from None
+    missing(agent, f"--agent {choice.name!r}: the agent {choice.path} makes")
+
+
+def _importable_from_here() -> None:
+    """`module:Factory` may name a module in the current folder, as `python -m` would find it
+    (the console script's own folder is on the path instead)."""
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.append(here)
+
+
+@cache
+def agent_hash(factory: Any) -> str:
+    """A digest of the agent's code: the source files of the package its factory comes from
+    (for an agent inside these five packages, its own module or subpackage only)."""
+    module = sys.modules[factory.__module__]
+    files = sorted(_code_files(module), key=lambda p: p[0])
+    h = hashlib.blake2b(digest_size=12)
+    for rel, path in files:
+        h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _code_files(module: ModuleType) -> list[tuple[str, Path]]:
+    top = module.__name__.split(".")[0]
+    if top in OURS:
+        unit = module  # our agents sit beside each other in one package: hash only this one
+    else:
+        unit = sys.modules.get(top, module)
+    source = Path(unit.__file__ or "")
+    if hasattr(unit, "__path__"):  # a package: every source file under it
+        root = source.parent
+        return [(p.relative_to(root.parent).as_posix(), p) for p in root.rglob("*.py")]
+    return [(source.name, source)]

@@ -1,0 +1,223 @@
+"""Movement and action in the tick loop: an intent becomes a walk over the road graph (stopped
+by an impassable place), then an action checked against world facts on arrival; its result
+reaches the agent when the action is done, as only what the senses report. An intent naming an
+action or place this world does not have is refused as an invalid action, with the reason."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from typing import Any
+
+from scenarios import day_of
+
+from .contract import ActionStatus, Channel, Intent, IntentKind, Observation, ObservationKind
+from .positions import Position
+
+
+class Acting:
+    """The tick loop's movement and action (a part of `Episode`)."""
+
+    positions: dict[str, Position]
+    actions: dict[str, Any]
+    world: Any
+    rec: Any
+    scenario: Any
+    meanings: dict[str, Any]
+    decided: list[str]
+    results: list[tuple[int, str, dict[str, Any]]]
+    new_event: Any
+    _deliver: Any
+    _drain: Any
+    _signs_at: Any
+
+    def _execute(self, name: str, intent: Intent, now: int) -> None:
+        reason = self._invalid(intent)
+        if reason is not None:
+            self._refuse(name, intent, reason, now)
+            return
+        if intent.kind is IntentKind.DECLINE:  # a speech act: said where the agent stands
+            self._act(name, intent, now)
+            return
+        pos = self.positions[name]
+        here = pos.location or pos.destination
+        route = self.world.route(here, intent.target) if here is not None else None
+        if route is None:
+            if intent.kind is IntentKind.ACT:
+                self._act(name, intent, now, reachable=False)
+            return
+        path, minutes = route
+        stop, blocked = intent.target, False
+        cost = 0
+        previous = here
+        walked: list[str] = []
+        for place in path:  # the way stops at the first impassable place
+            cost += self.world.roads[previous][place]
+            previous = place
+            if not self.world.passable(place):
+                stop, blocked, minutes = place, True, cost
+                break
+            walked.append(place)
+        record = asdict(intent) if intent.kind is IntentKind.ACT else None
+        if minutes == 0 and pos.location == stop:
+            self.positions[name] = replace(pos, intent=record, blocked=blocked)
+            self._arrive(name, now, moved=False)
+            return
+        passed = tuple(p for p in walked if p != stop)
+        self.positions[name] = Position(None, stop, now + minutes, record, blocked, passed)
+
+    def _arrive(self, name: str, now: int, moved: bool = True) -> None:
+        pos = self.positions[name]
+        intent, blocked = pos.intent, pos.blocked
+        if moved:
+            place = pos.destination
+            self.positions[name] = Position(place)
+            eid = self.new_event()
+            others = sorted(
+                n for n, p in self.positions.items() if p.location == place and n != name
+            )
+            self._deliver(
+                name,
+                Observation(
+                    ObservationKind.ARRIVAL,
+                    now,
+                    eid,
+                    Channel.SEEN,
+                    place or "",
+                    detail=",".join(others) or None,
+                ),
+            )
+            for seen in (*pos.passed, place or ""):
+                self._signs_at(name, seen, now, eid)
+        else:
+            self.positions[name] = Position(pos.location)
+        if intent is not None:
+            self._act(name, Intent(**intent), now, reachable=not blocked)
+        self._drain(name)
+
+    def _act(self, name: str, intent: Intent, now: int, reachable: bool = True) -> None:
+        eid = self.new_event()
+        declined = intent.kind is IntentKind.DECLINE
+        action = self.actions["decline" if declined else intent.action or ""]
+        ok = reachable and action.precondition(self.world, name, intent.target, intent.item)
+        moves = action.effect(self.world, name, intent.target, intent.item) if ok else []
+        dp = self._decision_point(name, action.name, now)
+        if ok:
+            sensed = action.report(self.world, name, intent.target, intent.item)
+        else:
+            sensed = "the way was blocked" if not reachable else action.sensed_on_failure
+        self.rec.add(
+            "actions",
+            now,
+            eid,
+            agent=name,
+            action=action.name,
+            target=intent.target,
+            plan_id=intent.plan_id,
+            ok=ok,
+            status=ActionStatus.OK if ok else ActionStatus.FAILED,
+            reason=None if ok else sensed,
+            decision_point=None if dp is None else dp.id,
+            proposition=None if dp is None else dp.proposition,
+            in_line=None if dp is None else intent.target in dp.right,
+            horizon=None
+            if dp is None
+            else self.scenario.plan_horizon // self.scenario.tick_minutes,
+            request_id=intent.request_id,
+        )
+        self._ledger(moves, now, eid, intent.target, name)
+        if ok and action.milestone:
+            self.rec.add(
+                "events",
+                now,
+                eid,
+                kind="milestone",
+                place=intent.target,
+                agent=name,
+                detail=intent.item,
+            )
+        self._request_outcome(name, intent, ok, now, eid)
+        result = {
+            "kind": ObservationKind.ACTION_RESULT,
+            "minute": now,
+            "event_id": eid,
+            "channel": Channel.DID,
+            "subject": intent.target,
+            "ok": ok,
+            "detail": sensed,
+        }
+        minutes = intent.minutes if intent.minutes is not None else action.minutes
+        if minutes <= 0 or not ok:
+            self._deliver(name, Observation(**result))
+            return
+        self.results.append((now + minutes, name, result))  # it is done when it is done
+        self.results.sort(key=lambda r: (r[0], r[1]))
+
+    def _request_outcome(self, name: str, intent: Intent, ok: bool, now: int, eid: int) -> None:
+        """The agent sees how the request it served went: for a request with an `about`
+        proposition, its final action (or a refusal) is an exposure to that outcome."""
+        spec = next((r for r in self.scenario.requests if r.id == intent.request_id), None)
+        declined = intent.kind is IntentKind.DECLINE
+        if spec is None or spec.about is None or not (declined or intent.action == spec.action):
+            return
+        value = "true" if ok and not declined else "false"
+        self._deliver(
+            name,
+            Observation(
+                ObservationKind.NOTICE,
+                now,
+                eid,
+                Channel.SEEN,
+                self.meanings[spec.about].subject,
+                meaning=self.meanings[spec.about],
+                value=value,
+            ),
+        )
+
+    def _decision_point(self, agent: str, action: str, now: int) -> Any:
+        for dp in self.scenario.decision_points:
+            key = f"{agent}|{dp.id}"
+            if dp.action == action and dp.day == day_of(now) and key not in self.decided:
+                self.decided.append(key)
+                return dp
+        return None
+
+    def _invalid(self, intent: Intent) -> str | None:
+        """Why the world cannot carry out an intent as named (None: it can try)."""
+        if intent.kind is IntentKind.DECLINE:
+            return None
+        if intent.kind is IntentKind.ACT and intent.action not in self.actions:
+            known = ", ".join(sorted(self.actions))
+            return f"no action {intent.action!r} in this world; its actions: {known}"
+        if intent.target not in self.world.roads:
+            return f"no place {intent.target!r} in this world"
+        return None
+
+    def _refuse(self, name: str, intent: Intent, reason: str, now: int) -> None:
+        """An intent the world cannot carry out is a failed action with the reason, told to
+        the agent at once; it answers no decision point and the episode goes on."""
+        eid = self.new_event()
+        self.rec.add(
+            "actions",
+            now,
+            eid,
+            agent=name,
+            action=intent.action or intent.kind,
+            target=intent.target,
+            plan_id=intent.plan_id,
+            ok=False,
+            status=ActionStatus.INVALID,
+            reason=reason,
+            request_id=intent.request_id,
+        )
+        self._deliver(
+            name,
+            Observation(
+                ObservationKind.ACTION_RESULT,
+                now,
+                eid,
+                Channel.DID,
+                intent.target,
+                ok=False,
+                detail=reason,
+            ),
+        )

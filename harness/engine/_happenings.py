@@ -1,0 +1,213 @@
+"""What happens to agents in the tick loop besides their own actions: scheduled world events
+(notices, signs, scripted tells, supplies with their sound, fact changes), the player's
+requests, encounters and the talk they lead to, and the researcher's probes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .contract import Channel, Claim, Observation, ObservationKind, Request
+from .speech import render
+
+
+class Happenings:
+    """The tick loop's events, requests, talk and probes (a part of `Episode`)."""
+
+    scenario: Any
+    world: Any
+    rec: Any
+    draws: Any
+    agents: dict[str, Any]
+    specs: dict[str, Any]
+    positions: dict[str, Any]
+    meanings: dict[str, Any]
+    signs: list[str]
+    last_chat: dict[str, int]
+    _events: list[Any]
+    new_event: Any
+    _deliver: Any
+    _drain: Any
+    _ledger: Any
+
+    def _world_event(self, event: Any, now: int) -> None:
+        eid = self.new_event()
+        self.world.facts.update(event.sets)
+        self.rec.add(
+            "events",
+            now,
+            eid,
+            kind=event.kind,
+            place=event.place,
+            agent=None,
+            detail=json.dumps({"id": event.id, "sets": event.sets}, sort_keys=True),
+        )
+        if event.kind == "set_facts":
+            return
+        if event.kind == "supply":
+            for resource, n in sorted(event.adds.items()):
+                self._ledger(
+                    self.world.create(resource, event.place, n), now, eid, event.place, None
+                )
+            for name in self.agents:  # the drop is audible
+                self._deliver(
+                    name,
+                    Observation(
+                        ObservationKind.SOUND, now, eid, Channel.HEARD, event.place, detail=event.id
+                    ),
+                )
+            return
+        if event.kind == "tell":
+            claim = Claim(
+                self.meanings[event.proposition],
+                event.value,
+                event.modality,
+                event.stated_source,
+                event.privacy,
+                event.audience,
+            )
+            for listener in sorted(event.seen_by):
+                self._say(event.speaker, listener, claim, now, eid)
+            return
+        if event.kind == "sign":
+            self.signs.append(event.id)
+        present = [
+            n
+            for n, p in self.positions.items()
+            if event.place is not None and p.location == event.place
+        ]
+        for name in sorted(set(present) | set(event.seen_by)):
+            self._perceive(name, event, now, eid)
+
+    def _perceive(self, name: str, event: Any, now: int, eid: int) -> None:
+        self._deliver(
+            name,
+            Observation(
+                ObservationKind.NOTICE,
+                now,
+                eid,
+                event.channel,
+                self.meanings[event.proposition].subject,
+                meaning=self.meanings[event.proposition],
+                value=event.value,
+                modality=event.modality,
+                privacy=event.privacy,
+                audience=event.audience,
+            ),
+        )
+
+    def _signs_at(self, name: str, place: str, now: int, eid: int) -> None:
+        for event in self._events:
+            if (
+                event.id in self.signs
+                and event.place == place
+                and now <= (event.until if event.until is not None else self.scenario.end)
+            ):
+                self._perceive(name, event, now, eid)
+
+    def _request(self, spec: Any, now: int) -> None:
+        eid = self.new_event()
+        request = Request(
+            spec.id, spec.action, spec.item, spec.source, spec.place, spec.deadline, spec.text
+        )
+        self.rec.add(
+            "requests",
+            now,
+            eid,
+            request_id=spec.id,
+            agent=spec.agent,
+            action=spec.action,
+            item=spec.item,
+            place=spec.place,
+            deadline=self.rec.tick(spec.deadline),
+        )
+        self._deliver(
+            spec.agent,
+            Observation(
+                ObservationKind.REQUEST,
+                now,
+                eid,
+                Channel.HEARD,
+                spec.place,
+                speaker="player",
+                request=request,
+                detail=spec.text or None,
+            ),
+        )
+
+    def _encounters(self, now: int) -> None:
+        by_place: dict[str, list[str]] = {}
+        for name, pos in self.positions.items():
+            if pos.location is not None:
+                by_place.setdefault(pos.location, []).append(name)
+        chance, cooldown = self.scenario.encounter_chance, self.scenario.chat_cooldown
+        for place in sorted(by_place):
+            here = sorted(by_place[place])
+            for i, a in enumerate(here):
+                for b in here[i + 1 :]:
+                    last = self.last_chat.get(f"{a}|{b}")
+                    if last is not None and now - last < cooldown:
+                        continue
+                    if self.draws.uniform("encounter", a, b, now) < chance:
+                        self._chat(a, b, place, now)
+
+    def _chat(self, a: str, b: str, place: str, now: int) -> None:
+        eid = self.new_event()
+        self.rec.add("events", now, eid, kind="chat", place=place, agent=a, detail=b)
+        self.last_chat[f"{a}|{b}"] = now
+        for me, other in ((a, b), (b, a)):
+            self._deliver(me, Observation(ObservationKind.CHAT, now, eid, Channel.HEARD, other))
+        for speaker, listener in ((a, b), (b, a)):
+            groups = self.specs[listener].groups
+            for claim in self.agents[speaker].converse(listener, groups, now):
+                self._say(speaker, listener, claim, now, eid)
+            self._drain(speaker)
+
+    def _say(self, speaker: str, listener: str, claim: Claim, now: int, eid: int) -> None:
+        self.rec.add(
+            "utterances",
+            now,
+            eid,
+            speaker=speaker,
+            listener=listener,
+            claim_id=self.new_event(),
+            proposition=claim.proposition,
+            value=claim.value,
+            modality=claim.modality,
+            stated_source=claim.stated_source,
+            privacy=claim.privacy,
+            text=render(claim) if claim.text is None else claim.text,
+            text_by="harness" if claim.text is None else "agent",
+        )
+        self._deliver(
+            listener,
+            Observation(
+                ObservationKind.CLAIM,
+                now,
+                eid,
+                Channel.TOLD,
+                claim.meaning.subject,
+                meaning=claim.meaning,
+                value=claim.value,
+                modality=claim.modality,
+                speaker=speaker,
+                stated_source=claim.stated_source,
+                privacy=claim.privacy,
+                audience=claim.audience,
+            ),
+        )
+
+    def _probe(self, name: str, prop: str, probe_id: str, kind: str, now: int) -> None:
+        answer = self.agents[name].answer(prop, now)
+        self.rec.add(
+            "probes",
+            now,
+            self.new_event(),
+            agent=name,
+            probe_id=probe_id,
+            kind=kind,
+            proposition=prop,
+            answer_value=answer.value,
+            answer_modality=answer.modality,
+            answer_source=answer.source,
+        )

@@ -1,0 +1,313 @@
+"""One episode: a scenario, a policy and a seed, run tick by tick into trace tables.
+
+The tick loop (DESIGN §2) is `Episode.step`: world events and requests → sensations turned
+into observations → arrivals and the actions they complete → each agent's decisions, executed
+against the world → encounters and talk → probes and censuses. The harness owns the world and
+records what every agent was exposed to and which decisions its actions answered; agents are
+reached only through the `Agent` protocol. An episode's whole state round-trips through JSON,
+so a restored run continues byte-identically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+import pyarrow as pa
+
+from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario
+
+from . import plugins
+from ._acting import Acting
+from ._happenings import Happenings
+from .actions import registry_for
+from .contract import (
+    Agent,
+    AgentFactory,
+    AgentSetup,
+    BeliefChange,
+    Meaning,
+    MemoryOp,
+    Observation,
+    ObservationKind,
+    PlanNote,
+    StateSample,
+    TrustChange,
+)
+from .positions import Position
+from .recorder import Recorder
+from .rng import Draws
+from .world import Move, World
+
+DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote)
+EXPOSING = (ObservationKind.NOTICE, ObservationKind.CLAIM)  # kinds that expose a proposition
+
+
+def setup_for(scenario: Scenario, spec: AgentSpec, policy: Any, seed: int) -> AgentSetup:
+    """What one agent of a scenario is given at the start of an episode on `seed`."""
+    return AgentSetup(
+        scenario.name,
+        spec,
+        policy,
+        Draws(scenario.name, seed),
+        scenario.start,
+        scenario.end,
+        scenario.tick_minutes,
+    )
+
+
+class Episode(Happenings, Acting):
+    def __init__(
+        self,
+        scenario: Scenario,
+        policy: Any,
+        seed: int,
+        agent: str | AgentFactory,
+        *,
+        lazy: bool = True,
+    ) -> None:
+        self.scenario, self.policy, self.seed = scenario, policy, seed
+        self.lazy = lazy  # ask agents only when they could act (False: every tick, to compare)
+        # an import path is resolved here, where the episode runs (a Ray worker, too)
+        factory = plugins.load(agent) if isinstance(agent, str) else agent
+        self.draws = Draws(scenario.name, seed)
+        self.world = World.from_scenario(scenario)
+        self.specs = {a.id: a for a in scenario.agents}
+        self.agents: dict[str, Agent] = {
+            a.id: factory(setup_for(scenario, a, policy, seed))
+            for a in sorted(scenario.agents, key=lambda a: a.id)
+        }
+        self.positions = {a.id: Position(a.home) for a in scenario.agents}
+        self.actions = registry_for(scenario)  # the engine's actions and the scenario's physics
+        vocabulary = scenario.predicates
+        self.meanings = {
+            t.proposition: Meaning(
+                t.proposition,
+                t.subject,
+                t.predicate,
+                t.object,
+                t.valid_to,
+                t.supersedes,
+                phrase=vocabulary[t.predicate].phrase if t.predicate in vocabulary else None,
+                sense=vocabulary[t.predicate].sense if t.predicate in vocabulary else None,
+            )
+            for t in scenario.truth
+        }
+        self.rec = Recorder(scenario.name, seed, scenario.start, scenario.tick_minutes)
+        self.next_event = 1
+        self.decided: list[str] = []  # "agent|decision point" already answered
+        self.last_chat: dict[str, int] = {}  # "a|b" → minute
+        self.signs: list[str] = []  # ids of signs up
+        self.now = scenario.start
+        self.results: list[tuple[int, str, dict[str, Any]]] = []  # (due, agent, observation)
+        self.wake: dict[str, int] = {}  # agent → the next minute worth asking it to decide
+        self._events = sorted(scenario.events, key=lambda e: (e.at, e.id))
+        self._before, self._after = self._timeline()
+        self.cursors = [0, 0]  # how far the tick loop is through each timeline
+        self._started = False
+
+    def new_event(self) -> int:
+        self.next_event += 1
+        return self.next_event - 1
+
+    # --- the loop -------------------------------------------------------------------------------
+    def run(self, until: int | None = None) -> dict[str, pa.Table]:
+        """Run up to and including minute `until` (default: the end); returns the traces."""
+        s = self.scenario
+        if not self._started:
+            self._started = True
+            self._write_truth()
+            self._snapshot(s.start, 0)
+        stop = s.end if until is None else min(until, s.end)
+        while self.now <= stop:
+            self.step(self.now)
+            self.now += s.tick_minutes
+        return self.rec.tables()
+
+    def _timeline(self) -> tuple[list[tuple[int, str, Any]], list[tuple[int, str, Any]]]:
+        """What happens when: world events (daily ones repeated) and requests before the
+        agents act; probes, censuses and inventory snapshots after. Derived, never state."""
+        s, day = self.scenario, MINUTES_PER_DAY
+        before: list[tuple[int, str, Any]] = []
+        for e in self._events:
+            repeats = range(e.at, s.end + 1, day) if e.daily else (e.at,)
+            before.extend((at, "event", e) for at in repeats)
+        before.extend((r.at, "request", r) for r in s.requests)
+        after: list[tuple[int, str, Any]] = [(p.at, "probe", p) for p in s.probes]
+        after.extend((m, "census", None) for m in s.census_moments)
+        after.extend((m, "snapshot", None) for m in range(s.start + day, s.end, day))
+        after.append((s.end, "snapshot", None))
+        order = {"event": 0, "request": 1, "probe": 0, "census": 1, "snapshot": 2}
+        key = lambda x: (x[0], order[x[1]], getattr(x[2], "id", ""))
+        return sorted(before, key=key), sorted(after, key=key)
+
+    def _due_items(self, which: int, now: int) -> list[tuple[int, str, Any]]:
+        timeline = self._before if which == 0 else self._after
+        start = self.cursors[which]
+        end = start
+        while end < len(timeline) and timeline[end][0] <= now:
+            end += 1
+        self.cursors[which] = end
+        return timeline[start:end]
+
+    def step(self, now: int) -> None:
+        self.world.minute = now
+        for _, kind, item in self._due_items(0, now):
+            if kind == "event":
+                self._world_event(item, now)
+            else:
+                self._request(item, now)
+        while self.results and self.results[0][0] <= now:
+            _, name, result = self.results.pop(0)
+            self._deliver(name, Observation(**{**result, "minute": now}))
+        for name in self.agents:
+            pos = self.positions[name]
+            if pos.arrive_at is not None and pos.arrive_at <= now:
+                self._arrive(name, now)
+        for name, agent in self.agents.items():
+            if self.lazy and self.wake.get(name, now) > now:
+                continue  # asleep, walking or at work: nothing to decide, nothing to pay
+            for intent in agent.decide(now):
+                self._execute(name, intent, now)
+            self._drain(name)
+            self.wake[name] = agent.wake_at(now)
+        self._encounters(now)
+        for _, kind, item in self._due_items(1, now):
+            if kind == "probe":
+                self._probe(item.agent, item.proposition, item.id, "probe", now)
+            elif kind == "census":
+                for name in self.agents:
+                    for prop in sorted(self.meanings):
+                        self._probe(name, prop, f"census@{self.rec.tick(now)}", "census", now)
+            else:
+                self._snapshot(now, 0)
+
+    # --- state ----------------------------------------------------------------------------------
+    def get_state(self) -> dict[str, Any]:
+        return {
+            "agents": {n: a.get_state() for n, a in self.agents.items()},
+            "positions": {n: asdict(p) for n, p in self.positions.items()},
+            "facts": dict(self.world.facts),
+            "stock": [[h, r, n] for (h, r), n in sorted(self.world.stock.items())],
+            "rows": {k: list(v) for k, v in self.rec.rows.items()},
+            "next_event": self.next_event,
+            "decided": list(self.decided),
+            "last_chat": dict(self.last_chat),
+            "signs": list(self.signs),
+            "now": self.now,
+            "started": self._started,
+            "results": [list(r) for r in self.results],
+            "wake": dict(self.wake),
+            "cursors": list(self.cursors),
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        for name, agent_state in state["agents"].items():
+            self.agents[name].set_state(agent_state)
+        self.positions = {
+            n: Position(**{**p, "passed": tuple(p["passed"])})
+            for n, p in state["positions"].items()
+        }
+        self.world.facts = dict(state["facts"])
+        self.world.stock = {(h, r): n for h, r, n in state["stock"]}
+        self.rec.rows = {k: [dict(row) for row in v] for k, v in state["rows"].items()}
+        self.next_event, self.decided = state["next_event"], list(state["decided"])
+        self.last_chat, self.signs = dict(state["last_chat"]), list(state["signs"])
+        self.now, self._started = state["now"], state["started"]
+        self.results = [(due, name, dict(obs)) for due, name, obs in state["results"]]
+        self.wake = dict(state["wake"])
+        self.cursors = list(state["cursors"])
+
+    # --- recording --------------------------------------------------------------------------------
+    def _write_truth(self) -> None:
+        s = self.scenario
+        for t in s.truth:
+            self.rec.add(
+                "truth",
+                s.start,
+                0,
+                proposition=t.proposition,
+                value=t.value,
+                modality=t.modality,
+                origin=t.origin,
+                private=t.private,
+                audience=list(s.audience(t)),
+                valid_from=None if t.valid_from is None else self.rec.tick(t.valid_from),
+                valid_to=None if t.valid_to is None else self.rec.tick(t.valid_to),
+            )
+
+    def _snapshot(self, now: int, eid: int) -> None:
+        for holder, resource, count in self.world.inventory():
+            self.rec.add(
+                "state",
+                now,
+                eid,
+                agent=holder,
+                variable=f"inventory:{resource}",
+                value=float(count),
+            )
+
+    def _ledger(
+        self, moves: list[Move], now: int, eid: int, place: str | None, agent: str | None
+    ) -> None:
+        for m in moves:
+            self.rec.add(
+                "events",
+                now,
+                eid,
+                kind=m.kind,
+                place=place,
+                agent=agent,
+                detail=None,
+                resource=m.resource,
+                holder=m.holder,
+                delta=m.delta,
+            )
+
+    def _drain(self, name: str) -> None:
+        """Record an agent's diagnostic rows: typed rows of the internal tables only."""
+        for row in self.agents[name].drain_diagnostics():
+            if not isinstance(row, DIAGNOSTICS):
+                kinds = ", ".join(k.__name__ for k in DIAGNOSTICS)
+                raise TypeError(f"agent {name}: a diagnostic row {row!r}; expected {kinds}")
+            columns = asdict(row)
+            minute, eid = columns.pop("minute"), columns.pop("event_id")
+            self.rec.add(row.table, minute, eid, **columns)
+
+    def _deliver(self, name: str, obs: Observation) -> None:
+        """Hand an observation to an agent; the harness records it and, for a tracked
+        proposition, the exposure — never relying on the agent's own account."""
+        prop = obs.meaning.proposition if obs.meaning is not None else None
+        self.rec.add(
+            "observations",
+            obs.minute,
+            obs.event_id,
+            agent=name,
+            kind=obs.kind,
+            channel=obs.channel,
+            from_agent=obs.speaker,
+            subject=obs.subject,
+            proposition=prop,
+            detail=obs.detail,
+        )
+        if prop is not None and obs.kind in EXPOSING:
+            self.rec.add(
+                "exposures",
+                obs.minute,
+                obs.event_id,
+                agent=name,
+                proposition=prop,
+                value=obs.value,
+                modality=obs.modality,
+                channel=obs.channel,
+                from_agent=obs.speaker,
+            )
+        self.agents[name].observe(obs)
+        self._drain(name)
+        self.wake[name] = min(self.wake.get(name, obs.minute), obs.minute)  # news wakes
+
+
+def run_episode(
+    scenario: Scenario, policy: Any, seed: int, agent: str | AgentFactory
+) -> dict[str, pa.Table]:
+    return Episode(scenario, policy, seed, agent).run()

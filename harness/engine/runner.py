@@ -1,0 +1,261 @@
+"""Run episodes serially or as Ray tasks; every episode ends in one record with a status.
+
+Results are consumed in the order the jobs are given, never completion order, and the tables
+come back to the driver, which writes the traces — or, given a shared trace URI, the worker
+writes them there and only numbers come back. Nothing lands on a worker's own disk.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pyarrow as pa
+
+from policies import Policy
+from scenarios import Scenario
+
+from .contract import EpisodeStatus
+from .episode import run_episode
+from .lifecycle import transition
+
+
+@dataclass(frozen=True)
+class Job:
+    scenario: Scenario
+    seed: int
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.scenario.name, self.seed)
+
+
+@dataclass(frozen=True)
+class EpisodeRecord:
+    """How one episode ended, with its tables (or where a worker wrote them). Frozen: a
+    later step (measuring, a retry) makes a new record with `replace` or `crashed`."""
+
+    scenario: str
+    seed: int
+    status: EpisodeStatus
+    error: str | None = None
+    tables: dict[str, pa.Table] = field(default_factory=dict, repr=False)
+    measured: Any = None  # what a scoring task measured on the worker, if one did
+    stored_at: str | None = None  # the shared trace URI the worker wrote the tables to
+    retried: str | None = None  # why Ray ran it a second time (a worker or node was lost)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", transition(None, EpisodeStatus(self.status)))
+
+    def crashed(self, error: str) -> EpisodeRecord:
+        """This record, crashed after all (measuring it failed): no tables kept."""
+        status = transition(self.status, EpisodeStatus.CRASHED)
+        return replace(self, status=status, error=error, tables={}, measured=None)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "scenario": self.scenario,
+            "seed": self.seed,
+            "status": self.status,
+            "error": self.error,
+            "retried": self.retried,
+        }
+
+
+def _execute(scenario: Scenario, values: dict[str, Any], seed: int, agent: str) -> EpisodeRecord:
+    try:
+        tables = run_episode(scenario, Policy(values), seed, agent)
+    except Exception as exc:  # noqa: BLE001 - a crash is a result, recorded with its cause
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return EpisodeRecord(scenario.name, seed, "crashed", detail)
+    return EpisodeRecord(scenario.name, seed, "ok", None, tables)
+
+
+def ordered(jobs: Iterable[Job]) -> list[Job]:
+    """The caller's order is the consumption order: fixed by the caller, never by completion."""
+    return list(jobs)
+
+
+def run_serial(
+    jobs: Iterable[Job],
+    policy: Policy,
+    agent: str,
+    on_done: Callable[[EpisodeRecord], None] | None = None,
+) -> Iterator[EpisodeRecord]:
+    """Episodes in this process; `agent` is the agent factory's import path."""
+    for job in ordered(jobs):
+        record = _execute(job.scenario, dict(policy), job.seed, agent)
+        if on_done:
+            on_done(record)
+        yield record
+
+
+def local_cluster_environment() -> dict[str, str]:
+    """What makes a local Ray cluster private: every process on 127.0.0.1 and a token.
+
+    Ray binds its GCS, raylet and workers to all interfaces unless the node's address is
+    loopback, and it picks loopback only where it believes no cluster can form (its switch
+    for Windows and macOS); with token authentication, a client must present the token
+    (Ray's own, checked on every RPC). The token is fresh per process and lives only in the
+    environment the cluster's processes inherit: nothing is written to ~/.ray.
+    """
+    return {
+        "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
+        "RAY_AUTH_MODE": "token",
+        "RAY_AUTH_TOKEN": secrets.token_urlsafe(32),
+    }
+
+
+def _private_cluster() -> None:
+    """Set the environment of `local_cluster_environment` for this process and the cluster
+    it starts. Ray reads these when it is imported, so a process that imported it already
+    has Ray re-read them, as Ray itself does when it turns token mode on."""
+    os.environ.update(local_cluster_environment())
+    from ray._private import ray_constants
+    from ray._raylet import AuthenticationTokenLoader, Config
+
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    Config.initialize("")
+    AuthenticationTokenLoader.instance().reset_cache()
+
+
+def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
+    """Start a private local cluster, or attach to a user's cluster with its own settings
+    unchanged; once per process, quiet, no dashboard."""
+    import ray
+
+    if ray.is_initialized():
+        return
+    os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
+    kwargs: dict[str, Any] = {
+        "include_dashboard": False,
+        "log_to_driver": False,
+        "configure_logging": False,
+    }
+    if address:
+        ray.init(address=address, **kwargs)
+    else:
+        _private_cluster()
+        ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
+
+
+_REMOTE: dict[Callable[..., EpisodeRecord], Any] = {}
+
+
+RETRIES = 1  # a lost worker or node costs one more run of the episode, recorded on its record
+
+
+def _remote_episode(function: Callable[..., EpisodeRecord] | None = None) -> Any:
+    """An episode function as a Ray task, made once per process (each remote() is a new task
+    type). A caller may pass its own function with `_execute`'s arguments and more (e.g. one
+    that also scores the episode on the worker). Ray itself never retries: the batch does,
+    so that a retry is recorded rather than silent."""
+    import ray
+
+    function = function or _execute
+    if function not in _REMOTE:
+        _REMOTE[function] = ray.remote(max_retries=0)(function)
+    return _REMOTE[function]
+
+
+class RayBatch:
+    """Episodes submitted to Ray at once; results come back in (scenario, seed) order.
+
+    Several batches (trials) may be in flight together. Closing a batch before its end (a
+    pruned trial) cancels whatever it has not consumed.
+    """
+
+    def __init__(
+        self,
+        jobs: Iterable[Job],
+        policy: Policy,
+        *,
+        workers: int | None = None,
+        address: str | None = None,
+        timeout_s: float | None = None,
+        submit_order: list[Job] | None = None,
+        agent: str,
+        function: Callable[..., EpisodeRecord] | None = None,
+        extra: tuple[Any, ...] = (),
+    ) -> None:
+        import ray
+
+        ensure_ray(workers, address)
+        self._ray, self.timeout_s = ray, timeout_s
+        task = _remote_episode(function)
+        values = dict(policy)
+        self._submit = lambda job: task.remote(job.scenario, values, job.seed, agent, *extra)
+        self.fixed = ordered(jobs)
+        self.pending = {job.key: self._submit(job) for job in (submit_order or self.fixed)}
+
+    def __iter__(self) -> Iterator[EpisodeRecord]:
+        try:
+            for job in self.fixed:
+                record = self._result(job)
+                del self.pending[job.key]
+                yield record
+        finally:
+            self.close()
+
+    def _result(self, job: Job) -> EpisodeRecord:
+        """The episode's record; an episode whose worker was lost runs once more, and its
+        record says why. (Episodes catch their own exceptions, so a Ray error means the
+        worker, its node or the result was lost.)"""
+        ray = self._ray
+        retried: str | None = None
+        tries = 0
+        while True:
+            try:
+                record: EpisodeRecord = ray.get(self.pending[job.key], timeout=self.timeout_s)
+            except ray.exceptions.GetTimeoutError:
+                ray.cancel(self.pending[job.key], force=True)
+                record = EpisodeRecord(
+                    job.scenario.name, job.seed, "timed_out", f"no result within {self.timeout_s} s"
+                )
+            except ray.exceptions.RayError as exc:
+                reason = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+                if tries < RETRIES:
+                    tries, retried = tries + 1, reason
+                    self.pending[job.key] = self._submit(job)
+                    continue
+                record = EpisodeRecord(job.scenario.name, job.seed, "failed", reason)
+            return replace(record, retried=retried)
+
+    def close(self) -> None:
+        for ref in self.pending.values():
+            self._ray.cancel(ref, force=True)
+        self.pending.clear()
+
+
+def run_ray(
+    jobs: Iterable[Job],
+    policy: Policy,
+    *,
+    workers: int | None = None,
+    address: str | None = None,
+    timeout_s: float | None = None,
+    submit_order: list[Job] | None = None,
+    on_done: Callable[[EpisodeRecord], None] | None = None,
+    agent: str,
+) -> Iterator[EpisodeRecord]:
+    """Episodes as Ray tasks, yielded in (scenario, seed) order whatever order they finish in.
+
+    `submit_order` lets a test shuffle submission; results must not depend on it.
+    """
+    batch = RayBatch(
+        jobs,
+        policy,
+        workers=workers,
+        address=address,
+        timeout_s=timeout_s,
+        submit_order=submit_order,
+        agent=agent,
+    )
+    for record in batch:
+        if on_done:
+            on_done(record)
+        yield record

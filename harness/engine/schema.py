@@ -1,0 +1,190 @@
+"""The trace tables: one fixed, versioned Arrow schema per table (DESIGN §4).
+
+Traces are a public interface: the core columns below are fixed; a later schema version may
+add columns, never rename or drop these. Every table starts with scenario, seed, tick, event_id.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+SCHEMA_VERSION = "3"  # 2: events carry resource moves; actions carry request and horizon;
+#                       observations, memory_ops, trust, state, plans, requests added
+#                     3: actions carry status (ok / failed / invalid) and reason; utterances
+#                       carry text_by (agent: its own words; harness: rendered)
+
+_KEY = [
+    pa.field("scenario", pa.string(), nullable=False),
+    pa.field("seed", pa.int64(), nullable=False),
+    pa.field("tick", pa.int64(), nullable=False),
+    pa.field("event_id", pa.int64(), nullable=False),
+]
+
+
+def _schema(*fields: pa.Field) -> pa.Schema:
+    return pa.schema(_KEY + list(fields), metadata={"villagelab.schema_version": SCHEMA_VERSION})
+
+
+TABLES: dict[str, pa.Schema] = {
+    # the scenario's ground truth, written once per episode
+    "truth": _schema(
+        pa.field("proposition", pa.string()),
+        pa.field("value", pa.string()),
+        pa.field("modality", pa.string()),
+        pa.field("origin", pa.string()),
+        pa.field("private", pa.bool_()),
+        pa.field("audience", pa.list_(pa.string())),
+        pa.field("valid_from", pa.int64()),
+        pa.field("valid_to", pa.int64()),
+    ),
+    # what each agent could perceive about a tracked proposition, recorded by the harness
+    "exposures": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("proposition", pa.string()),
+        pa.field("value", pa.string()),
+        pa.field("modality", pa.string()),
+        pa.field("channel", pa.string()),
+        pa.field("from_agent", pa.string()),
+    ),
+    # the world's event ledger: scheduled events, encounters, plans, milestones, resource moves.
+    # A resource move has resource, holder (a place or an agent) and a signed delta; kind
+    # 'source' / 'sink' are the scenario's declared ones, 'transfer' rows of one event net to 0.
+    "events": _schema(
+        pa.field("kind", pa.string()),
+        pa.field("place", pa.string()),
+        pa.field("agent", pa.string()),
+        pa.field("detail", pa.string()),
+        pa.field("resource", pa.string()),
+        pa.field("holder", pa.string()),
+        pa.field("delta", pa.int64()),
+    ),
+    # what reached an agent's senses past its attention filter (diagnostic)
+    "observations": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("kind", pa.string()),  # world_event / claim / action_result / request / sight
+        pa.field("channel", pa.string()),
+        pa.field("from_agent", pa.string()),
+        pa.field("subject", pa.string()),
+        pa.field("proposition", pa.string()),
+        pa.field("detail", pa.string()),
+    ),
+    # memory operations (diagnostic, and the harness's isolation check): write, retrieve
+    # (one row per returned experience; an empty retrieval is one row with a null experience),
+    # strengthen, evict, summarise, reflect
+    "memory_ops": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("op", pa.string()),
+        pa.field("experience_id", pa.int64()),
+        pa.field("experience_owner", pa.string()),
+        pa.field("purpose", pa.string()),
+        pa.field("subject", pa.string()),
+        pa.field("rank", pa.int64()),
+        pa.field("relevant", pa.bool_()),
+        pa.field("importance", pa.float64()),
+        pa.field("size", pa.int64()),
+        pa.field("capacity", pa.int64()),
+    ),
+    # trust per pair and domain, one row per change (diagnostic)
+    "trust": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("other", pa.string()),
+        pa.field("domain", pa.string()),  # reports_facts / keeps_secrets / returns_things
+        pa.field("value", pa.float64()),
+        pa.field("reason", pa.string()),
+    ),
+    # periodic snapshots in long form: agent states (energy, valence, ...) and, with
+    # variable 'inventory:<resource>', the count each holder has (agent = the holder)
+    "state": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("variable", pa.string()),
+        pa.field("value", pa.float64()),
+    ),
+    # every plan an agent made or changed (diagnostic)
+    "plans": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("plan_id", pa.int64()),
+        pa.field("goal", pa.string()),  # the errand, commitment or request it serves
+        pa.field("day", pa.int64()),
+        pa.field("action", pa.string()),
+        pa.field("target", pa.string()),
+        pa.field("reason", pa.string()),  # routine / retrieved / replanned / notified / ...
+    ),
+    # the player's requests, recorded by the harness when made
+    "requests": _schema(
+        pa.field("request_id", pa.string()),
+        pa.field("agent", pa.string()),
+        pa.field("action", pa.string()),  # what would carry it out, e.g. deliver
+        pa.field("item", pa.string()),
+        pa.field("place", pa.string()),
+        pa.field("deadline", pa.int64()),  # tick
+    ),
+    "utterances": _schema(
+        pa.field("speaker", pa.string()),
+        pa.field("listener", pa.string()),
+        pa.field("claim_id", pa.int64()),
+        pa.field("proposition", pa.string()),
+        pa.field("value", pa.string()),
+        pa.field("modality", pa.string()),
+        pa.field("stated_source", pa.string()),
+        pa.field("privacy", pa.string()),
+        pa.field("text", pa.string()),
+        # who wrote the text: 'agent' (its own words, verbatim) or 'harness' (rendered from
+        # the claim because the agent gave none)
+        pa.field("text_by", pa.string()),
+    ),
+    # one row per change of an agent's belief (internal diagnostics)
+    "beliefs": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("proposition", pa.string()),
+        pa.field("value", pa.string()),
+        pa.field("confidence", pa.float64()),
+        pa.field("modality", pa.string()),
+        pa.field("origin", pa.string()),
+        pa.field("told_by", pa.string()),
+        pa.field("status", pa.string()),
+    ),
+    "actions": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("action", pa.string()),
+        pa.field("target", pa.string()),
+        pa.field("plan_id", pa.int64()),
+        pa.field("ok", pa.bool_()),
+        pa.field("decision_point", pa.string()),
+        # labelled by the harness for actions that answer a decision point: the deciding
+        # proposition, and whether the action is right given its true value
+        pa.field("proposition", pa.string()),
+        pa.field("in_line", pa.bool_()),
+        # ticks one plan horizon spans (set with decision_point): exposures at least this long
+        # before the action count for stale_action_rate
+        pa.field("horizon", pa.int64()),
+        # the player's request this action carries out, or declines (action 'decline',
+        # target = the stance invoked)
+        pa.field("request_id", pa.string()),
+        # ok / failed (the world did not allow it) / invalid (no such action or place: the
+        # harness refused it); reason: what the senses reported, or why it was refused
+        pa.field("status", pa.string()),
+        pa.field("reason", pa.string()),
+    ),
+    "probes": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("probe_id", pa.string()),
+        pa.field("kind", pa.string()),
+        pa.field("proposition", pa.string()),
+        pa.field("answer_value", pa.string()),
+        pa.field("answer_modality", pa.string()),
+        pa.field("answer_source", pa.string()),
+    ),
+}
+
+TABLE_NAMES: tuple[str, ...] = tuple(TABLES)
+
+
+def empty_table(name: str) -> pa.Table:
+    return TABLES[name].empty_table()
+
+
+def to_table(name: str, rows: list[dict]) -> pa.Table:
+    """Build a table of the fixed schema from row dicts (missing nullable columns become null)."""
+    schema = TABLES[name]
+    columns = {f.name: [row.get(f.name) for row in rows] for f in schema}
+    return pa.table(columns, schema=schema)

@@ -1,0 +1,151 @@
+"""The trace store: one Parquet file per table and episode, written atomically (DESIGN §4).
+
+Layout: DIR/traces/<table>/<scenario>/<seed>.parquet — plain folder names, the key columns live
+inside the files. A write goes to a temp file whose name starts with '.', is fsynced, then
+renamed, so readers never see half a file and a killed run leaves only orphan temp files.
+
+DIR is a local folder, or — for workers on a cluster writing where the driver can read — a
+URI pyarrow understands (file://, s3://, gs://, hdfs://, abfs://).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+from villagelab.files import atomic_write_bytes
+
+from .schema import TABLE_NAMES, TABLES
+
+PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd", "write_page_checksum": True}
+
+
+def episode_path(root: Path, table: str, scenario: str, seed: int) -> Path:
+    return within(root, Path(root) / "traces" / table / scenario / f"{seed}.parquet")
+
+
+def is_uri(location: str | Path) -> bool:
+    return "://" in str(location)
+
+
+def join_uri(location: str, *parts: str) -> str:
+    """Path segments appended to a URI's path, before any query (`?endpoint_override=…`)."""
+    path, query = (location.split("?", 1) + [""])[:2]
+    joined = "/".join([path.rstrip("/"), *parts])
+    return f"{joined}?{query}" if query else joined
+
+
+def within(root: str | Path, path: str | Path) -> Path:
+    """`path`, checked to lie under `root` (a name that reached a path can never escape)."""
+    base, full = Path(root).resolve(), Path(path).resolve()
+    if full != base and base not in full.parents:
+        raise ValueError(f"{path} lies outside {root}")
+    return Path(path)
+
+
+def filesystem(location: str | Path) -> tuple[pafs.FileSystem, str]:
+    """The filesystem and base path of a local folder or a URI."""
+    if is_uri(location):
+        try:
+            return pafs.FileSystem.from_uri(str(location))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+            raise ValueError(f"{location}: not a trace location pyarrow can open ({exc})") from None
+    return pafs.LocalFileSystem(), str(Path(location).resolve())
+
+
+def _parquet(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, **PARQUET_OPTIONS)
+    return sink.getvalue().to_pybytes()
+
+
+def write_episode(root: str | Path, scenario: str, seed: int, tables: dict[str, pa.Table]) -> None:
+    """One episode's tables under `root` (a folder, or a URI that workers share)."""
+    data = {name: _parquet(tables[name].cast(TABLES[name])) for name in TABLE_NAMES}
+    if not is_uri(root):
+        for name in TABLE_NAMES:
+            atomic_write_bytes(episode_path(Path(root), name, scenario, seed), data[name])
+        return
+    fs, base = filesystem(root)
+    for name in TABLE_NAMES:
+        folder = f"{base}/traces/{name}/{scenario}"
+        fs.create_dir(folder, recursive=True)
+        # a '.'-named temp moved into place: readers skip it; object stores publish on close
+        tmp = f"{folder}/.{seed}.parquet.{secrets.token_hex(6)}.tmp"
+        try:
+            with fs.open_output_stream(tmp) as out:
+                out.write(data[name])
+            fs.move(tmp, f"{folder}/{seed}.parquet")
+        except BaseException:
+            with contextlib.suppress(OSError):
+                fs.delete_file(tmp)
+            raise
+
+
+def _episode_file(base: str, name: str, scenario: str, seed: int) -> str:
+    return f"{base}/traces/{name}/{scenario}/{seed}.parquet"
+
+
+def episode_written(root: str | Path, scenario: str, seed: int) -> bool:
+    """Whether every table of the episode is in place (a write killed midway is not)."""
+    fs, base = filesystem(root)
+    found = fs.get_file_info([_episode_file(base, n, scenario, seed) for n in TABLE_NAMES])
+    return all(f.type == pafs.FileType.File for f in found)
+
+
+def read_episode(root: str | Path, scenario: str, seed: int) -> dict[str, pa.Table]:
+    """One written episode's tables, exactly as the episode returned them."""
+    fs, base = filesystem(root)
+    return {
+        n: pq.read_table(_episode_file(base, n, scenario, seed), filesystem=fs)
+        .cast(TABLES[n])
+        .replace_schema_metadata(TABLES[n].metadata)
+        for n in TABLE_NAMES
+    }
+
+
+def read_table(
+    root: str | Path, name: str, episodes: Collection[tuple[str, int]] | None = None
+) -> pd.DataFrame:
+    """Every episode's rows of one table, with the table's fixed schema (empty if none)."""
+    fs, base = filesystem(root)
+    folder = f"{base}/traces/{name}"
+    found = fs.get_file_info(pafs.FileSelector(folder, allow_not_found=True, recursive=True))
+    files = sorted(
+        f.path
+        for f in found
+        if f.type == pafs.FileType.File
+        and f.base_name.endswith(".parquet")
+        and not f.base_name.startswith(".")
+    )
+    if episodes is not None:  # only these (scenario, seed) episodes, e.g. a manifest's
+        wanted = {f"{scenario}/{seed}.parquet" for scenario, seed in episodes}
+        files = [f for f in files if "/".join(f.rsplit("/", 2)[-2:]) in wanted]
+    if not files:
+        return TABLES[name].empty_table().to_pandas()
+    dataset = ds.dataset(files, schema=TABLES[name], format="parquet", filesystem=fs)
+    return dataset.to_table().to_pandas()
+
+
+def read_traces(
+    root: str | Path, episodes: Collection[tuple[str, int]] | None = None
+) -> dict[str, pd.DataFrame]:
+    return {name: read_table(root, name, episodes) for name in TABLE_NAMES}
+
+
+def sweep_orphans(root: Path) -> int:
+    """Remove temp files left by a killed writer; returns how many."""
+    count = 0
+    for tmp in Path(root).glob("traces/*/*/.*.tmp"):  # mkstemp names: .<file>.<random>.tmp
+        tmp.unlink(missing_ok=True)
+        count += 1
+    return count

@@ -1,0 +1,29 @@
+"""The scalar types scenario files are written in: moments, clock times, spans, ids."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from .clock import parse_clock, parse_moment, parse_span
+
+
+def _converter(parse):  # type: ignore[no-untyped-def]
+    def convert(value: object) -> object:
+        return parse(value) if isinstance(value, str) else value
+
+    return BeforeValidator(convert)
+
+
+Moment = Annotated[int, _converter(parse_moment), Field(ge=0)]
+Clock = Annotated[int, _converter(parse_clock), Field(ge=0, lt=24 * 60)]
+Span = Annotated[int, _converter(parse_span), Field(gt=0)]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]  # names become paths
+Modality = Literal["certain", "likely", "rumor"]
+# a Python module named by a scenario (a physics plug-in), e.g. harness.worlds.room
+ModulePath = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)

@@ -294,8 +294,14 @@ def morning_report(
                 + "."
             )
         )
-        cards, versus, note = _cards(main, study_name, runs, champion)
-        blocks += _three_way(cards, versus, note)
+        try:
+            cards, versus, note = _cards(main, study_name, runs, champion)
+            blocks += _three_way(cards, versus, note)
+        except InputError as exc:  # e.g. an agent that needs its options (--llm-config)
+            blocks += [
+                Heading(2, "Champion, careful.yaml and baseline.yaml, metric by metric"),
+                Text(f"Not measured: the study's agent could not run here ({exc})."),
+            ]
     blocks += _trial_table(trials)
     if champion is not None:
         blocks += _best_rejected(trials, champion)

@@ -21,8 +21,8 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
+from harness.agents.llm import model_metrics
 from harness.agents.registry import check_made
-from harness.agents.registry import resolve as resolve_agent
 from harness.engine.episode import setup_for
 from harness.engine.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
@@ -91,7 +91,7 @@ class Search:
             else load_policy(baseline_path())
         )
         # the agent is part of what a study is bound to: its import path and its code
-        agent = resolve_agent(execution.agent)  # a bad --agent stops here
+        agent = execution.choice()  # a bad --agent stops here
         first = self.instrument.scenarios[0]
         check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
         self.hashes = {
@@ -340,6 +340,9 @@ class Search:
             value = trial_value(card, self.mode, self.pareto, violation)
             study.tell(trial, value)
             self.tracker.timing(run_id, time.monotonic() - began, waited)
+            self.tracker.model_usage(
+                run_id, model_metrics(measured.records, self.execution.agent_options)
+            )
             self.tracker.finish_trial(
                 run_id,
                 card,

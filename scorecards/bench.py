@@ -29,6 +29,7 @@ SHARES = {  # of the rows, per table
 }
 PROPOSITIONS = ("bakery_closed", "bo_leaves", "secret")  # certain, rumor, private
 MODALITIES = ("certain", "likely", "rumor")
+WORDS = ("I saw it myself.", "Ana told me it might be so.", "It is so.", "Bo says so, I am sure.")
 END = 576  # ticks: two days of five minutes
 
 
@@ -107,7 +108,10 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "modality": pick(MODALITIES, n),
             "stated_source": pick([*names, "self"], n, 0.3),
             "privacy": pick(("public", "private"), n),
-            "text": "",
+            # every other utterance in an agent's own words (drawn without the generator, so
+            # the other tables' draws stay as they were)
+            "text": np.array(WORDS, dtype=object)[np.arange(n) % len(WORDS)],
+            "text_by": np.where(np.arange(n) % 2 == 0, "agent", "harness"),
         }
     )
     key = d.rows(int(rows * SHARES["probes"]))

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
+from policies import InputError
 from scenarios import parse_seeds
 from villagelab.safe_text import remember
 
@@ -30,6 +32,22 @@ def agent_option(command):  # type: ignore[no-untyped-def]
     checked, and its code hashed, before any episode runs."""
     from harness.agents.registry import describe
 
+    command = click.option(
+        "--cache-only",
+        is_flag=True,
+        expose_value=False,
+        callback=_remember_option,
+        help="--agent llm: answer every model call from the response cache; a call not in it "
+        "ends its episode as cache_miss",
+    )(command)
+    command = click.option(
+        "--llm-config",
+        type=click.Path(path_type=Path),
+        expose_value=False,
+        callback=_remember_option,
+        metavar="FILE",
+        help="--agent llm: the model endpoint, cache, budgets and prices (docs/llm.md)",
+    )(command)
     return click.option(
         "--agent",
         "agent_kind",
@@ -38,6 +56,48 @@ def agent_option(command):  # type: ignore[no-untyped-def]
         metavar="NAME|module:Factory",
         help=f"the agent: {describe()}",
     )(command)
+
+
+def _remember_option(ctx: click.Context, param: click.Parameter, value: object) -> object:
+    ctx.meta[f"villagelab.{param.name}"] = value
+    return value
+
+
+def agent_options(agent: str) -> str | None:
+    """`--llm-config FILE` (and `--cache-only`) as the LLM agent's options: the config
+    validated here (bad input exits 2 before anything runs), travelling as JSON. The API key
+    stays in its environment variable; credentials in the endpoint's URL are masked wherever
+    text is shown or written."""
+    ctx = click.get_current_context()
+    path = ctx.meta.get("villagelab.llm_config")
+    cache_only = bool(ctx.meta.get("villagelab.cache_only"))
+    if path is None:
+        if cache_only:
+            raise InputError("--cache-only: expected --llm-config FILE with it")
+        return None
+    import json
+    import secrets
+
+    from harness.agents.llm import agent_options as llm_options
+    from harness.agents.llm import load_llm_config
+
+    if agent != "llm":
+        raise InputError(f"--llm-config: only --agent llm takes a model config (got {agent})")
+    config = load_llm_config(path, need_key=not cache_only)
+    if cache_only:
+        config = config.with_cache_only(True)
+    remember(config.endpoint.base_url)
+    runs_dir = ctx.params.get("runs_dir") or Path("runs")
+    options = llm_options(config, Path(runs_dir).resolve(), secrets.token_hex(6))
+    return json.dumps(options, sort_keys=True)
+
+
+def model_usage_lines(records: list[Any]) -> dict[str, str]:
+    """Grep-able lines on an LLM agent's calls: made, served from the cache, tokens, cost."""
+    from harness.agents.llm import usage_lines
+
+    path = click.get_current_context().meta.get("villagelab.llm_config")
+    return usage_lines([getattr(r, "model_usage", {}) for r in records], path)
 
 
 def make_execution(
@@ -50,7 +110,12 @@ def make_execution(
     from ..evaluation import Execution
 
     return Execution(
-        serial=serial, workers=workers, address=address, agent=agent, traces_uri=traces_uri
+        serial=serial,
+        workers=workers,
+        address=address,
+        agent=agent,
+        agent_options=agent_options(agent),
+        traces_uri=traces_uri,
     )
 
 

@@ -17,6 +17,7 @@ from ._common import (
     exit_on_broken_guardrail,
     make_execution,
     mlflow_options,
+    model_usage_lines,
     out,
     seeds_option,
     store,
@@ -131,6 +132,9 @@ def run(
         f"traces: {traces}\nmanifest: {out_dir}/manifest.json\n"
         f"episodes: {total - len(bad)} ok, {len(bad)} not ok"
     )
+    usage = model_usage_lines(evaluation.records)
+    if usage:
+        out.say("\n".join(f"{k}: {v}" for k, v in usage.items()))
     if bad:
         sys.exit(2)
     exit_on_broken_guardrail(evaluation.scorecard)

@@ -211,3 +211,4 @@ class Happenings:
             answer_modality=answer.modality,
             answer_source=answer.source,
         )
+        self._drain(name)  # a probe's diagnostics too (an agent's model calls)

@@ -194,12 +194,8 @@ class Tracker:
     def model_usage(self, run_id: str, metrics: dict[str, float]) -> None:
         """An LLM agent's calls in this trial (calls, cache hit rate, tokens, estimated cost);
         nothing for an agent that calls no model."""
-        from mlflow.entities import Metric
-
         if metrics:
-            ts = _now_ms()
-            batch = [Metric(k, float(v), ts, 0) for k, v in sorted(metrics.items())]
-            self.client.log_batch(run_id, metrics=batch)
+            records.log_metrics(self.client, run_id, dict(sorted(metrics.items())))
 
     def traces_at(self, run_id: str, location: str) -> None:
         """Where the workers write this trial's traces (a shared URI, credentials masked:

@@ -286,7 +286,10 @@ def test_workers_on_a_cluster_import_a_user_agent_by_its_path(tmp_path, ray_head
         cwd=ROOT,
         timeout=600,
     )
-    assert result.returncode == 0, result.stderr
+    # the quoting agent leaks the secret: run exits 1 on a broken guardrail (the README's
+    # rule), with everything written; any other failure is 2
+    broken = "guardrail broken: containment" in result.stderr
+    assert result.returncode == (1 if broken else 0), result.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert [e["status"] for e in manifest["episodes"]] == ["ok"] * 4
     assert manifest["agent_path"] == "tests.fixtures.agents:Quoting"

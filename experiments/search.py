@@ -28,7 +28,7 @@ from harness.engine.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
 from villagelab.files import atomic_write_bytes
 
-from . import promotion
+from . import journal, promotion
 from .champion import Registry
 from .config import SearchConfig
 from .drivers import alive, driver_id
@@ -99,6 +99,11 @@ class Search:
             "agent": agent.path,
             "agent_hash": agent.hash,
         }
+        self.notes: list[str] = []  # what was repaired on the way in, said by run()
+        self._lock = None
+        if storage is None:  # a file journal: one driver, and its cut last line cut away
+            self._lock = journal.hold(runs.root)
+            self.notes += [n for n in [journal.repair(runs.journal)] if n]
         self.storage = storage_for(storage, runs.journal)
         self.pareto = Objectives()
         self.folder = runs.study_dir(study)
@@ -115,13 +120,35 @@ class Search:
         on_trial: Callable[[TrialOutcome], None] | None = None,
         on_notice: Callable[[str], None] | None = None,
     ) -> SearchResult:
+        try:
+            return self._run(on_trial, on_notice)
+        finally:
+            if self._lock is not None:
+                self._lock.close()  # the driver lock goes with it
+
+    def _run(
+        self,
+        on_trial: Callable[[TrialOutcome], None] | None,
+        on_notice: Callable[[str], None] | None,
+    ) -> SearchResult:
+        for note in self.notes:
+            if on_notice:
+                on_notice(note)
+        from .records import without_secret
+
+        self.tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)
+        journal.refuse_vanished(
+            self.name,
+            self.storage,
+            self.tracker,
+            without_secret(self.storage_url) or str(self.runs.journal),
+        )
         main = open_study(
             self.name, self.storage, self.mode, self.hashes, self.pareto, self.startup
         )
         self.main = main
         recovered = recover_dead(alive, main)
         enqueue_first(main, self.config.first, self.mode)
-        self.tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)
         self.registry = Registry(self.tracker.uri)
         if self._spent(main) >= self.trials:  # nothing to run: no parent run, no Ray
             return self._spent_already(main)

@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import optuna
-from optuna.storages import JournalStorage
-from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
 from policies import WHITELIST, InputError, Policy
@@ -50,11 +48,10 @@ class Objectives:
 def storage_for(url: str | None, journal: Path) -> Any:
     """The journal file by default; an RDB storage for a URL. Drivers starting together race
     to create the schema: the loser retries (the winner's tables are then there)."""
-    if url is None:
-        journal.parent.mkdir(parents=True, exist_ok=True)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the journal backend is fine for this
-            return JournalStorage(JournalFileBackend(str(journal)))
+    if url is None:  # checked first: a damaged line is reported with its number, not replayed
+        from .journal import open_journal
+
+        return open_journal(journal)
     import sqlalchemy.exc
 
     for attempt in range(6):

@@ -190,19 +190,29 @@ def _sampler_seed(name: str, storage: Any) -> int:
     return int.from_bytes(digest, "big")
 
 
+DRIVER_DEATHS = 3  # a trial whose driver died under it this often is failed for good
+
+
 def recover(study: optuna.Study, numbers: set[int]) -> list[int]:
-    """Fail the given RUNNING trials (a dead driver's) and re-queue each once with its
-    parameters; returns the numbers failed. Heartbeats exist only under study.optimize, so an
+    """Fail the given RUNNING trials (a dead driver's) and re-queue each with its parameters;
+    returns the numbers failed. A driver's death is not the trial's fault: its candidate is
+    evaluated all the same, however often it was interrupted — up to DRIVER_DEATHS, past
+    which the trial itself is the likely cause (it keeps killing its driver) and fails for
+    good, counted against the budget. Heartbeats exist only under study.optimize, so an
     ask/tell driver does this itself on start-up."""
     failed = []
     for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
         if trial.number not in numbers:
             continue
+        deaths = int(trial.user_attrs.get("driver_deaths", 0)) + 1
+        study._storage.set_trial_user_attr(trial._trial_id, "driver_deaths", deaths)
         study.tell(trial.number, state=TrialState.FAIL)
         failed.append(trial.number)
-        if "requeued_from" not in trial.user_attrs:
+        if deaths < DRIVER_DEATHS:
             study.enqueue_trial(
-                trial.params, user_attrs={"requeued_from": trial.number}, skip_if_exists=False
+                trial.params,
+                user_attrs={"requeued_from": trial.number, "driver_deaths": deaths},
+                skip_if_exists=False,
             )
     return failed
 
@@ -293,7 +303,7 @@ def enqueue_first(study: optuna.Study, first: tuple[str, ...], mode: str) -> Non
 
 
 def recover_dead(alive: Callable[[str | None], bool], study: optuna.Study) -> list[int]:
-    """Trials a dead driver left RUNNING are failed and re-queued once."""
+    """Trials a dead driver left RUNNING are failed and re-queued (see `recover`)."""
     dead = [
         t
         for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))

@@ -95,7 +95,13 @@ def prepare(path: Path) -> str | None:
     path.parent.mkdir(parents=True, exist_ok=True)
     note = None
     if path.exists() and path.stat().st_size > 0:
-        problem = unfinished(path)
+        try:
+            problem = unfinished(path)
+        except sqlite3.DatabaseError as exc:
+            raise InputError(
+                f"{path}: not a readable SQLite database ({exc}): the MLflow store is "
+                "damaged. Restore it from a backup, or start a new --runs-dir"
+            ) from None
         if problem is None:
             _sweep(path)
             _refuse_moved(path)

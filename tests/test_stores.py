@@ -374,3 +374,12 @@ def test_a_second_search_on_the_same_journal_is_refused(searched):
     assert result.returncode == 2 and "Traceback" not in result.stderr
     message = " ".join(result.stderr.split())
     assert f"another driver (pid {os.getpid()} on" in message and "postgresql" in message
+
+
+def test_a_store_that_is_not_a_database_is_refused_not_a_traceback(tmp_path):
+    from experiments.records import mlflow_client
+
+    db = tmp_path / "mlflow.db"
+    db.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)  # a header, then garbage
+    with pytest.raises(InputError, match="not a readable SQLite database"):
+        mlflow_client(f"sqlite:///{db}")

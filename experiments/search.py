@@ -44,6 +44,7 @@ from .study import (
     record_decision,
     recover_dead,
     sample,
+    searched,
     storage_for,
     trial_value,
 )
@@ -94,6 +95,7 @@ class Search:
         agent = execution.choice()  # a bad --agent stops here
         first = self.instrument.scenarios[0]
         check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
+        self.surface, self.surface_notice = searched(agent)
         self.hashes = {
             **self.instrument.hashes(self.start_policy),
             "agent": agent.path,
@@ -146,9 +148,9 @@ class Search:
             main,
         )
         standing = self.promoter.standing(parent)
-        notice = self.promoter.infeasible(standing)
-        if notice and on_notice:
-            on_notice(notice)
+        for notice in (self.surface_notice, self.promoter.infeasible(standing)):
+            if notice and on_notice:
+                on_notice(notice)
         start_objective = standing.card.objective or 0.0
         began = time.monotonic()
         outcomes: list[TrialOutcome] = []
@@ -228,6 +230,7 @@ class Search:
             "local_step": c.local_step,
             "local_flips": c.local_flips,
             "agent": e.agent,
+            "searched_parameters": len(self.surface),
             "storage": without_secret(self.storage_url) or str(self.runs.journal),
             "tracking_uri": without_secret(self.tracking_uri),
             "execution": "serial" if e.serial else (e.address or "local Ray"),
@@ -281,7 +284,8 @@ class Search:
         trial = study.ask()
         trial.set_user_attr("driver", self.driver)
         requeued = trial.user_attrs.get("requeued_from")
-        policy = sample(trial, self.mode, champion, self.config.local_step, self.config.local_flips)
+        cfg = self.config
+        policy = sample(trial, self.mode, champion, cfg.local_step, cfg.local_flips, self.surface)
         run_id = self.tracker.start_trial(
             parent, trial.number, policy, self.hashes, self.driver, requeued, study.study_name
         )
@@ -358,11 +362,7 @@ class Search:
             )
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
-            objective, decision = math.nan, "pruned"
-            reason = (
-                f"pruned by the Wilcoxon pruner after {len(stopped.reported)} of "
-                f"{planned} instances: worse than the best trial so far"
-            )
+            objective, decision, reason = math.nan, "pruned", stopped.reason(planned)
             record_decision(trial, decision, reason)
             study.tell(trial, state=TrialState.PRUNED)
             self.tracker.pruned(run_id, reason, stopped.reported, planned)

@@ -58,6 +58,12 @@ class Pruned(Exception):
         super().__init__("pruned")
         self.reported = reported
 
+    def reason(self, planned: int) -> str:
+        return (
+            f"pruned by the Wilcoxon pruner after {len(self.reported)} of "
+            f"{planned} instances: worse than the best trial so far"
+        )
+
 
 class EpisodeFailure(Exception):
     pass

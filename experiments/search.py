@@ -21,7 +21,6 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
-from harness.agents.llm import model_metrics
 from harness.agents.registry import check_made
 from harness.engine.episode import setup_for
 from harness.engine.store import join_uri
@@ -344,9 +343,7 @@ class Search:
             value = trial_value(card, self.mode, self.pareto, violation)
             study.tell(trial, value)
             self.tracker.timing(run_id, time.monotonic() - began, waited)
-            self.tracker.model_usage(
-                run_id, model_metrics(measured.records, self.execution.agent_options)
-            )
+            self.tracker.model_usage(run_id, measured.records, self.execution.agent_options)
             self.tracker.finish_trial(
                 run_id,
                 card,
@@ -365,11 +362,13 @@ class Search:
             objective, decision, reason = math.nan, "pruned", stopped.reason(planned)
             record_decision(trial, decision, reason)
             study.tell(trial, state=TrialState.PRUNED)
+            self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
             self.tracker.pruned(run_id, reason, stopped.reported, planned)
         except EpisodeFailure as exc:
             objective, decision, reason = math.nan, "failed", str(exc)
             record_decision(trial, decision, reason)
             study.tell(trial, state=TrialState.FAIL)
+            self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
             self.tracker.end_trial(run_id, "failed", reason, "FAILED")
         except BaseException:
             study.tell(trial, state=TrialState.FAIL)

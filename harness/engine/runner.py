@@ -83,7 +83,8 @@ def _execute(
     try:
         tables = run_episode(scenario, Policy(values), seed, agent, budget)
     except EpisodeStop as exc:  # an agent that cannot go on, or a spent budget: the run goes on
-        return EpisodeRecord(scenario.name, seed, exc.status, str(exc))
+        usage = model_usage(exc.spent)  # its paid calls still count
+        return EpisodeRecord(scenario.name, seed, exc.status, str(exc), model_usage=usage)
     except MemoryError:
         return EpisodeRecord(
             scenario.name, seed, "out_of_memory", "MemoryError: the process ran out of memory"

@@ -26,10 +26,9 @@ from harness.agents.registry import resolve as resolve_agent
 from harness.engine import plugins
 from harness.engine.budget import Budget
 from harness.engine.episode import setup_for
-from harness.engine.integrity import TraceDamaged
 from harness.engine.runner import RayBatch
 from harness.engine.schema import TABLES
-from harness.engine.store import read_episode, sweep_orphans
+from harness.engine.store import sweep_orphans
 from harness.engine.validation import load_checked
 from policies import InputError, Policy
 from scenarios import Scenario, resolve, village
@@ -45,12 +44,11 @@ from scorecards import (
 )
 from villagelab.yamlsource import listing
 
-from .manifest import sealed_manifest
 from .rundir import (
     agent_fields,
     append_progress,
     clear_progress,
-    read_progress,
+    earlier_records,
     traces_entry,
     write_manifest,
 )
@@ -247,7 +245,7 @@ def evaluate(
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
     earlier: dict[tuple[str, int], EpisodeRecord] = {}
     if out is not None:
-        earlier, damaged = _earlier_records(out, jobs, hashes, execution, agent, instrument, repair)
+        earlier, damaged = earlier_records(out, jobs, hashes, execution, agent, instrument, repair)
         repaired.extend(damaged)
         sweep_orphans(out)  # temp files a killed run left behind; their episodes run again
         # what is known good so far; each episode that finishes is then appended to the log
@@ -311,82 +309,6 @@ def evaluate(
         write_manifest(out, run, records, complete=True)
         clear_progress(out)
     return evaluation
-
-
-def _earlier_records(
-    out: Path,
-    jobs: list[Job],
-    hashes: dict[str, str],
-    execution: Execution,
-    agent: AgentChoice,
-    instrument: Instrument,
-    repair: bool,
-) -> tuple[dict[tuple[str, int], EpisodeRecord], list[tuple[str, int]]]:
-    """The episodes a previous run of the same policy, harness, instrument and agent left
-    complete in `out` (or at its trace URI), each file checked against the SHA-256 the run
-    recorded; and, with `repair`, the damaged ones (to run again). Another run's traces are
-    never mixed in; a written file with no recorded digest (a kill came between) runs again."""
-    manifest = Path(out) / "manifest.json"
-    if not manifest.exists():
-        return {}, []
-    try:
-        prior = sealed_manifest(manifest)
-    except InputError:
-        if not repair:
-            raise
-        try:  # a broken seal: each entry is still checked against the file it names
-            prior = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            prior = None
-        if not isinstance(prior, dict):  # nothing to go by: every episode runs again
-            return {}, [j.key for j in jobs]
-    made_by = {
-        **hashes,
-        **agent_fields(agent),
-        "traces": traces_entry(execution.traces_uri),
-    }
-    differ = [k for k, v in made_by.items() if prior.get(k) != v]
-    if differ:
-        raise InputError(
-            f"{out}: holds the traces of another run ({', '.join(differ)} "
-            "not this run's); give a new --out, or remove the folder to start "
-            "afresh"
-        )
-    recorded: dict[tuple[str, int], dict[str, str]] = {}
-    entries = prior.get("episodes")
-    for entry in [*(entries if isinstance(entries, list) else []), *read_progress(out)]:
-        try:
-            key = (str(entry["scenario"]), int(entry["seed"]))
-            if entry["status"] == "ok" and isinstance(entry["sha256"], dict):
-                recorded[key] = {str(k): str(v) for k, v in entry["sha256"].items()}
-        except (KeyError, TypeError, ValueError):
-            continue  # an entry that says nothing usable: its episode runs again
-    earlier, damaged = {}, []
-    for job in jobs:
-        if job.key not in recorded:
-            continue
-        try:
-            earlier[job.key] = _written_record(out, job, instrument, execution, recorded[job.key])
-        except TraceDamaged:
-            if not repair:
-                raise
-            damaged.append(job.key)
-    return earlier, damaged
-
-
-def _written_record(
-    out: Path, job: Job, instrument: Instrument, execution: Execution, digests: dict[str, str]
-) -> EpisodeRecord:
-    """An episode already written: its tables read back and checked against their digests
-    (and, for a trace URI, measured here as a worker would have)."""
-    root = execution.traces_uri or out
-    tables = read_episode(root, *job.key, digests)
-    record = EpisodeRecord(job.scenario.name, job.seed, "ok", None, tables, digests=digests)
-    if execution.traces_uri is not None:
-        frames = {k: v.to_pandas() for k, v in record.tables.items()}
-        measured = measure(frames, instrument.definition, instrument.applicable)
-        record = replace(record, measured=measured, tables={}, stored_at=execution.traces_uri)
-    return record
 
 
 def episodes(

@@ -27,7 +27,7 @@ from harness.engine.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
 from villagelab.files import atomic_write_bytes
 
-from . import journal, promotion
+from . import driving, promotion
 from .champion import Registry
 from .config import SearchConfig
 from .drivers import alive, driver_id
@@ -47,7 +47,6 @@ from .study import (
     storage_for,
     trial_value,
 )
-from .tracking import Tracker
 from .trials import EpisodeFailure, Evaluator, Pending, Pruned, TrialOutcome
 
 
@@ -100,11 +99,6 @@ class Search:
             "agent": agent.path,
             "agent_hash": agent.hash,
         }
-        self.notes: list[str] = []  # what was repaired on the way in, said by run()
-        self._lock = None
-        if storage is None:  # a file journal: one driver, and its cut last line cut away
-            self._lock = journal.hold(runs.root)
-            self.notes += [n for n in [journal.repair(runs.journal)] if n]
         self.storage = storage_for(storage, runs.journal)
         self.pareto = Objectives()
         self.folder = runs.study_dir(study)
@@ -116,34 +110,12 @@ class Search:
         self.startup = len(self.instrument.scenarios)  # one round of every scenario
 
     # --- the loop -------------------------------------------------------------------------------
+    @driving.guarded  # the journal's driver lock and repair, a vanished study refused
     def run(
         self,
         on_trial: Callable[[TrialOutcome], None] | None = None,
         on_notice: Callable[[str], None] | None = None,
     ) -> SearchResult:
-        try:
-            return self._run(on_trial, on_notice)
-        finally:
-            if self._lock is not None:
-                self._lock.close()  # the driver lock goes with it
-
-    def _run(
-        self,
-        on_trial: Callable[[TrialOutcome], None] | None,
-        on_notice: Callable[[str], None] | None,
-    ) -> SearchResult:
-        for note in self.notes:
-            if on_notice:
-                on_notice(note)
-        from .records import without_secret
-
-        self.tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)
-        journal.refuse_vanished(
-            self.name,
-            self.storage,
-            self.tracker,
-            without_secret(self.storage_url) or str(self.runs.journal),
-        )
         main = open_study(
             self.name, self.storage, self.mode, self.hashes, self.pareto, self.startup
         )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -80,15 +82,17 @@ class Instrument:
         *,
         agents: int = 25,
         structure_seed: int = 0,
+        hours: int = 48,
     ) -> Instrument:
-        """Scenarios by name or path; `village` is generated with `agents` and its seed."""
+        """Scenarios by name or path; `village` is generated with `agents`, its structure
+        seed and `hours`."""
         if not names:
             raise InputError(
                 "no scenario given; name one with --scenario (see 'villagelab scenario list')"
             )
         files = tuple(resolve(n) for n in names if n != "village")
         scenarios = tuple(
-            village(agents, structure_seed) if n == "village" else load_checked(resolve(n))
+            village(agents, structure_seed, hours) if n == "village" else load_checked(resolve(n))
             for n in names
         )
         seen = [s.name for s in scenarios]
@@ -127,10 +131,11 @@ class Evaluation:
     resumed: int = 0  # episodes found already written by an earlier run of the same command
     agent_path: str = ""  # the agent's import path
     agent_hash: str = ""  # the agent's code
+    written_at: str | None = None  # where the workers wrote the traces (a URI, or `out`)
 
     def load_traces(self) -> dict[str, pd.DataFrame]:
-        """The traces: in hand, or read back from the shared URI the workers wrote to."""
-        return self.traces if self.traces_uri is None else read_traces(self.traces_uri)
+        """The traces: in hand, or read back from where the workers wrote them."""
+        return self.traces if self.written_at is None else read_traces(self.written_at)
 
     @property
     def problems(self) -> list[EpisodeRecord]:
@@ -156,8 +161,11 @@ def measured_episode(
         return record
     step = "scoring"
     try:
+        began = time.perf_counter()
         tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        record = replace(record, measured=measure(tables, definition, applicable))
+        values = measure(tables, definition, applicable)
+        seconds = {**record.seconds, "scoring": time.perf_counter() - began}
+        record = replace(record, measured=values, seconds=seconds)
         if traces_uri is not None:
             step = f"writing traces to {traces_uri}"
             write_episode(traces_uri, scenario.name, seed, record.tables)
@@ -218,8 +226,12 @@ def evaluate(
             if on_done:
                 on_done(earlier[job.key])
     remaining = [j for j in jobs if j.key not in written]
+    # on a local cluster the workers share this disk: each writes and scores its own episode,
+    # so the driver neither receives nor writes tables (on a user's cluster they come back)
+    local_workers = not execution.serial and execution.address is None and out is not None
+    written_by_workers = execution.traces_uri or (str(out) if local_workers else None)
     fresh = (
-        episodes(remaining, policy, instrument, execution, traces_uri=execution.traces_uri)
+        episodes(remaining, policy, instrument, execution, traces_uri=written_by_workers)
         if remaining
         else iter(())
     )
@@ -238,12 +250,12 @@ def evaluate(
             "no episode ended ok, so there is nothing to score:\n"
             + "\n".join(f"  {r.scenario}/{r.seed}: {r.status}: {r.error}" for r in records)
         )
-    if execution.traces_uri is None:
+    if written_by_workers is None:
         traces = collect(records)
         card = score(traces, instrument.definition, hashes=hashes, applicable=instrument.applicable)
     else:  # the traces stay where the workers wrote them; their values came back
         traces = {}
-        measured = [r.measured for r in records if r.status == "ok"]
+        measured = [_measured(r, out, instrument, execution) for r in records if r.status == "ok"]
         card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
     evaluation = Evaluation(
         policy,
@@ -257,12 +269,27 @@ def evaluate(
         resumed=len(written),
         agent_path=agent.path,
         agent_hash=agent.hash,
+        written_at=written_by_workers,
     )
     if out is not None:
         _write_manifest(
             out, instrument, policy, hashes, execution, agent, seeds, records, complete=True
         )
     return evaluation
+
+
+def _measured(
+    record: EpisodeRecord, out: Path | None, instrument: Instrument, execution: Execution
+) -> Any:
+    """What a worker measured of an episode; one found written by an earlier run and read
+    back in full is measured here."""
+    if record.measured is not None:
+        return record.measured
+    tables = record.tables or read_episode(
+        execution.traces_uri or out, record.scenario, record.seed
+    )
+    frames = {k: v.to_pandas() for k, v in tables.items()}
+    return measure(frames, instrument.definition, instrument.applicable)
 
 
 def _agent_fields(agent: AgentChoice) -> dict[str, str]:

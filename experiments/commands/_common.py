@@ -109,6 +109,10 @@ def make_execution(
 ):  # type: ignore[no-untyped-def]
     from ..evaluation import Execution
 
+    if not serial and address is None:  # a local cluster's niceness, checked before it starts
+        from harness.engine.runner import worker_niceness
+
+        worker_niceness()
     return Execution(
         serial=serial,
         workers=workers,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -28,7 +30,7 @@ from harness.engine.budget import Budget
 from harness.engine.episode import setup_for
 from harness.engine.runner import RayBatch
 from harness.engine.schema import TABLES
-from harness.engine.store import sweep_orphans
+from harness.engine.store import read_episode, sweep_orphans
 from harness.engine.validation import load_checked
 from policies import InputError, Policy
 from scenarios import Scenario, resolve, village
@@ -95,9 +97,11 @@ class Instrument:
         *,
         agents: int = 25,
         structure_seed: int = 0,
+        hours: int = 48,
         bounds: Bounds = DEFAULT,
     ) -> Instrument:
-        """Scenarios by name or path; `village` is generated with `agents` and its seed.
+        """Scenarios by name or path; `village` is generated with `agents`, its structure
+        seed and `hours`.
         Each is within `bounds`, its episodes' estimated cost too (refused up front, saying
         the estimate)."""
         if not names:
@@ -113,7 +117,7 @@ class Instrument:
                         f"village: --agents {agents:,}; expected at most "
                         f"{bounds.agents:,}{bounds.hint}"
                     )
-                scenario = village(agents, structure_seed)
+                scenario = village(agents, structure_seed, hours)
             else:
                 scenario = load_checked(resolve(n), bounds)
             problem = cost_problem(scenario, bounds)
@@ -159,10 +163,11 @@ class Evaluation:
     agent_path: str = ""  # the agent's import path
     agent_hash: str = ""  # the agent's code
     repaired: list[tuple[str, int]] = field(default_factory=list)  # damaged, so run again
+    written_at: str | None = None  # where the workers wrote the traces (a URI, or `out`)
 
     def load_traces(self) -> dict[str, pd.DataFrame]:
-        """The traces: in hand, or read back from the shared URI the workers wrote to."""
-        return self.traces if self.traces_uri is None else read_traces(self.traces_uri)
+        """The traces: in hand, or read back from where the workers wrote them."""
+        return self.traces if self.written_at is None else read_traces(self.written_at)
 
     @property
     def problems(self) -> list[EpisodeRecord]:
@@ -189,8 +194,11 @@ def measured_episode(
         return record
     step = "scoring"
     try:
+        began = time.perf_counter()
         tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        record = replace(record, measured=measure(tables, definition, applicable))
+        values = measure(tables, definition, applicable)
+        seconds = {**record.seconds, "scoring": time.perf_counter() - began}
+        record = replace(record, measured=values, seconds=seconds)
         if traces_uri is not None:
             step = f"writing traces to {traces_uri}"
             digests = write_episode(traces_uri, scenario.name, seed, record.tables)
@@ -268,8 +276,12 @@ def evaluate(
         if job.key in written and on_done:
             on_done(earlier[job.key])
     remaining = [j for j in jobs if j.key not in written]
+    # on a local cluster the workers share this disk: each writes and scores its own episode,
+    # so the driver neither receives nor writes tables (on a user's cluster they come back)
+    local_workers = not execution.serial and execution.address is None and out is not None
+    written_by_workers = execution.traces_uri or (str(out) if local_workers else None)
     fresh = (
-        episodes(remaining, policy, instrument, execution, traces_uri=execution.traces_uri)
+        episodes(remaining, policy, instrument, execution, traces_uri=written_by_workers)
         if remaining
         else iter(())
     )
@@ -284,12 +296,12 @@ def evaluate(
             listing([f"episode {r.scenario}/{r.seed}: {r.status}: {r.error}" for r in records])
             + "\nno episode finished, so there is nothing to score"
         )
-    if execution.traces_uri is None:
+    if written_by_workers is None:
         traces = collect(records)
         card = score(traces, instrument.definition, hashes=hashes, applicable=instrument.applicable)
     else:  # the traces stay where the workers wrote them; their values came back
         traces = {}
-        measured = [r.measured for r in records if r.status == "ok"]
+        measured = [_measured(r, out, instrument, execution) for r in records if r.status == "ok"]
         card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
     evaluation = Evaluation(
         policy,
@@ -304,11 +316,26 @@ def evaluate(
         agent_path=agent.path,
         agent_hash=agent.hash,
         repaired=repaired,
+        written_at=written_by_workers,
     )
     if out is not None:
         write_manifest(out, run, records, complete=True)
         clear_progress(out)
     return evaluation
+
+
+def _measured(
+    record: EpisodeRecord, out: Path | None, instrument: Instrument, execution: Execution
+) -> Any:
+    """What a worker measured of an episode; one found written by an earlier run and read
+    back in full is measured here."""
+    if record.measured is not None:
+        return record.measured
+    tables = record.tables or read_episode(
+        execution.traces_uri or out, record.scenario, record.seed
+    )
+    frames = {k: v.to_pandas() for k, v in tables.items()}
+    return measure(frames, instrument.definition, instrument.applicable)
 
 
 def episodes(

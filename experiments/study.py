@@ -24,6 +24,8 @@ from policies import WHITELIST, InputError, Policy
 from scorecards import Scorecard
 from villagelab.safe_text import redact, scrub
 
+from .pruning import AsymptoticWilcoxonPruner
+
 MODES = ("global", "local", "pareto")
 FROZEN = ("harness", "instrument", "agent", "agent_hash")
 # the single-objective value's name (in optuna-dashboard's plots): see `trial_value`
@@ -105,7 +107,7 @@ def open_study(
             storage=storage,
             direction="maximize",
             sampler=optuna.samplers.TPESampler(seed=seed),
-            pruner=optuna.pruners.WilcoxonPruner(p_threshold=0.1, n_startup_steps=startup_steps),
+            pruner=AsymptoticWilcoxonPruner(p_threshold=0.1, n_startup_steps=startup_steps),
             load_if_exists=True,
         )
     names = pareto.names if mode == "pareto" and pareto else [VALUE_NAME]

@@ -157,6 +157,18 @@ class Registry:
         flat = {f"{family}.{k}": v for family, group in values.items() for k, v in group.items()}
         return number, Policy(flat)
 
+    def export(self, path: Path) -> tuple[int | None, float | None]:
+        """The champion's policy written to `path` (when there is one): its version and
+        objective."""
+        from villagelab.files import atomic_write_bytes
+
+        version = self.current_version()
+        if version is None:
+            return None, None
+        atomic_write_bytes(path, self.policy(version)[1].to_yaml().encode())
+        found = {v.version: v for v in self.history()}
+        return version, found[version].objective if version in found else None
+
     def rollback(self, to: int | None = None) -> tuple[int, int]:
         """Move the alias back (to the version the champion replaced, or to `to`)."""
         history = {v.version: v for v in self.history()}

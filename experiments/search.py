@@ -27,7 +27,7 @@ from harness.engine.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
 from villagelab.files import atomic_write_bytes
 
-from . import driving, promotion
+from . import driving, promotion, records
 from .champion import Registry
 from .config import SearchConfig
 from .drivers import alive, driver_id
@@ -129,7 +129,7 @@ class Search:
         parent = self.tracker.start_parent(
             self.hashes,
             self.driver,
-            self._settings(recovered),
+            records.search_params(self, recovered),
             [s.name for s in self.instrument.scenarios],
             self.config.seeds,
         )
@@ -209,56 +209,14 @@ class Search:
             self._spent(main),
         )
 
-    def _settings(self, recovered: list[int]) -> dict[str, Any]:
-        """What this invocation searches with: the parent run's params."""
-        from .records import without_secret
-
-        c, e = self.config, self.execution
-        return {
-            "study": self.name,
-            "trials": self.trials,
-            "hours": self.hours,
-            "mode": self.mode,
-            "scenarios": list(c.scenarios),
-            "seeds": list(c.seeds),
-            "margin": c.margin,
-            "confirmation_seeds": c.confirmation_seeds,
-            "start_policy": c.start_policy or str(baseline_path()),
-            "first": list(c.first),
-            "local_step": c.local_step,
-            "local_flips": c.local_flips,
-            "agent": e.agent,
-            "searched_parameters": len(self.surface),
-            "storage": without_secret(self.storage_url) or str(self.runs.journal),
-            "tracking_uri": without_secret(self.tracking_uri),
-            "execution": "serial" if e.serial else (e.address or "local Ray"),
-            "workers": e.workers,
-            "traces_uri": without_secret(e.traces_uri),
-            "recovered_trials": recovered,
-            "harness": self.hashes["harness"],
-            "instrument": self.hashes["instrument"],
-        }
-
     def _spent_already(self, main: optuna.Study) -> SearchResult:
         """A study whose budget is used up: say so at once, touching nothing."""
-        version = self.registry.current_version()
-        found = {v.version: v for v in self.registry.history()}
         export = self.folder / "champion.yaml"
-        if version is not None:
-            atomic_write_bytes(export, self.registry.policy(version)[1].to_yaml().encode())
-        objective = found[version].objective if version in found else None
+        version, objective = self.registry.export(export)
         return SearchResult(
-            self.name,
-            self.runs,
-            self.tracker.uri,
-            objective or 0.0,
-            objective or 0.0,
-            version,
-            export,
-            [],
-            "spent",
-            self._spent(main),
-        )
+            self.name, self.runs, self.tracker.uri, objective or 0.0, objective or 0.0,
+            version, export, [], "spent", self._spent(main),
+        )  # fmt: skip
 
     def _interrupt(self, signum: int, frame: Any) -> None:
         if self.stop == "interrupted":

@@ -87,12 +87,14 @@ def read_manifest(directory: Path, traces_uri: str | None) -> RunManifest:
             f"{path}: not a complete manifest ({type(exc).__name__}: {exc}); "
             "expected the one 'villagelab run' writes"
         ) from None
-    for scenario, _ in episodes:
+    for scenario in sorted({str(e["scenario"]) for e in meta["episodes"]}):
         if not _SCENARIO.fullmatch(scenario):
             raise InputError(
                 f"{path}: episodes: scenario {scenario!r} is not a scenario "
                 "name (lowercase letters, digits and '_')"
             )
+    if not episodes:
+        raise InputError(f"{path}: no episode of this run ended ok, so there is nothing to score")
     return RunManifest(
         hashes,
         meta.get("metrics"),

@@ -32,7 +32,9 @@ def test_closing_a_batch_early_leaves_its_workers_alive(ray_cluster):
     ray.wait(list(batch.pending.values()), timeout=3)  # let them start
     batch.close()  # as a pruned trial does
     after = set(ray.get([probe.remote() for _ in range(8)]))
-    assert {pid for pid, _ in after} == {pid for pid, _ in before}
+    # no worker replaced: every process that answers now answered before (which of them
+    # takes the probes depends on which is still finishing its interrupted episode)
+    assert {pid for pid, _ in after} <= {pid for pid, _ in before}
     assert {nice for _, nice in after} == {worker_niceness()}  # 0 unless set
 
 

@@ -265,8 +265,8 @@ def test_every_trial_logs_where_its_time_went_pruned_ones_too(study):
         parts = ("simulation", "scoring", "waiting", "optuna", "mlflow", "overhead", "trial")
         assert all(m[f"{p}_seconds"] >= 0 for p in parts), sorted(m)
         assert m["simulation_seconds"] > 0 and m["mlflow_seconds"] > 0
-        # serial: the episodes ran and were scored while the driver waited for them
-        assert m["simulation_seconds"] + m["scoring_seconds"] <= m["waiting_seconds"] + 0.01
+        # no inequality between parts: simulation is timed inside the episode, waiting around
+        # it, and scoring also covers the driver's scorecard (outside the waiting)
         assert m["overhead_seconds"] == pytest.approx(
             m["trial_seconds"] - m["waiting_seconds"], abs=0.002
         )

@@ -21,10 +21,11 @@ def ray_cluster():
     import ray
 
     from harness import ensure_ray
+    from harness.engine.runner import stop_local_cluster
 
     ensure_ray(workers=2)
     yield ray
-    ray.shutdown()
+    stop_local_cluster()
 
 
 def villagelab(

@@ -7,6 +7,7 @@ writes them there and only numbers come back. Nothing lands on a worker's own di
 
 from __future__ import annotations
 
+import atexit
 import os
 import secrets
 import traceback
@@ -175,7 +176,33 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
         ray.init(address=address, **kwargs)
     else:
         _private_cluster()
-        ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
+        _start_local_cluster(ray, num_cpus=workers or os.cpu_count() or 1, **kwargs)
+
+
+def _start_local_cluster(ray: Any, **kwargs: Any) -> None:
+    """ray.init of a local cluster whose processes are recorded, stopped when this process
+    ends, and swept by the next start should it be killed first (villagelab.processes)."""
+    from villagelab import processes
+
+    processes.sweep()
+    before = set(processes.descendants([os.getpid()]))
+    ray.init(**kwargs)
+    started = [p for p in processes.descendants([os.getpid()]) if p not in before]
+    processes.remember("ray", started)
+    atexit.unregister(stop_local_cluster)
+    atexit.register(stop_local_cluster)  # runs before Ray's own exit hook (last in, first out)
+
+
+def stop_local_cluster() -> None:
+    """ray.shutdown, then stop whatever of the recorded cluster outlived it (Ray leaves its
+    dashboard and runtime-env agents behind when its raylet dies first)."""
+    import ray
+
+    from villagelab import processes
+
+    if ray.is_initialized():
+        ray.shutdown()
+    processes.stop_recorded("ray")
 
 
 _REMOTE: dict[Callable[..., EpisodeRecord], Any] = {}

@@ -42,6 +42,7 @@ from scorecards import (
     merge_values,
     score,
 )
+from villagelab.interruption import checkpoint
 from villagelab.yamlsource import listing
 
 from .rundir import agent_fields, traces_entry, write_manifest
@@ -240,6 +241,7 @@ def evaluate(
     def done(record: EpisodeRecord) -> None:
         if out is not None and record.status == "ok" and record.stored_at is None:
             write_episode(out, record.scenario, record.seed, record.tables)
+            checkpoint(f"episode {record.scenario}/{record.seed} written")
         if on_done:
             on_done(record)
 

@@ -27,6 +27,7 @@ from harness.engine.episode import setup_for
 from harness.engine.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
 from villagelab.files import atomic_write_bytes
+from villagelab.interruption import checkpoint
 
 from . import promotion
 from .champion import Registry
@@ -100,6 +101,7 @@ class Search:
             "agent_hash": agent.hash,
         }
         self.storage = storage_for(storage, runs.journal)
+        checkpoint("Optuna storage opened")
         self.pareto = Objectives()
         self.folder = runs.study_dir(study)
         self.evaluator = Evaluator(self.instrument, execution, mode, self.folder, self.hashes)
@@ -122,6 +124,7 @@ class Search:
         recovered = recover_dead(alive, main)
         enqueue_first(main, self.config.first, self.mode)
         self.tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)
+        checkpoint("MLflow experiment opened")
         self.registry = Registry(self.tracker.uri)
         if self._spent(main) >= self.trials:  # nothing to run: no parent run, no Ray
             return self._spent_already(main)
@@ -282,9 +285,11 @@ class Search:
         trial.set_user_attr("driver", self.driver)
         requeued = trial.user_attrs.get("requeued_from")
         policy = sample(trial, self.mode, champion, self.config.local_step, self.config.local_flips)
+        checkpoint(f"trial {trial.number} asked")
         run_id = self.tracker.start_trial(
             parent, trial.number, policy, self.hashes, self.driver, requeued, study.study_name
         )
+        checkpoint(f"trial {trial.number} run opened")
         location = None
         if self.execution.traces_uri is not None:  # every trial's traces, for later queries
             location = join_uri(
@@ -339,6 +344,7 @@ class Search:
             record_decision(trial, decision, reason, objective=objective, violation=violation)
             value = trial_value(card, self.mode, self.pareto, violation)
             study.tell(trial, value)
+            checkpoint(f"trial {trial.number} told")
             self.tracker.timing(run_id, time.monotonic() - began, waited)
             self.tracker.model_usage(
                 run_id, model_metrics(measured.records, self.execution.agent_options)

@@ -282,7 +282,8 @@ def scenario_mutations(draw: st.DrawFn) -> Mutation:
     elif how == "unknown":
         mappings = [()] + [p for p in paths if isinstance(_get(tree, p), dict)]
         at = draw(st.sampled_from(mappings))
-        path, value, expect = (*at, "surprise_key"), 1, REFUSE
+        free = at and at[-1] == "abilities"  # skill → level: any skill name is valid
+        path, value, expect = (*at, "surprise_key"), 1, EITHER if free else REFUSE
         what = f"unknown key under {at or 'the top'}"
     else:  # a list element with an id, twice: ids must be unique
         with_ids = [

@@ -18,9 +18,11 @@ import yaml
 from policies import InputError, Policy
 
 from .runs import RunsDir
+from .terminal import Terminal
 
 MODEL = "villagelab-policy"
 ALIAS = "champion"
+HELD_BY = "villagelab.champion_version"  # a model tag: the version the alias points at
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,32 @@ class Registry:
         try:
             return int(self.client.get_model_version_by_alias(MODEL, ALIAS).version)
         except MlflowException:
+            return self._restore()
+
+    def _point(self, version: int | str) -> None:
+        """Move the alias, recording where on the model first (a tag), so that a lost alias
+        can be put back where it was."""
+        self.client.set_registered_model_tag(MODEL, HELD_BY, str(version))
+        self.client.set_registered_model_alias(MODEL, ALIAS, str(version))
+
+    def _restore(self) -> int | None:
+        """The alias is gone while versions exist: put it back on the version the model's tag
+        says it held (moved with every promotion and rollback) or, for a registry older than
+        the tag, on the latest promotion; said on stderr. Never the start policy again."""
+        versions = {int(v.version) for v in self.client.search_model_versions(f"name='{MODEL}'")}
+        if not versions:
             return None
+        held = self.client.get_registered_model(MODEL).tags.get(HELD_BY, "")
+        target = int(held) if held.isdigit() and int(held) in versions else max(versions)
+        self._point(target)
+        how = "where the registry recorded it" if held == str(target) else "the latest promotion"
+        Terminal(stderr=True).say(
+            f"the registry's alias '{ALIAS}' of {MODEL} was missing; restored to version "
+            f"{target} ({how})",
+            label="note:",
+            label_style="yellow",
+        )
+        return target
 
     def promote(
         self,
@@ -116,7 +143,7 @@ class Registry:
         mv = self.client.create_model_version(
             MODEL, source=source, run_id=run_id, tags=tags, description=description or None
         )
-        self.client.set_registered_model_alias(MODEL, ALIAS, mv.version)
+        self._point(mv.version)
         return int(mv.version)
 
     def history(self) -> list[Version]:
@@ -155,7 +182,7 @@ class Registry:
             raise InputError(
                 f"no version {target}; versions: {', '.join(map(str, sorted(history)))}"
             )
-        self.client.set_registered_model_alias(MODEL, ALIAS, str(target))
+        self._point(target)
         return current, target
 
 

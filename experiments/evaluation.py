@@ -26,9 +26,10 @@ from harness.agents.registry import resolve as resolve_agent
 from harness.engine import plugins
 from harness.engine.budget import Budget
 from harness.engine.episode import setup_for
+from harness.engine.integrity import TraceDamaged
 from harness.engine.runner import RayBatch
 from harness.engine.schema import TABLES
-from harness.engine.store import episode_written, read_episode, sweep_orphans
+from harness.engine.store import read_episode, sweep_orphans
 from harness.engine.validation import load_checked
 from policies import InputError, Policy
 from scenarios import Scenario, resolve, village
@@ -45,7 +46,15 @@ from scorecards import (
 from villagelab.interruption import checkpoint
 from villagelab.yamlsource import listing
 
-from .rundir import agent_fields, traces_entry, write_manifest
+from .manifest import sealed_manifest
+from .rundir import (
+    agent_fields,
+    append_progress,
+    clear_progress,
+    read_progress,
+    traces_entry,
+    write_manifest,
+)
 
 
 class NoEpisodeFinished(InputError):
@@ -152,6 +161,7 @@ class Evaluation:
     resumed: int = 0  # episodes found already written by an earlier run of the same command
     agent_path: str = ""  # the agent's import path
     agent_hash: str = ""  # the agent's code
+    repaired: list[tuple[str, int]] = field(default_factory=list)  # damaged, so run again
 
     def load_traces(self) -> dict[str, pd.DataFrame]:
         """The traces: in hand, or read back from the shared URI the workers wrote to."""
@@ -186,8 +196,8 @@ def measured_episode(
         record = replace(record, measured=measure(tables, definition, applicable))
         if traces_uri is not None:
             step = f"writing traces to {traces_uri}"
-            write_episode(traces_uri, scenario.name, seed, record.tables)
-            record = replace(record, tables={}, stored_at=traces_uri)
+            digests = write_episode(traces_uri, scenario.name, seed, record.tables)
+            record = replace(record, tables={}, stored_at=traces_uri, digests=digests)
     except Exception as exc:  # noqa: BLE001 - recorded, never silently dropped
         record = record.crashed(f"{step}: {type(exc).__name__}: {exc}")
     return record
@@ -211,12 +221,16 @@ def evaluate(
     *,
     out: Path | None = None,
     on_done: Callable[[EpisodeRecord], None] | None = None,
+    repair: bool = False,
 ) -> Evaluation:
     """Run every (scenario, seed) episode of a policy, write traces to `out` (or, with
     `execution.traces_uri`, have the workers write them there), and score them.
 
     With `out`, the run can be resumed: the same command again skips the episodes already
-    written there and runs the rest. `out` holding another run's traces is refused."""
+    written there — each file checked against the SHA-256 its manifest recorded — and runs
+    the rest. A damaged file stops the run (`TraceDamaged`, exit 2) unless `repair`, which
+    runs its episode again. `out` holding another run's traces is refused."""
+    repaired: list[tuple[str, int]] = []
     agent = execution.choice()  # a bad --agent stops here, before anything runs
     first = instrument.scenarios[0]
     check_made(agent, setup_for(first, first.agents[0], policy, seeds[0] if seeds else 0))
@@ -232,26 +246,31 @@ def evaluate(
         "traces": traces_entry(execution.traces_uri),
     }
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
-    written: set[tuple[str, int]] = set()
+    earlier: dict[tuple[str, int], EpisodeRecord] = {}
     if out is not None:
-        written = _already_written(out, jobs, hashes, execution, agent)
+        earlier, damaged = _earlier_records(out, jobs, hashes, execution, agent, instrument, repair)
+        repaired.extend(damaged)
         sweep_orphans(out)  # temp files a killed run left behind; their episodes run again
-        write_manifest(out, run, [], complete=False)
+        # what is known good so far; each episode that finishes is then appended to the log
+        write_manifest(out, run, [earlier[j.key] for j in jobs if j.key in earlier], complete=False)
+        clear_progress(out)
 
-    def done(record: EpisodeRecord) -> None:
+    def done(record: EpisodeRecord) -> EpisodeRecord:
         if out is not None and record.status == "ok" and record.stored_at is None:
-            write_episode(out, record.scenario, record.seed, record.tables)
+            record = replace(
+                record, digests=write_episode(out, record.scenario, record.seed, record.tables)
+            )
             checkpoint(f"episode {record.scenario}/{record.seed} written")
+        if out is not None:
+            append_progress(out, record)
         if on_done:
             on_done(record)
+        return record
 
-    earlier = {}
+    written = set(earlier)
     for job in jobs:
-        if job.key in written:
-            assert out is not None  # only a run with a folder has episodes written before
-            earlier[job.key] = _written_record(out, job, instrument, execution)
-            if on_done:
-                on_done(earlier[job.key])
+        if job.key in written and on_done:
+            on_done(earlier[job.key])
     remaining = [j for j in jobs if j.key not in written]
     fresh = (
         episodes(remaining, policy, instrument, execution, traces_uri=execution.traces_uri)
@@ -260,13 +279,11 @@ def evaluate(
     )
     records = []
     for job in jobs:
-        record = earlier[job.key] if job.key in written else next(fresh)
-        if job.key not in written:
-            done(record)
-        records.append(record)
+        records.append(earlier[job.key] if job.key in written else done(next(fresh)))
     if not any(r.status == "ok" for r in records):
         if out is not None:
             write_manifest(out, run, records, complete=True)
+            clear_progress(out)
         raise NoEpisodeFinished(
             listing([f"episode {r.scenario}/{r.seed}: {r.status}: {r.error}" for r in records])
             + "\nno episode finished, so there is nothing to score"
@@ -290,24 +307,41 @@ def evaluate(
         resumed=len(written),
         agent_path=agent.path,
         agent_hash=agent.hash,
+        repaired=repaired,
     )
     if out is not None:
         write_manifest(out, run, records, complete=True)
+        clear_progress(out)
     return evaluation
 
 
-def _already_written(
-    out: Path, jobs: list[Job], hashes: dict[str, str], execution: Execution, agent: AgentChoice
-) -> set[tuple[str, int]]:
+def _earlier_records(
+    out: Path,
+    jobs: list[Job],
+    hashes: dict[str, str],
+    execution: Execution,
+    agent: AgentChoice,
+    instrument: Instrument,
+    repair: bool,
+) -> tuple[dict[tuple[str, int], EpisodeRecord], list[tuple[str, int]]]:
     """The episodes a previous run of the same policy, harness, instrument and agent left
-    complete in `out` (or at its trace URI). Another run's traces are never mixed in."""
+    complete in `out` (or at its trace URI), each file checked against the SHA-256 the run
+    recorded; and, with `repair`, the damaged ones (to run again). Another run's traces are
+    never mixed in; a written file with no recorded digest (a kill came between) runs again."""
     manifest = Path(out) / "manifest.json"
     if not manifest.exists():
-        return set()
+        return {}, []
     try:
-        prior = json.loads(manifest.read_text())
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{manifest}: unreadable ({exc}); give a new --out or remove it") from None
+        prior = sealed_manifest(manifest)
+    except InputError:
+        if not repair:
+            raise
+        try:  # a broken seal: each entry is still checked against the file it names
+            prior = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            prior = None
+        if not isinstance(prior, dict):  # nothing to go by: every episode runs again
+            return {}, [j.key for j in jobs]
     made_by = {
         **hashes,
         **agent_fields(agent),
@@ -320,20 +354,39 @@ def _already_written(
             "not this run's); give a new --out, or remove the folder to start "
             "afresh"
         )
-    root = execution.traces_uri or out
-    return {job.key for job in jobs if episode_written(root, *job.key)}
+    recorded: dict[tuple[str, int], dict[str, str]] = {}
+    entries = prior.get("episodes")
+    for entry in [*(entries if isinstance(entries, list) else []), *read_progress(out)]:
+        try:
+            key = (str(entry["scenario"]), int(entry["seed"]))
+            if entry["status"] == "ok" and isinstance(entry["sha256"], dict):
+                recorded[key] = {str(k): str(v) for k, v in entry["sha256"].items()}
+        except (KeyError, TypeError, ValueError):
+            continue  # an entry that says nothing usable: its episode runs again
+    earlier, damaged = {}, []
+    for job in jobs:
+        if job.key not in recorded:
+            continue
+        try:
+            earlier[job.key] = _written_record(out, job, instrument, execution, recorded[job.key])
+        except TraceDamaged:
+            if not repair:
+                raise
+            damaged.append(job.key)
+    return earlier, damaged
 
 
 def _written_record(
-    out: Path, job: Job, instrument: Instrument, execution: Execution
+    out: Path, job: Job, instrument: Instrument, execution: Execution, digests: dict[str, str]
 ) -> EpisodeRecord:
-    """An episode already written: its tables read back (and, for a trace URI, measured here
-    as a worker would have)."""
+    """An episode already written: its tables read back and checked against their digests
+    (and, for a trace URI, measured here as a worker would have)."""
     root = execution.traces_uri or out
-    record = EpisodeRecord(job.scenario.name, job.seed, "ok", None, read_episode(root, *job.key))
+    tables = read_episode(root, *job.key, digests)
+    record = EpisodeRecord(job.scenario.name, job.seed, "ok", None, tables, digests=digests)
     if execution.traces_uri is not None:
-        tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        measured = measure(tables, instrument.definition, instrument.applicable)
+        frames = {k: v.to_pandas() for k, v in record.tables.items()}
+        measured = measure(frames, instrument.definition, instrument.applicable)
         record = replace(record, measured=measured, tables={}, stored_at=execution.traces_uri)
     return record
 

@@ -130,6 +130,8 @@ def mlflow_client(uri: str) -> Any:
 
     quiet()
     parts = urllib.parse.urlsplit(uri)
+    if parts.scheme == "sqlite" and parts.path not in ("", "/", "/:memory:"):
+        _prepare_sqlite(Path(parts.path[1:]))  # sqlite:///rel.db, sqlite:////abs.db
     if parts.scheme in ("http", "https"):
         try:
             port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -141,6 +143,23 @@ def mlflow_client(uri: str) -> Any:
                 "out --tracking-uri to use the runs folder's own store"
             ) from None
     return MlflowClient(tracking_uri=uri, registry_uri=uri)
+
+
+_PREPARED: set[Path] = set()  # stores checked by this process (once each)
+
+
+def _prepare_sqlite(path: Path) -> None:
+    """The SQLite store made whole before MLflow touches it (see sqlite_store); what was
+    repaired is said on stderr."""
+    from .sqlite_store import prepare
+    from .terminal import Terminal
+
+    if path in _PREPARED:
+        return
+    note = prepare(path)
+    if note:
+        Terminal(stderr=True).say(note, label="note:", label_style="yellow")
+    _PREPARED.add(path)
 
 
 def seed_set(name: str, scenarios: Sequence[str], seeds: Sequence[int], context: str) -> Any:

@@ -21,7 +21,6 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
-from harness.agents.llm import model_metrics
 from harness.agents.registry import check_made
 from harness.engine.episode import setup_for
 from harness.engine.store import join_uri
@@ -29,7 +28,7 @@ from policies import InputError, Policy, baseline_path, load_policy
 from villagelab.files import atomic_write_bytes
 from villagelab.interruption import checkpoint
 
-from . import promotion
+from . import journal, promotion
 from .champion import Registry
 from .config import SearchConfig
 from .drivers import alive, driver_id
@@ -45,6 +44,7 @@ from .study import (
     record_decision,
     recover_dead,
     sample,
+    searched,
     storage_for,
     trial_value,
 )
@@ -95,11 +95,17 @@ class Search:
         agent = execution.choice()  # a bad --agent stops here
         first = self.instrument.scenarios[0]
         check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
+        self.surface, self.surface_notice = searched(agent)
         self.hashes = {
             **self.instrument.hashes(self.start_policy),
             "agent": agent.path,
             "agent_hash": agent.hash,
         }
+        self.notes: list[str] = []  # what was repaired on the way in, said by run()
+        self._lock = None
+        if storage is None:  # a file journal: one driver, and its cut last line cut away
+            self._lock = journal.hold(runs.root)
+            self.notes += [n for n in [journal.repair(runs.journal)] if n]
         self.storage = storage_for(storage, runs.journal)
         checkpoint("Optuna storage opened")
         self.pareto = Objectives()
@@ -117,14 +123,36 @@ class Search:
         on_trial: Callable[[TrialOutcome], None] | None = None,
         on_notice: Callable[[str], None] | None = None,
     ) -> SearchResult:
+        try:
+            return self._run(on_trial, on_notice)
+        finally:
+            if self._lock is not None:
+                self._lock.close()  # the driver lock goes with it
+
+    def _run(
+        self,
+        on_trial: Callable[[TrialOutcome], None] | None,
+        on_notice: Callable[[str], None] | None,
+    ) -> SearchResult:
+        for note in self.notes:
+            if on_notice:
+                on_notice(note)
+        from .records import without_secret
+
+        self.tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)
+        checkpoint("MLflow experiment opened")
+        journal.refuse_vanished(
+            self.name,
+            self.storage,
+            self.tracker,
+            without_secret(self.storage_url) or str(self.runs.journal),
+        )
         main = open_study(
             self.name, self.storage, self.mode, self.hashes, self.pareto, self.startup
         )
         self.main = main
         recovered = recover_dead(alive, main)
         enqueue_first(main, self.config.first, self.mode)
-        self.tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)
-        checkpoint("MLflow experiment opened")
         self.registry = Registry(self.tracker.uri)
         if self._spent(main) >= self.trials:  # nothing to run: no parent run, no Ray
             return self._spent_already(main)
@@ -149,9 +177,9 @@ class Search:
             main,
         )
         standing = self.promoter.standing(parent)
-        notice = self.promoter.infeasible(standing)
-        if notice and on_notice:
-            on_notice(notice)
+        for notice in (self.surface_notice, self.promoter.infeasible(standing)):
+            if notice and on_notice:
+                on_notice(notice)
         start_objective = standing.card.objective or 0.0
         began = time.monotonic()
         outcomes: list[TrialOutcome] = []
@@ -231,6 +259,7 @@ class Search:
             "local_step": c.local_step,
             "local_flips": c.local_flips,
             "agent": e.agent,
+            "searched_parameters": len(self.surface),
             "storage": without_secret(self.storage_url) or str(self.runs.journal),
             "tracking_uri": without_secret(self.tracking_uri),
             "execution": "serial" if e.serial else (e.address or "local Ray"),
@@ -284,7 +313,8 @@ class Search:
         trial = study.ask()
         trial.set_user_attr("driver", self.driver)
         requeued = trial.user_attrs.get("requeued_from")
-        policy = sample(trial, self.mode, champion, self.config.local_step, self.config.local_flips)
+        cfg = self.config
+        policy = sample(trial, self.mode, champion, cfg.local_step, cfg.local_flips, self.surface)
         checkpoint(f"trial {trial.number} asked")
         run_id = self.tracker.start_trial(
             parent, trial.number, policy, self.hashes, self.driver, requeued, study.study_name
@@ -346,9 +376,7 @@ class Search:
             study.tell(trial, value)
             checkpoint(f"trial {trial.number} told")
             self.tracker.timing(run_id, time.monotonic() - began, waited)
-            self.tracker.model_usage(
-                run_id, model_metrics(measured.records, self.execution.agent_options)
-            )
+            self.tracker.model_usage(run_id, measured.records, self.execution.agent_options)
             self.tracker.finish_trial(
                 run_id,
                 card,
@@ -364,18 +392,16 @@ class Search:
             )
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
-            objective, decision = math.nan, "pruned"
-            reason = (
-                f"pruned by the Wilcoxon pruner after {len(stopped.reported)} of "
-                f"{planned} instances: worse than the best trial so far"
-            )
+            objective, decision, reason = math.nan, "pruned", stopped.reason(planned)
             record_decision(trial, decision, reason)
             study.tell(trial, state=TrialState.PRUNED)
+            self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
             self.tracker.pruned(run_id, reason, stopped.reported, planned)
         except EpisodeFailure as exc:
             objective, decision, reason = math.nan, "failed", str(exc)
             record_decision(trial, decision, reason)
             study.tell(trial, state=TrialState.FAIL)
+            self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
             self.tracker.end_trial(run_id, "failed", reason, "FAILED")
         except BaseException:
             study.tell(trial, state=TrialState.FAIL)

@@ -11,16 +11,15 @@ from __future__ import annotations
 import hashlib
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import optuna
-from optuna.storages import JournalStorage
-from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
+from harness.agents.registry import AgentChoice
 from policies import WHITELIST, InputError, Policy
 from scorecards import Scorecard
 from villagelab.safe_text import redact, scrub
@@ -50,11 +49,10 @@ class Objectives:
 def storage_for(url: str | None, journal: Path) -> Any:
     """The journal file by default; an RDB storage for a URL. Drivers starting together race
     to create the schema: the loser retries (the winner's tables are then there)."""
-    if url is None:
-        journal.parent.mkdir(parents=True, exist_ok=True)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the journal backend is fine for this
-            return JournalStorage(JournalFileBackend(str(journal)))
+    if url is None:  # checked first: a damaged line is reported with its number, not replayed
+        from .journal import open_journal
+
+        return open_journal(journal)
     import sqlalchemy.exc
 
     for attempt in range(6):
@@ -212,19 +210,29 @@ def _sampler_seed(name: str, storage: Any) -> int:
     return int.from_bytes(digest, "big")
 
 
+DRIVER_DEATHS = 3  # a trial whose driver died under it this often is failed for good
+
+
 def recover(study: optuna.Study, numbers: set[int]) -> list[int]:
-    """Fail the given RUNNING trials (a dead driver's) and re-queue each once with its
-    parameters; returns the numbers failed. Heartbeats exist only under study.optimize, so an
+    """Fail the given RUNNING trials (a dead driver's) and re-queue each with its parameters;
+    returns the numbers failed. A driver's death is not the trial's fault: its candidate is
+    evaluated all the same, however often it was interrupted — up to DRIVER_DEATHS, past
+    which the trial itself is the likely cause (it keeps killing its driver) and fails for
+    good, counted against the budget. Heartbeats exist only under study.optimize, so an
     ask/tell driver does this itself on start-up."""
     failed = []
     for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
         if trial.number not in numbers:
             continue
+        deaths = int(trial.user_attrs.get("driver_deaths", 0)) + 1
+        study._storage.set_trial_user_attr(trial._trial_id, "driver_deaths", deaths)
         study.tell(trial.number, state=TrialState.FAIL)
         failed.append(trial.number)
-        if "requeued_from" not in trial.user_attrs:
+        if deaths < DRIVER_DEATHS:
             study.enqueue_trial(
-                trial.params, user_attrs={"requeued_from": trial.number}, skip_if_exists=False
+                trial.params,
+                user_attrs={"requeued_from": trial.number, "driver_deaths": deaths},
+                skip_if_exists=False,
             )
     return failed
 
@@ -240,16 +248,42 @@ def counted(study: optuna.Study) -> int:
     return done
 
 
+def searched(agent: AgentChoice) -> tuple[tuple[str, ...], str]:
+    """The parameters a search samples for `agent` (its policy surface) and a line saying so;
+    an agent that reads none cannot be searched."""
+    if not agent.surface:
+        raise InputError(
+            f"--agent {agent.name!r} reads no whitelisted parameter (its policy_surface is "
+            "empty): a search has nothing to change"
+        )
+    if not agent.declared:
+        return agent.surface, (
+            f"agent {agent.name!r} declares no policy_surface: searching all "
+            f"{len(WHITELIST)} whitelisted parameters (docs/agents.md)"
+        )
+    return agent.surface, (
+        f"searching the {len(agent.surface)} of {len(WHITELIST)} whitelisted parameters agent "
+        f"{agent.name!r} reads; the others keep the champion's values"
+    )
+
+
 def sample(
-    trial: optuna.trial.BaseTrial, mode: str, champion: Policy, step: float, flips: int
+    trial: optuna.trial.BaseTrial,
+    mode: str,
+    champion: Policy,
+    step: float,
+    flips: int,
+    surface: Collection[str],
 ) -> Policy:
     """A policy from the whitelist: the whole ranges (global, pareto), or around the
     champion (local): numbers within ± step of their range, at most `flips` bools or
-    categories changed."""
-    values: dict[str, Any] = {}
+    categories changed. Only the agent's `surface` is sampled; a parameter it never reads
+    keeps the champion's value (sampling it would only add noise to the sampler's model)."""
+    values: dict[str, Any] = {p.name: champion[p.name] for p in WHITELIST}
+    searched = [p for p in WHITELIST if p.name in surface]
     wanted = [
         p.name
-        for p in WHITELIST
+        for p in searched
         if mode == "local"
         and p.kind in ("bool", "categorical")
         and trial.suggest_categorical(f"flip:{p.name}", [False, True])
@@ -262,7 +296,7 @@ def sample(
             key=lambda n: hashlib.blake2b(f"{trial.number}|{n}".encode(), digest_size=8).digest(),
         )[:flips]
     )
-    for p in WHITELIST:
+    for p in searched:
         if mode != "local":
             values[p.name] = _suggest(trial, p.name, p)
             continue
@@ -315,7 +349,7 @@ def enqueue_first(study: optuna.Study, first: tuple[str, ...], mode: str) -> Non
 
 
 def recover_dead(alive: Callable[[str | None], bool], study: optuna.Study) -> list[int]:
-    """Trials a dead driver left RUNNING are failed and re-queued once."""
+    """Trials a dead driver left RUNNING are failed and re-queued (see `recover`)."""
     dead = [
         t
         for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))

@@ -69,3 +69,53 @@ def test_an_agent_that_hogs_memory_is_out_of_memory_and_the_run_goes_on(tmp_path
     assert result.returncode == 2, result.stderr
     assert statuses(out) == {"public_fact/0": "ok", "secret/0": "out_of_memory"}
     assert "its budget is 100 MB" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_run_refuses_up_front_a_scenario_whose_estimated_cost_is_too_big(tmp_path):
+    """1,000 agents for 14 days at one-minute ticks: every size within its own bound, the
+    product beyond the cost bound. Refused before anything runs, saying the estimate;
+    --allow-large lifts it (not run here: it is big on purpose)."""
+    from .test_scenarios import SMALL
+
+    agents = "".join(f"  - {{id: a{i}, home: home}}\n" for i in range(998))
+    text = SMALL.replace("duration: 2h", "duration: 336h\ntick_minutes: 1").replace(
+        "  - {id: bo, home: home}\n", "  - {id: bo, home: home}\n" + agents
+    )
+    path = tmp_path / "big.yaml"
+    path.write_text(text)
+    out = tmp_path / "out"
+    refused = villagelab(
+        "run",
+        "--scenario",
+        str(path),
+        "--policy",
+        POLICY,
+        "--seeds",
+        "0",
+        "--serial",
+        "--out",
+        str(out),
+    )
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    message = " ".join(refused.stderr.split())
+    assert "estimated cost is 20,161,000 agent-ticks (1,000 agents × 20,161 ticks)" in message
+    assert "--allow-large" in message
+    assert not out.exists()  # nothing half-written
+
+
+def test_a_billion_seeds_are_refused_by_their_count_not_by_memory(tmp_path):
+    result = villagelab(
+        "run",
+        "--scenario",
+        "secret",
+        "--policy",
+        POLICY,
+        "--seeds",
+        "0-999999999",
+        "--out",
+        str(tmp_path / "out"),
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "MemoryError" not in result.stderr
+    assert "1,000,000,000 seeds; expected at most 10,000" in " ".join(result.stderr.split())
+    assert not (tmp_path / "out").exists()

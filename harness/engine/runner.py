@@ -50,6 +50,7 @@ class EpisodeRecord:
     stored_at: str | None = None  # the shared trace URI the worker wrote the tables to
     retried: str | None = None  # why Ray ran it a second time (a worker or node was lost)
     model_usage: dict[str, float] = field(default_factory=dict)  # its llm_calls, summed
+    digests: dict[str, str] = field(default_factory=dict)  # its trace files' SHA-256, once written
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", transition(None, EpisodeStatus(self.status)))
@@ -57,16 +58,20 @@ class EpisodeRecord:
     def crashed(self, error: str) -> EpisodeRecord:
         """This record, crashed after all (measuring it failed): no tables kept."""
         status = transition(self.status, EpisodeStatus.CRASHED)
-        return replace(self, status=status, error=error, tables={}, measured=None)
+        return replace(self, status=status, error=error, tables={}, measured=None, digests={})
 
     def summary(self) -> dict[str, Any]:
-        return {
+        """The manifest's entry; an episode with traces lists each file's SHA-256."""
+        entry = {
             "scenario": self.scenario,
             "seed": self.seed,
             "status": self.status,
             "error": self.error,
             "retried": self.retried,
         }
+        if self.digests:
+            entry["sha256"] = dict(sorted(self.digests.items()))
+        return entry
 
 
 def _execute(
@@ -79,7 +84,8 @@ def _execute(
     try:
         tables = run_episode(scenario, Policy(values), seed, agent, budget)
     except EpisodeStop as exc:  # an agent that cannot go on, or a spent budget: the run goes on
-        return EpisodeRecord(scenario.name, seed, exc.status, str(exc))
+        usage = model_usage(exc.spent)  # its paid calls still count
+        return EpisodeRecord(scenario.name, seed, exc.status, str(exc), model_usage=usage)
     except MemoryError:
         return EpisodeRecord(
             scenario.name, seed, "out_of_memory", "MemoryError: the process ran out of memory"

@@ -126,7 +126,10 @@ def run_on_local_ray(tmp_path: Path, records: Path) -> tuple[subprocess.Popen[st
         workers = [n for n in names if n.startswith("ray::") and not n.endswith("Agent")]
         return tree if agents <= set(names) and workers else []
 
-    return run, wait_for(cluster, 300, "the local cluster's agents and a worker did not run")
+    tree = wait_for(cluster, 300, "the local cluster's agents and a worker did not run")
+    # ray.init has returned and the cluster is recorded (a kill before that is not covered)
+    wait_for(lambda: list(records.glob("ray-*.json")), 120, "the cluster was not recorded")
+    return run, tree
 
 
 @pytest.mark.slow

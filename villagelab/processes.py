@@ -5,9 +5,11 @@ Whoever starts them records them in a file of its own — its pid and start time
 each process's pid and start time — in a private folder (`VILLAGELAB_PROCESS_RECORDS`, default
 ~/.local/state/villagelab/processes). On an orderly end (exit, Ctrl-C, SIGTERM) the starter
 stops them and removes the record. After a kill -9 the record stays, and the next start sweeps
-it: the recorded processes still alive, and their descendants, are stopped. A process is
-ours only if its pid *and* its start time match the record, so a reused pid is never hit;
-nothing is ever found by name (`ray stop` would end every user's clusters).
+it: the recorded processes still alive, their descendants, and the processes that hold files
+open in the recorded folder (a Ray cluster's session folder: its agents start after the
+cluster is recorded and rename themselves) are stopped. A recorded process is ours only if its
+pid *and* its start time match, so a reused pid is never hit; nothing is ever found by name
+(`ray stop` would end every user's clusters).
 Linux only (/proc); elsewhere nothing is recorded or swept.
 """
 
@@ -84,6 +86,29 @@ def descendants(roots: Iterable[int]) -> list[Process]:
     return sorted(found)
 
 
+def holding(folder: str) -> list[Process]:
+    """The processes we can see that have a file under `folder` open, or work in it: a Ray
+    session folder names its cluster's processes, even those that renamed themselves
+    (ray::DashboardAgent) and were started after the cluster was recorded."""
+    root = os.path.realpath(folder).rstrip("/") + "/"
+    if root.count("/") < 4:  # /tmp/ray/session_…/ at least: never a whole tree
+        return []
+    found: list[Process] = []
+    for entry in PROC.iterdir() if PROC.is_dir() and folder else ():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            links = [os.readlink(entry / "cwd")]
+            links += [os.readlink(fd) for fd in (entry / "fd").iterdir()]
+        except OSError:  # gone, or another user's
+            continue
+        if any((link.rstrip("/") + "/").startswith(root) for link in links):
+            p = process(int(entry.name))
+            if p is not None:
+                found.append(p)
+    return sorted(found)
+
+
 def records_dir() -> Path:
     base = os.environ.get("VILLAGELAB_PROCESS_RECORDS")
     if base:
@@ -96,15 +121,15 @@ def _record_path(kind: str, owner: Process) -> Path:
     return records_dir() / f"{kind}-{socket.gethostname()}-{owner.pid}-{owner.start}.json"
 
 
-def remember(kind: str, processes: Iterable[Process]) -> Path | None:
-    """Record (or extend) what this process started of `kind`; None where /proc is missing."""
+def remember(kind: str, processes: Iterable[Process], folder: str | None = None) -> Path | None:
+    """Record (or extend) what this process started of `kind`, and the folder whose open
+    files name its other processes; None where /proc is missing."""
     me = process(os.getpid())
     if me is None:
         return None
     path = _record_path(kind, me)
     known = set(recorded(path))
-    folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     atomic_write_json(
         path,
         {
@@ -112,6 +137,7 @@ def remember(kind: str, processes: Iterable[Process]) -> Path | None:
             "host": socket.gethostname(),
             "owner": [me.pid, me.start],
             "processes": [[p.pid, p.start] for p in sorted(known | set(processes))],
+            "folder": folder or _folder(path),
         },
     )
     return path
@@ -123,6 +149,23 @@ def recorded(path: Path) -> list[Process]:
         return [Process(int(pid), int(start)) for pid, start in data["processes"]]
     except (OSError, ValueError, KeyError, TypeError):
         return []
+
+
+def _folder(path: Path) -> str | None:
+    try:
+        folder = json.loads(path.read_text()).get("folder")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return folder if isinstance(folder, str) and folder else None
+
+
+def _ours(path: Path) -> list[Process]:
+    """A record's processes still alive, their descendants, and those holding its folder."""
+    listed = [p for p in recorded(path) if p.alive()]
+    folder = _folder(path)
+    return sorted(
+        {*listed, *descendants(p.pid for p in listed), *(holding(folder) if folder else [])}
+    )
 
 
 def forget(kind: str) -> None:
@@ -156,8 +199,7 @@ def stop_recorded(kind: str) -> list[Process]:
     if me is None:
         return []
     path = _record_path(kind, me)
-    listed = [p for p in recorded(path) if p.alive()]
-    stopped = stop([*listed, *descendants(p.pid for p in listed)])
+    stopped = stop(_ours(path))
     path.unlink(missing_ok=True)
     return stopped
 
@@ -181,7 +223,6 @@ def sweep() -> list[Process]:
             continue
         if owner.alive():
             continue
-        listed = [p for p in recorded(path) if p.alive()]
-        stopped += stop([*listed, *descendants(p.pid for p in listed)])
+        stopped += stop(_ours(path))
         path.unlink(missing_ok=True)
     return stopped

@@ -194,7 +194,8 @@ def _start_local_cluster(ray: Any, **kwargs: Any) -> None:
     before = set(processes.descendants([os.getpid()]))
     ray.init(**kwargs)
     started = [p for p in processes.descendants([os.getpid()]) if p not in before]
-    processes.remember("ray", started)
+    node = ray._private.worker._global_node  # its session folder: every process's logs
+    processes.remember("ray", started, node.get_session_dir_path() if node else None)
     atexit.unregister(stop_local_cluster)
     atexit.register(stop_local_cluster)  # runs before Ray's own exit hook (last in, first out)
 

@@ -27,6 +27,8 @@ from pathlib import Path
 from .files import atomic_write_json
 
 PROC = Path("/proc")
+# what this process recorded, kept here too: stopped at exit even if no record could be written
+_REMEMBERED: dict[str, tuple[set[Process], str | None]] = {}
 
 
 @dataclass(frozen=True, order=True)
@@ -129,17 +131,22 @@ def remember(kind: str, processes: Iterable[Process], folder: str | None = None)
         return None
     path = _record_path(kind, me)
     known = set(recorded(path))
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    atomic_write_json(
-        path,
-        {
-            "kind": kind,
-            "host": socket.gethostname(),
-            "owner": [me.pid, me.start],
-            "processes": [[p.pid, p.start] for p in sorted(known | set(processes))],
-            "folder": folder or _folder(path),
-        },
-    )
+    mine, before = _REMEMBERED.get(kind, (set(), None))
+    _REMEMBERED[kind] = (mine | set(processes), folder or before)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        atomic_write_json(
+            path,
+            {
+                "kind": kind,
+                "host": socket.gethostname(),
+                "owner": [me.pid, me.start],
+                "processes": [[p.pid, p.start] for p in sorted(known | set(processes))],
+                "folder": folder or _folder(path),
+            },
+        )
+    except OSError:  # no writable state folder: stopped at exit all the same, just not swept
+        return None
     return path
 
 
@@ -199,7 +206,10 @@ def stop_recorded(kind: str) -> list[Process]:
     if me is None:
         return []
     path = _record_path(kind, me)
-    stopped = stop(_ours(path))
+    mine, folder = _REMEMBERED.pop(kind, (set(), None))
+    alive = [p for p in mine if p.alive()]
+    found = [*alive, *descendants(p.pid for p in alive), *(holding(folder) if folder else [])]
+    stopped = stop([*_ours(path), *found])
     path.unlink(missing_ok=True)
     return stopped
 

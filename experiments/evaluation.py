@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -26,7 +28,6 @@ from harness.agents.registry import resolve as resolve_agent
 from harness.engine import plugins
 from harness.engine.budget import Budget
 from harness.engine.episode import setup_for
-from harness.engine.integrity import TraceDamaged
 from harness.engine.runner import RayBatch
 from harness.engine.schema import TABLES
 from harness.engine.store import read_episode, sweep_orphans
@@ -46,12 +47,11 @@ from scorecards import (
 from villagelab.interruption import checkpoint
 from villagelab.yamlsource import listing
 
-from .manifest import sealed_manifest
 from .rundir import (
     agent_fields,
     append_progress,
     clear_progress,
-    read_progress,
+    earlier_records,
     traces_entry,
     write_manifest,
 )
@@ -98,9 +98,11 @@ class Instrument:
         *,
         agents: int = 25,
         structure_seed: int = 0,
+        hours: int = 48,
         bounds: Bounds = DEFAULT,
     ) -> Instrument:
-        """Scenarios by name or path; `village` is generated with `agents` and its seed.
+        """Scenarios by name or path; `village` is generated with `agents`, its structure
+        seed and `hours`.
         Each is within `bounds`, its episodes' estimated cost too (refused up front, saying
         the estimate)."""
         if not names:
@@ -116,7 +118,7 @@ class Instrument:
                         f"village: --agents {agents:,}; expected at most "
                         f"{bounds.agents:,}{bounds.hint}"
                     )
-                scenario = village(agents, structure_seed)
+                scenario = village(agents, structure_seed, hours)
             else:
                 scenario = load_checked(resolve(n), bounds)
             problem = cost_problem(scenario, bounds)
@@ -162,10 +164,11 @@ class Evaluation:
     agent_path: str = ""  # the agent's import path
     agent_hash: str = ""  # the agent's code
     repaired: list[tuple[str, int]] = field(default_factory=list)  # damaged, so run again
+    written_at: str | None = None  # where the workers wrote the traces (a URI, or `out`)
 
     def load_traces(self) -> dict[str, pd.DataFrame]:
-        """The traces: in hand, or read back from the shared URI the workers wrote to."""
-        return self.traces if self.traces_uri is None else read_traces(self.traces_uri)
+        """The traces: in hand, or read back from where the workers wrote them."""
+        return self.traces if self.written_at is None else read_traces(self.written_at)
 
     @property
     def problems(self) -> list[EpisodeRecord]:
@@ -192,8 +195,11 @@ def measured_episode(
         return record
     step = "scoring"
     try:
+        began = time.perf_counter()
         tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        record = replace(record, measured=measure(tables, definition, applicable))
+        values = measure(tables, definition, applicable)
+        seconds = {**record.seconds, "scoring": time.perf_counter() - began}
+        record = replace(record, measured=values, seconds=seconds)
         if traces_uri is not None:
             step = f"writing traces to {traces_uri}"
             digests = write_episode(traces_uri, scenario.name, seed, record.tables)
@@ -248,7 +254,7 @@ def evaluate(
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
     earlier: dict[tuple[str, int], EpisodeRecord] = {}
     if out is not None:
-        earlier, damaged = _earlier_records(out, jobs, hashes, execution, agent, instrument, repair)
+        earlier, damaged = earlier_records(out, jobs, hashes, execution, agent, instrument, repair)
         repaired.extend(damaged)
         sweep_orphans(out)  # temp files a killed run left behind; their episodes run again
         # what is known good so far; each episode that finishes is then appended to the log
@@ -272,8 +278,12 @@ def evaluate(
         if job.key in written and on_done:
             on_done(earlier[job.key])
     remaining = [j for j in jobs if j.key not in written]
+    # on a local cluster the workers share this disk: each writes and scores its own episode,
+    # so the driver neither receives nor writes tables (on a user's cluster they come back)
+    local_workers = not execution.serial and execution.address is None and out is not None
+    written_by_workers = execution.traces_uri or (str(out) if local_workers else None)
     fresh = (
-        episodes(remaining, policy, instrument, execution, traces_uri=execution.traces_uri)
+        episodes(remaining, policy, instrument, execution, traces_uri=written_by_workers)
         if remaining
         else iter(())
     )
@@ -288,12 +298,12 @@ def evaluate(
             listing([f"episode {r.scenario}/{r.seed}: {r.status}: {r.error}" for r in records])
             + "\nno episode finished, so there is nothing to score"
         )
-    if execution.traces_uri is None:
+    if written_by_workers is None:
         traces = collect(records)
         card = score(traces, instrument.definition, hashes=hashes, applicable=instrument.applicable)
     else:  # the traces stay where the workers wrote them; their values came back
         traces = {}
-        measured = [r.measured for r in records if r.status == "ok"]
+        measured = [_measured(r, out, instrument, execution) for r in records if r.status == "ok"]
         card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
     evaluation = Evaluation(
         policy,
@@ -308,6 +318,7 @@ def evaluate(
         agent_path=agent.path,
         agent_hash=agent.hash,
         repaired=repaired,
+        written_at=written_by_workers,
     )
     if out is not None:
         write_manifest(out, run, records, complete=True)
@@ -315,80 +326,18 @@ def evaluate(
     return evaluation
 
 
-def _earlier_records(
-    out: Path,
-    jobs: list[Job],
-    hashes: dict[str, str],
-    execution: Execution,
-    agent: AgentChoice,
-    instrument: Instrument,
-    repair: bool,
-) -> tuple[dict[tuple[str, int], EpisodeRecord], list[tuple[str, int]]]:
-    """The episodes a previous run of the same policy, harness, instrument and agent left
-    complete in `out` (or at its trace URI), each file checked against the SHA-256 the run
-    recorded; and, with `repair`, the damaged ones (to run again). Another run's traces are
-    never mixed in; a written file with no recorded digest (a kill came between) runs again."""
-    manifest = Path(out) / "manifest.json"
-    if not manifest.exists():
-        return {}, []
-    try:
-        prior = sealed_manifest(manifest)
-    except InputError:
-        if not repair:
-            raise
-        try:  # a broken seal: each entry is still checked against the file it names
-            prior = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            prior = None
-        if not isinstance(prior, dict):  # nothing to go by: every episode runs again
-            return {}, [j.key for j in jobs]
-    made_by = {
-        **hashes,
-        **agent_fields(agent),
-        "traces": traces_entry(execution.traces_uri),
-    }
-    differ = [k for k, v in made_by.items() if prior.get(k) != v]
-    if differ:
-        raise InputError(
-            f"{out}: holds the traces of another run ({', '.join(differ)} "
-            "not this run's); give a new --out, or remove the folder to start "
-            "afresh"
-        )
-    recorded: dict[tuple[str, int], dict[str, str]] = {}
-    entries = prior.get("episodes")
-    for entry in [*(entries if isinstance(entries, list) else []), *read_progress(out)]:
-        try:
-            key = (str(entry["scenario"]), int(entry["seed"]))
-            if entry["status"] == "ok" and isinstance(entry["sha256"], dict):
-                recorded[key] = {str(k): str(v) for k, v in entry["sha256"].items()}
-        except (KeyError, TypeError, ValueError):
-            continue  # an entry that says nothing usable: its episode runs again
-    earlier, damaged = {}, []
-    for job in jobs:
-        if job.key not in recorded:
-            continue
-        try:
-            earlier[job.key] = _written_record(out, job, instrument, execution, recorded[job.key])
-        except TraceDamaged:
-            if not repair:
-                raise
-            damaged.append(job.key)
-    return earlier, damaged
-
-
-def _written_record(
-    out: Path, job: Job, instrument: Instrument, execution: Execution, digests: dict[str, str]
-) -> EpisodeRecord:
-    """An episode already written: its tables read back and checked against their digests
-    (and, for a trace URI, measured here as a worker would have)."""
-    root = execution.traces_uri or out
-    tables = read_episode(root, *job.key, digests)
-    record = EpisodeRecord(job.scenario.name, job.seed, "ok", None, tables, digests=digests)
-    if execution.traces_uri is not None:
-        frames = {k: v.to_pandas() for k, v in record.tables.items()}
-        measured = measure(frames, instrument.definition, instrument.applicable)
-        record = replace(record, measured=measured, tables={}, stored_at=execution.traces_uri)
-    return record
+def _measured(
+    record: EpisodeRecord, out: Path | None, instrument: Instrument, execution: Execution
+) -> Any:
+    """What a worker measured of an episode; one found written by an earlier run and read
+    back in full is measured here."""
+    if record.measured is not None:
+        return record.measured
+    tables = record.tables or read_episode(
+        execution.traces_uri or out, record.scenario, record.seed
+    )
+    frames = {k: v.to_pandas() for k, v in tables.items()}
+    return measure(frames, instrument.definition, instrument.applicable)
 
 
 def episodes(

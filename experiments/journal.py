@@ -125,7 +125,22 @@ def hold(runs_root: Path) -> IO[str]:
     return fh
 
 
-def refuse_vanished(study: str, storage: Any, tracker: Any, where: str) -> None:
+def claim(runs_root: Path, path: Path, storage_url: str | None) -> tuple[IO[str] | None, list[str]]:
+    """What a driver does before it opens a file journal: take the driver lock, then cut a
+    cut last line away; returns the lock and what was repaired. Nothing for an RDB URL."""
+    if storage_url is not None:
+        return None, []
+    lock = hold(runs_root)
+    note = repair(path)
+    return lock, [note] if note else []
+
+
+def release(lock: IO[str] | None) -> None:
+    if lock is not None:
+        lock.close()
+
+
+def refuse_vanished(study: str, storage: Any, tracker: Any, storage_url: str | None) -> None:
     """A study that MLflow has trial runs for, but whose Optuna record is gone (a deleted,
     emptied or replaced journal), is refused: starting it again would reset its budget and
     number its trials from 0 a second time beside the runs already logged."""
@@ -133,6 +148,7 @@ def refuse_vanished(study: str, storage: Any, tracker: Any, where: str) -> None:
 
     if study in optuna.study.get_all_study_names(storage=storage):
         return
+    where = redact(storage_url) if storage_url else "its journal file"
     runs = tracker.client.search_runs(
         [tracker.experiment_id], "tags.`villagelab.kind` = 'trial'", max_results=1000
     )

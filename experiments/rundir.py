@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from harness import EpisodeRecord
+from harness import EpisodeRecord, Job
 from harness.agents.registry import AgentChoice
-from harness.engine.integrity import seal
+from harness.engine.integrity import TraceDamaged, seal
 from harness.engine.schema import SCHEMA_VERSION
+from harness.engine.store import read_episode
+from policies import InputError
 from villagelab.files import atomic_write_json
 from villagelab.safe_text import redact
+
+from .manifest import sealed_manifest
 
 
 def agent_fields(agent: AgentChoice) -> dict[str, str]:
@@ -84,3 +89,81 @@ def read_progress(out: Path) -> list[dict[str, Any]]:
 def clear_progress(out: Path) -> None:
     """The progress log, once the manifest holds what it said."""
     (Path(out) / PROGRESS).unlink(missing_ok=True)
+
+
+def earlier_records(
+    out: Path,
+    jobs: list[Job],
+    hashes: dict[str, str],
+    execution: Any,
+    agent: AgentChoice,
+    instrument: Any,
+    repair: bool,
+) -> tuple[dict[tuple[str, int], EpisodeRecord], list[tuple[str, int]]]:
+    """The episodes a previous run of the same policy, harness, instrument and agent left
+    complete in `out` (or at its trace URI), each file checked against the SHA-256 the run
+    recorded; and, with `repair`, the damaged ones (to run again). Another run's traces are
+    never mixed in; a written file with no recorded digest (a kill came between) runs again."""
+    manifest = Path(out) / "manifest.json"
+    if not manifest.exists():
+        return {}, []
+    try:
+        prior = sealed_manifest(manifest)
+    except InputError:
+        if not repair:
+            raise
+        try:  # a broken seal: each entry is still checked against the file it names
+            prior = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            prior = None
+        if not isinstance(prior, dict):  # nothing to go by: every episode runs again
+            return {}, [j.key for j in jobs]
+    made_by = {
+        **hashes,
+        **agent_fields(agent),
+        "traces": traces_entry(execution.traces_uri),
+    }
+    differ = [k for k, v in made_by.items() if prior.get(k) != v]
+    if differ:
+        raise InputError(
+            f"{out}: holds the traces of another run ({', '.join(differ)} "
+            "not this run's); give a new --out, or remove the folder to start "
+            "afresh"
+        )
+    recorded: dict[tuple[str, int], dict[str, str]] = {}
+    entries = prior.get("episodes")
+    for entry in [*(entries if isinstance(entries, list) else []), *read_progress(out)]:
+        try:
+            key = (str(entry["scenario"]), int(entry["seed"]))
+            if entry["status"] == "ok" and isinstance(entry["sha256"], dict):
+                recorded[key] = {str(k): str(v) for k, v in entry["sha256"].items()}
+        except (KeyError, TypeError, ValueError):
+            continue  # an entry that says nothing usable: its episode runs again
+    earlier, damaged = {}, []
+    for job in jobs:
+        if job.key not in recorded:
+            continue
+        try:
+            earlier[job.key] = written_record(out, job, instrument, execution, recorded[job.key])
+        except TraceDamaged:
+            if not repair:
+                raise
+            damaged.append(job.key)
+    return earlier, damaged
+
+
+def written_record(
+    out: Path, job: Job, instrument: Any, execution: Any, digests: dict[str, str]
+) -> EpisodeRecord:
+    """An episode already written: its tables read back and checked against their digests
+    (and, for a trace URI, measured here as a worker would have)."""
+    root = execution.traces_uri or out
+    tables = read_episode(root, *job.key, digests)
+    record = EpisodeRecord(job.scenario.name, job.seed, "ok", None, tables, digests=digests)
+    if execution.traces_uri is not None:
+        from scorecards import measure
+
+        frames = {k: v.to_pandas() for k, v in record.tables.items()}
+        measured = measure(frames, instrument.definition, instrument.applicable)
+        record = replace(record, measured=measured, tables={}, stored_at=execution.traces_uri)
+    return record

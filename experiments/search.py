@@ -28,7 +28,7 @@ from policies import InputError, Policy, baseline_path, load_policy
 from villagelab.files import atomic_write_bytes
 from villagelab.interruption import checkpoint
 
-from . import journal, promotion
+from . import driving, promotion
 from .champion import Registry
 from .config import SearchConfig
 from .drivers import alive, driver_id
@@ -48,8 +48,7 @@ from .study import (
     storage_for,
     trial_value,
 )
-from .tracking import Tracker
-from .trials import EpisodeFailure, Evaluator, Pending, Pruned, TrialOutcome
+from .trials import EpisodeFailure, Evaluator, Pending, Pruned, Stopwatch, TrialOutcome
 
 
 @dataclass
@@ -101,11 +100,6 @@ class Search:
             "agent": agent.path,
             "agent_hash": agent.hash,
         }
-        self.notes: list[str] = []  # what was repaired on the way in, said by run()
-        self._lock = None
-        if storage is None:  # a file journal: one driver, and its cut last line cut away
-            self._lock = journal.hold(runs.root)
-            self.notes += [n for n in [journal.repair(runs.journal)] if n]
         self.storage = storage_for(storage, runs.journal)
         checkpoint("Optuna storage opened")
         self.pareto = Objectives()
@@ -118,35 +112,12 @@ class Search:
         self.startup = len(self.instrument.scenarios)  # one round of every scenario
 
     # --- the loop -------------------------------------------------------------------------------
+    @driving.guarded  # the journal's driver lock and repair, a vanished study refused
     def run(
         self,
         on_trial: Callable[[TrialOutcome], None] | None = None,
         on_notice: Callable[[str], None] | None = None,
     ) -> SearchResult:
-        try:
-            return self._run(on_trial, on_notice)
-        finally:
-            if self._lock is not None:
-                self._lock.close()  # the driver lock goes with it
-
-    def _run(
-        self,
-        on_trial: Callable[[TrialOutcome], None] | None,
-        on_notice: Callable[[str], None] | None,
-    ) -> SearchResult:
-        for note in self.notes:
-            if on_notice:
-                on_notice(note)
-        from .records import without_secret
-
-        self.tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)
-        checkpoint("MLflow experiment opened")
-        journal.refuse_vanished(
-            self.name,
-            self.storage,
-            self.tracker,
-            without_secret(self.storage_url) or str(self.runs.journal),
-        )
         main = open_study(
             self.name, self.storage, self.mode, self.hashes, self.pareto, self.startup
         )
@@ -310,22 +281,28 @@ class Search:
     def _begin(self, study: optuna.Study, parent: str, champion: Policy) -> Pending:
         """Ask, sample, open the trial's MLflow run and submit its episodes."""
         began = time.monotonic()
-        trial = study.ask()
-        trial.set_user_attr("driver", self.driver)
-        requeued = trial.user_attrs.get("requeued_from")
-        cfg = self.config
-        policy = sample(trial, self.mode, champion, cfg.local_step, cfg.local_flips, self.surface)
+        clock = Stopwatch()
+        with clock.part("optuna"):
+            trial = study.ask()
+            trial.set_user_attr("driver", self.driver)
+            requeued = trial.user_attrs.get("requeued_from")
+            cfg = self.config
+            policy = sample(
+                trial, self.mode, champion, cfg.local_step, cfg.local_flips, self.surface
+            )
         checkpoint(f"trial {trial.number} asked")
-        run_id = self.tracker.start_trial(
-            parent, trial.number, policy, self.hashes, self.driver, requeued, study.study_name
-        )
+        with clock.part("mlflow"):
+            run_id = self.tracker.start_trial(
+                parent, trial.number, policy, self.hashes, self.driver, requeued, study.study_name
+            )
         checkpoint(f"trial {trial.number} run opened")
         location = None
         if self.execution.traces_uri is not None:  # every trial's traces, for later queries
             location = join_uri(
                 self.execution.traces_uri, study.study_name, f"trial-{trial.number}"
             )
-            self.tracker.traces_at(run_id, location)
+            with clock.part("mlflow"):
+                self.tracker.traces_at(run_id, location)
         return Pending(
             study,
             trial,
@@ -333,76 +310,92 @@ class Search:
             run_id,
             self.evaluator.stream(policy, self.config.seeds, location),
             began,
+            clock,
         )
 
     def _trial(self, pending: Pending, standing: Standing) -> tuple[TrialOutcome, Standing | None]:
         study, trial, policy, run_id = pending.study, pending.trial, pending.policy, pending.run_id
-        began = pending.began
+        began, clock = pending.began, pending.clock
         waited = 0.0
         new = None
         feasible = True
         try:
-            measured = self.evaluator.measure(policy, self.config.seeds, trial, pending.stream)
+            measured = self.evaluator.measure(
+                policy, self.config.seeds, trial, pending.stream, clock
+            )
             waited = measured.waited
             retried = [f"{r.scenario}/{r.seed}: {r.retried}" for r in measured.records if r.retried]
             if retried:
-                self.tracker.retries(run_id, retried)
-            card = self.evaluator.scorecard(policy, measured.values)
-            over = promotion.violations(card, self.definition)
-            feasible = not any(over.values())
-            for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
-                trial.set_constraint(name, value)
-            judged = promotion.on_selection(
-                card, standing.card, self.definition, self.config.margin, standing.anchor_apart
-            )
+                with clock.part("mlflow"):
+                    self.tracker.retries(run_id, retried)
+            with clock.part("scoring"):
+                card = self.evaluator.scorecard(policy, measured.values)
+                over = promotion.violations(card, self.definition)
+                feasible = not any(over.values())
+                judged = promotion.on_selection(
+                    card, standing.card, self.definition, self.config.margin, standing.anchor_apart
+                )
+            with clock.part("optuna"):
+                for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
+                    trial.set_constraint(name, value)
             decision, reason = "rolled_back", judged.reason
             if judged.promote:
-                decision, reason, new = self.promoter.attempt(
-                    Attempt(
-                        run_id,
-                        study.study_name,
-                        trial.number,
-                        policy,
-                        card,
-                        measured.records,
-                        judged,
-                    ),
-                    standing,
-                )
+                with clock.part("promotion"):  # confirmation episodes, the registry, the lock
+                    decision, reason, new = self.promoter.attempt(
+                        Attempt(
+                            run_id,
+                            study.study_name,
+                            trial.number,
+                            policy,
+                            card,
+                            measured.records,
+                            judged,
+                        ),
+                        standing,
+                    )
             objective = card.objective if card.objective is not None else 0.0
             violation = math.fsum(over.values())
-            record_decision(trial, decision, reason, objective=objective, violation=violation)
-            value = trial_value(card, self.mode, self.pareto, violation)
-            study.tell(trial, value)
+            with clock.part("optuna"):
+                record_decision(trial, decision, reason, objective=objective, violation=violation)
+                value = trial_value(card, self.mode, self.pareto, violation)
+                study.tell(trial, value)
             checkpoint(f"trial {trial.number} told")
-            self.tracker.timing(run_id, time.monotonic() - began, waited)
-            self.tracker.model_usage(run_id, measured.records, self.execution.agent_options)
-            self.tracker.finish_trial(
-                run_id,
-                card,
-                decision,
-                reason,
-                measured.values,
-                policy,
-                champion=standing.card,
-                comparison=judged.comparison,
-                reported=measured.reported,
-                violation=violation,
-                optuna_value=value if isinstance(value, float) else min(value),
-            )
+            with clock.part("mlflow"):
+                self.tracker.model_usage(run_id, measured.records, self.execution.agent_options)
+                self.tracker.finish_trial(
+                    run_id,
+                    card,
+                    decision,
+                    reason,
+                    measured.values,
+                    policy,
+                    champion=standing.card,
+                    comparison=judged.comparison,
+                    reported=measured.reported,
+                    violation=violation,
+                    optuna_value=value if isinstance(value, float) else min(value),
+                    timing=lambda: self._timing(clock, began),
+                )
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
             objective, decision, reason = math.nan, "pruned", stopped.reason(planned)
-            record_decision(trial, decision, reason)
-            study.tell(trial, state=TrialState.PRUNED)
-            self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
-            self.tracker.pruned(run_id, reason, stopped.reported, planned)
+            with clock.part("optuna"):
+                record_decision(trial, decision, reason)
+                study.tell(trial, state=TrialState.PRUNED)
+            with clock.part("mlflow"):
+                self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
+                self.tracker.pruned(
+                    run_id, reason, stopped.reported, planned, lambda: self._timing(clock, began)
+                )
         except EpisodeFailure as exc:
             objective, decision, reason = math.nan, "failed", str(exc)
-            record_decision(trial, decision, reason)
-            study.tell(trial, state=TrialState.FAIL)
-            self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
-            self.tracker.end_trial(run_id, "failed", reason, "FAILED")
+            with clock.part("optuna"):
+                record_decision(trial, decision, reason)
+                study.tell(trial, state=TrialState.FAIL)
+            with clock.part("mlflow"):
+                self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
+                self.tracker.timing(run_id, lambda: self._timing(clock, began))
+                self.tracker.end_trial(run_id, "failed", reason, "FAILED")
         except BaseException:
             study.tell(trial, state=TrialState.FAIL)
             self.tracker.end_trial(run_id, "failed", "interrupted", "KILLED")
@@ -426,6 +419,18 @@ class Search:
             feasible,
         )
         return outcome, new
+
+    @staticmethod
+    def _timing(clock: Stopwatch, began: float) -> dict[str, float]:
+        """A trial's seconds by part, as logged: the whole; simulation and scoring where the
+        episodes ran (summed over episodes, so on Ray more than the wall time may pass);
+        the driver's wait for episodes, its Optuna and MLflow calls (to this log) and
+        promotion; and the overhead: the whole but the waiting for episodes."""
+        whole = time.monotonic() - began
+        parts = clock.so_far()
+        out = {"trial_seconds": whole, "overhead_seconds": whole - parts.get("waiting", 0.0)}
+        out.update({f"{name}_seconds": seconds for name, seconds in sorted(parts.items())})
+        return {k: round(v, 4) for k, v in out.items()}
 
 
 __all__ = ["RunsDir", "Search", "SearchResult", "Standing", "TrialOutcome"]

@@ -75,7 +75,11 @@ def _sweep(path: Path) -> None:
 
 
 def _moved_from(path: Path) -> str | None:
-    """The runs folder this store's experiments write artifacts into, if not this one."""
+    """The runs folder this store's experiments write artifacts into, if not this one. A
+    store with no artifacts folder beside it keeps them elsewhere by design (a --tracking-uri
+    naming a SQLite file outside the runs folder): nothing to compare."""
+    if not (path.parent / "artifacts").is_dir():
+        return None
     here = (path.parent / "artifacts").resolve().as_uri()
     with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
         if "experiments" not in _tables(db):

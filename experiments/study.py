@@ -24,6 +24,8 @@ from policies import WHITELIST, InputError, Policy
 from scorecards import Scorecard
 from villagelab.safe_text import redact, scrub
 
+from .pruning import AsymptoticWilcoxonPruner
+
 MODES = ("global", "local", "pareto")
 FROZEN = ("harness", "instrument", "agent", "agent_hash")
 # the single-objective value's name (in optuna-dashboard's plots): see `trial_value`
@@ -98,7 +100,7 @@ def open_study(
         pruner = None
         directions = ["maximize"] * len(pareto.names)
     else:
-        pruner = optuna.pruners.WilcoxonPruner(p_threshold=0.1, n_startup_steps=startup_steps)
+        pruner = AsymptoticWilcoxonPruner(p_threshold=0.1, n_startup_steps=startup_steps)
         directions = ["maximize"]
 
     def find() -> optuna.Study | None:

@@ -204,9 +204,9 @@ def usable(db: Path) -> None:
     from experiments.records import mlflow_client
 
     client = mlflow_client(f"sqlite:///{db}")
-    experiment = client.create_experiment(
-        "e", artifact_location=(db.parent / "artifacts" / "e").resolve().as_uri()
-    )
+    artifacts = db.parent / "artifacts" / "e"
+    artifacts.mkdir(parents=True)  # as villagelab makes it, beside the store
+    experiment = client.create_experiment("e", artifact_location=artifacts.resolve().as_uri())
     client.create_run(experiment)
     client.create_registered_model("m")
 
@@ -267,6 +267,21 @@ def test_a_copied_runs_folder_is_refused_and_the_original_still_works(tmp_path):
         mlflow_client(f"sqlite:///{copy / 'mlflow.db'}")
     assert f"copied or moved from {origin.resolve()}" in str(caught.value)
     assert mlflow_client(f"sqlite:///{origin / 'mlflow.db'}").get_experiment_by_name("e")
+
+
+def test_a_store_named_by_tracking_uri_outside_the_runs_folder_is_not_taken_for_a_copy(tmp_path):
+    """--tracking-uri sqlite:///elsewhere.db with the artifacts under --runs-dir: no
+    artifacts folder beside the store, so nothing was moved."""
+    from experiments.records import mlflow_client
+
+    db = tmp_path / "elsewhere" / "mlflow.db"
+    client = mlflow_client(f"sqlite:///{db}")
+    artifacts = (tmp_path / "runs" / "artifacts" / "e").resolve()
+    client.create_experiment("e", artifact_location=artifacts.as_uri())
+    from experiments import records
+
+    records._PREPARED.clear()  # as a new command would find it
+    assert mlflow_client(f"sqlite:///{db}").get_experiment_by_name("e")
 
 
 # --- the champion alias --------------------------------------------------------------------------

@@ -166,6 +166,10 @@ def make_execution(
         seconds=given.get("episode_timeout", Budget.seconds),
         memory_mb=given.get("episode_memory", Budget.memory_mb),
     )
+    if not serial and address is None:  # a local cluster's niceness, checked before it starts
+        from harness.engine.runner import worker_niceness
+
+        worker_niceness()
     return Execution(
         serial=serial,
         workers=workers,

@@ -63,6 +63,13 @@ from ._common import (
     show_default=True,
     help="the generated village's structure seed (part of its identity)",
 )
+@click.option(
+    "--hours",
+    type=click.IntRange(min=1),
+    default=48,
+    show_default=True,
+    help="how long the generated 'village' scenario lasts (simulated hours)",
+)
 @click.option("--ray-address", help="attach to a running Ray cluster (e.g. 127.0.0.1:6379)")
 @click.option("--traces-uri", callback=traces_uri_option, help=TRACES_URI_HELP)
 @click.option(
@@ -85,6 +92,7 @@ def run(
     agent_kind: str,
     agents: int,
     structure_seed: int,
+    hours: int,
     ray_address: str | None,
     traces_uri: str | None,
     repair: bool,
@@ -103,7 +111,11 @@ def run(
 
     p = load_policy(policy_path)  # bad input stops here, before anything runs
     instrument = Instrument.load(
-        scenario_names, agents=agents, structure_seed=structure_seed, bounds=bounds(allow_large)
+        scenario_names,
+        agents=agents,
+        structure_seed=structure_seed,
+        hours=hours,
+        bounds=bounds(allow_large),
     )
     total = len(instrument.scenarios) * len(seeds)
     with episode_progress(err, total) as advance:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import os
 import secrets
+import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -19,6 +20,7 @@ import pyarrow as pa
 
 from policies import Policy
 from scenarios import Scenario
+from villagelab.yamlsource import InputError
 
 from .budget import Budget
 from .contract import EpisodeStatus, EpisodeStop
@@ -51,6 +53,9 @@ class EpisodeRecord:
     retried: str | None = None  # why Ray ran it a second time (a worker or node was lost)
     model_usage: dict[str, float] = field(default_factory=dict)  # its llm_calls, summed
     digests: dict[str, str] = field(default_factory=dict)  # its trace files' SHA-256, once written
+    # where the episode's time went where it ran (simulation, scoring): seconds, for the
+    # search's per-trial timing; never part of a trace
+    seconds: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", transition(None, EpisodeStatus(self.status)))
@@ -81,6 +86,7 @@ def _execute(
     agent: str,
     budget: Budget | None = None,
 ) -> EpisodeRecord:
+    began = time.perf_counter()
     try:
         tables = run_episode(scenario, Policy(values), seed, agent, budget)
     except EpisodeStop as exc:  # an agent that cannot go on, or a spent budget: the run goes on
@@ -94,7 +100,13 @@ def _execute(
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return EpisodeRecord(scenario.name, seed, "crashed", detail)
     return EpisodeRecord(
-        scenario.name, seed, "ok", None, tables, model_usage=model_usage(tables.get("llm_calls"))
+        scenario.name,
+        seed,
+        "ok",
+        None,
+        tables,
+        model_usage=model_usage(tables.get("llm_calls")),
+        seconds={"simulation": time.perf_counter() - began},
     )
 
 
@@ -182,6 +194,7 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
         ray.init(address=address, **kwargs)
     else:
         _private_cluster()
+        os.environ["RAY_worker_niceness"] = str(worker_niceness())
         _start_local_cluster(ray, num_cpus=workers or os.cpu_count() or 1, **kwargs)
 
 
@@ -210,6 +223,26 @@ def stop_local_cluster() -> None:
     if ray.is_initialized():
         ray.shutdown()
     processes.stop_recorded("ray")
+
+
+NICENESS_VARIABLE = "VILLAGELAB_WORKER_NICENESS"
+
+
+def worker_niceness() -> int:
+    """How nice a local cluster's workers are: `VILLAGELAB_WORKER_NICENESS` (0..19), default
+    0 — as the driver. Ray's own default, 15, lets anything else on a busy machine starve
+    them (a trial 145 s on Ray against 40 s serial); a higher value yields to other work."""
+    text = os.environ.get(NICENESS_VARIABLE, "0")
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 19:
+        raise InputError(
+            f"the environment variable {NICENESS_VARIABLE}={text!r}: expected a whole number "
+            "from 0 (as the driver) to 19 (yield to everything)"
+        )
+    return value
 
 
 _REMOTE: dict[Callable[..., EpisodeRecord], Any] = {}
@@ -313,8 +346,11 @@ class RayBatch:
         return 2 * self.budget.seconds + 60.0
 
     def close(self) -> None:
+        """Cancel what was not consumed (a pruned trial): queued episodes never start, a
+        running one is interrupted in its worker, which lives on for the next task (a forced
+        cancel would kill it, and its replacement would import the whole stack again)."""
         for ref in self.pending.values():
-            self._ray.cancel(ref, force=True)
+            self._ray.cancel(ref, force=False)
         self.pending.clear()
 
 

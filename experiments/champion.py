@@ -73,6 +73,21 @@ class Registry:
         except MlflowException:
             return False
 
+    def ensure_model(self) -> None:
+        """Get-or-create the registered model: drivers of different studies sharing one
+        store may both register their first champion at the same instant."""
+        from .creation import get_or_create, mlflow_duplicate
+
+        get_or_create(
+            "registered_model",
+            MODEL,
+            lambda: True if self._exists() else None,
+            lambda: self.client.create_registered_model(
+                MODEL, description="villagelab policies; the alias 'champion' is the champion"
+            ),
+            mlflow_duplicate,
+        )
+
     def current_version(self) -> int | None:
         from mlflow.exceptions import MlflowException
 
@@ -120,10 +135,7 @@ class Registry:
     ) -> int:
         """Register `source` (an artifact folder with policy.yaml) and move the alias; the
         description holds the promotion's evidence (markdown, shown by the MLflow UI)."""
-        if not self._exists():
-            self.client.create_registered_model(
-                MODEL, description="villagelab policies; the alias 'champion' is the champion"
-            )
+        self.ensure_model()
         previous = self.current_version()
         tags = {"policy": policy.hash, "objective": str(objective), "study": study, "trial": trial}
         if previous is not None:  # the first champion replaced nothing: no tag, not "None"

@@ -341,11 +341,25 @@ def ui(runs_dir: Path, port: int) -> None:
 QUIET_MLFLOW = {"MLFLOW_DISABLE_TELEMETRY": "true", "MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR": "false"}
 
 
+def sweep_orphans() -> None:
+    """Stop the processes (a local Ray cluster, an MLflow UI server) that a villagelab killed
+    before it could stop them left behind, and say so."""
+    from villagelab import processes
+
+    stopped = processes.sweep()
+    if stopped:
+        err.say(
+            f"stopped {len(stopped)} processes left by a villagelab that was killed "
+            f"({', '.join(str(p.pid) for p in stopped[:8])}{' …' if len(stopped) > 8 else ''})"
+        )
+
+
 def main() -> None:
     """The entry point: the one place that sets process-wide things, before any command."""
     for key, value in QUIET_MLFLOW.items():
         os.environ.setdefault(key, value)
     scrub_output()  # libraries log and print URIs; none of their credentials gets out
+    sweep_orphans()  # what a villagelab killed before it could stop them (kill -9) left
     os.environ.setdefault("MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT", "true")  # ours say it
     try:
         cli.main(standalone_mode=False)

@@ -9,6 +9,8 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from villagelab.interruption import checkpoint
+
 from . import journal
 from .study import storage_for
 from .tracking import Tracker
@@ -27,6 +29,7 @@ def guarded(run: Callable[..., Any]) -> Callable[..., Any]:
             for note in notes if on_notice else []:
                 on_notice(note)
             search.tracker = Tracker(search.tracking_uri, search.name, runs.artifacts / search.name)
+            checkpoint("MLflow experiment opened")
             journal.refuse_vanished(search.name, search.storage, search.tracker, url)
             return run(search, on_trial, on_notice)
         finally:

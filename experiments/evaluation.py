@@ -44,6 +44,7 @@ from scorecards import (
     merge_values,
     score,
 )
+from villagelab.interruption import checkpoint
 from villagelab.yamlsource import listing
 
 from .rundir import (
@@ -265,6 +266,7 @@ def evaluate(
             record = replace(
                 record, digests=write_episode(out, record.scenario, record.seed, record.tables)
             )
+            checkpoint(f"episode {record.scenario}/{record.seed} written")
         if out is not None:
             append_progress(out, record)
         if on_done:

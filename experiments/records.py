@@ -201,31 +201,40 @@ def quiet() -> None:
 def experiment(client: Any, name: str, artifacts: Path | None, description: str, kind: str) -> str:
     """Get or create an experiment (a concurrent creator may win the race), with its
     description and what kind of villagelab record it holds."""
-    from mlflow.exceptions import MlflowException
+    from .creation import get_or_create, mlflow_duplicate
 
     quiet()
-    found = client.get_experiment_by_name(name)
-    if found is None:
+
+    def create() -> Any:
         location = None
         if artifacts is not None:
             artifacts.mkdir(parents=True, exist_ok=True)
             location = artifacts.resolve().as_uri()
-        try:
-            experiment_id = client.create_experiment(name, artifact_location=location)
-        except MlflowException as exc:
-            if exc.error_code != "RESOURCE_ALREADY_EXISTS":
-                raise
-            again = client.get_experiment_by_name(name)
-            if again is None:
-                raise
-            experiment_id = again.experiment_id
-        found = client.get_experiment(experiment_id)
-    tags = found.tags or {}
-    if tags.get("mlflow.note.content") != description:
-        client.set_experiment_tag(found.experiment_id, "mlflow.note.content", description)
-    if tags.get("villagelab.kind") != kind:
-        client.set_experiment_tag(found.experiment_id, "villagelab.kind", kind)
+        return client.get_experiment(client.create_experiment(name, artifact_location=location))
+
+    found = get_or_create(
+        "experiment", name, lambda: client.get_experiment_by_name(name), create, mlflow_duplicate
+    )
+    set_experiment_tags(
+        client, found, {"mlflow.note.content": description, "villagelab.kind": kind}
+    )
     return str(found.experiment_id)
+
+
+def set_experiment_tags(client: Any, found: Any, wanted: Mapping[str, str]) -> None:
+    """Set the experiment tags that differ. Two drivers setting the same tag at once may collide
+    in the store (MLflow inserts after looking): the loser reads the tag again, and it is done
+    when the winner's value is the one wanted."""
+    from mlflow.exceptions import MlflowException
+
+    for key, value in wanted.items():
+        if (found.tags or {}).get(key) == value:
+            continue
+        try:
+            client.set_experiment_tag(found.experiment_id, key, value)
+        except MlflowException:
+            if client.get_experiment(found.experiment_id).tags.get(key) != value:
+                client.set_experiment_tag(found.experiment_id, key, value)
 
 
 def local_artifacts(uri: str, folder: Path) -> Path | None:

@@ -26,6 +26,7 @@ from harness.engine.episode import setup_for
 from harness.engine.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
 from villagelab.files import atomic_write_bytes
+from villagelab.interruption import checkpoint
 
 from . import driving, promotion, records
 from .champion import Registry
@@ -100,6 +101,7 @@ class Search:
             "agent_hash": agent.hash,
         }
         self.storage = storage_for(storage, runs.journal)
+        checkpoint("Optuna storage opened")
         self.pareto = Objectives()
         self.folder = runs.study_dir(study)
         self.evaluator = Evaluator(self.instrument, execution, mode, self.folder, self.hashes)
@@ -246,10 +248,12 @@ class Search:
             policy = sample(
                 trial, self.mode, champion, cfg.local_step, cfg.local_flips, self.surface
             )
+        checkpoint(f"trial {trial.number} asked")
         with clock.part("mlflow"):
             run_id = self.tracker.start_trial(
                 parent, trial.number, policy, self.hashes, self.driver, requeued, study.study_name
             )
+        checkpoint(f"trial {trial.number} run opened")
         location = None
         if self.execution.traces_uri is not None:  # every trial's traces, for later queries
             location = join_uri(
@@ -313,6 +317,7 @@ class Search:
                 record_decision(trial, decision, reason, objective=objective, violation=violation)
                 value = trial_value(card, self.mode, self.pareto, violation)
                 study.tell(trial, value)
+            checkpoint(f"trial {trial.number} told")
             with clock.part("mlflow"):
                 self.tracker.model_usage(run_id, measured.records, self.execution.agent_options)
                 self.tracker.finish_trial(

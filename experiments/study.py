@@ -91,35 +91,54 @@ def open_study(
     """
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    from .creation import get_or_create, optuna_duplicate
+
     seed = _sampler_seed(name, storage)
+    sampler = optuna.samplers.TPESampler(seed=seed)
     if mode == "pareto":
         assert pareto is not None
-        study = optuna.create_study(
-            study_name=name,
-            storage=storage,
-            directions=["maximize"] * len(pareto.names),
-            sampler=optuna.samplers.TPESampler(seed=seed),
-            load_if_exists=True,
-        )
+        pruner = None
+        directions = ["maximize"] * len(pareto.names)
     else:
-        study = optuna.create_study(
+        pruner = AsymptoticWilcoxonPruner(p_threshold=0.1, n_startup_steps=startup_steps)
+        directions = ["maximize"]
+
+    def find() -> optuna.Study | None:
+        try:
+            return optuna.load_study(
+                study_name=name, storage=storage, sampler=sampler, pruner=pruner
+            )
+        except KeyError:
+            return None
+
+    study = get_or_create(
+        "study",
+        name,
+        find,
+        lambda: optuna.create_study(
             study_name=name,
             storage=storage,
-            direction="maximize",
-            sampler=optuna.samplers.TPESampler(seed=seed),
-            pruner=AsymptoticWilcoxonPruner(p_threshold=0.1, n_startup_steps=startup_steps),
-            load_if_exists=True,
-        )
+            directions=directions,
+            sampler=sampler,
+            pruner=pruner,
+        ),
+        optuna_duplicate,
+    )
     names = pareto.names if mode == "pareto" and pareto else [VALUE_NAME]
     if study.metric_names != names:
         study.set_metric_names(names)
-    recorded = {k: study.user_attrs.get(k) for k in (*FROZEN, "mode")}
     frozen = {k: hashes[k] for k in FROZEN if k in hashes}  # what this driver binds it to
-    if recorded["harness"] is None:
+    attrs = study.user_attrs
+    # the binding is written whole in one attribute first: a driver that starts the study at
+    # the same instant never reads half of it (the attributes one by one are for people)
+    binding = attrs.get("binding")
+    if binding is None and attrs.get("harness") is None:
+        study.set_user_attr("binding", {**frozen, "mode": mode})
         for key, value in frozen.items():
             study.set_user_attr(key, value)
         study.set_user_attr("mode", mode)
         return study
+    recorded = {k: (binding or attrs).get(k) for k in (*FROZEN, "mode")}
     moved = [k for k in frozen if recorded[k] != frozen[k]]
     if "agent" in moved and recorded["agent"] is not None:  # else: older than agent binding
         raise InputError(

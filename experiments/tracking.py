@@ -102,10 +102,11 @@ class Tracker:
         self.experiment_id = records.experiment(
             self.client, study, records.local_artifacts(uri, artifacts), DESCRIPTION, "study"
         )
-        tag = f"mlflow.sharedViewState.{SHARED_VIEW}"
-        view = shared_view()
-        if self.client.get_experiment(self.experiment_id).tags.get(tag) != view:
-            self.client.set_experiment_tag(self.experiment_id, tag, view)
+        records.set_experiment_tags(
+            self.client,
+            self.client.get_experiment(self.experiment_id),
+            {f"mlflow.sharedViewState.{SHARED_VIEW}": shared_view()},
+        )
         self.datasets: list[Any] = []  # the selection seeds, as dataset inputs
 
     # --- runs ----------------------------------------------------------------------------------

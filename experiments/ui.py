@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from policies import InputError
+from villagelab import processes
 
 from .tracking import runs_view_path
 
@@ -110,7 +111,10 @@ class Server:
                     f"the MLflow server stopped at once (exit "
                     f"{self.process.returncode}): " + " / ".join(said)
                 )
-            if self.healthy():
+            if self.healthy():  # recorded with its workers: a kill -9 of both is swept
+                server = processes.process(self.process.pid)
+                tree = processes.descendants([self.process.pid])
+                processes.remember("mlflow-ui", [server, *tree] if server else tree)
                 return
             time.sleep(0.3)
         self.stop()
@@ -131,7 +135,10 @@ class Server:
 
     def stop(self) -> None:
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
+        if process is None:
+            return
+        if process.poll() is not None:
+            processes.stop_recorded("mlflow-ui")  # its workers, should they outlive it
             return
         try:
             os.killpg(process.pid, signal.SIGTERM)
@@ -141,6 +148,7 @@ class Server:
             process.wait(timeout=15)
         except ProcessLookupError:
             pass
+        processes.stop_recorded("mlflow-ui")
 
 
 def serve(uri: str, host: str, port: int, say: Callable[[str], None]) -> int:

@@ -138,6 +138,14 @@ def load_policy(path: str | Path) -> Policy:
     source = YamlSource.load(path)
     if not isinstance(source.data, dict):
         raise source.error((), "expected a mapping of parameter families (memory:, sharing:, ...)")
+    for family, group in source.data.items():  # an empty value is a slip, not "the default"
+        empties = [(family,)] if group is None else []
+        if isinstance(group, dict):
+            empties += [(family, key) for key, value in group.items() if value is None]
+        for where in empties:
+            raise source.error(
+                where, "empty; expected a value (leave the key out to use the default)"
+            )
     try:
         parsed = _PolicyFile.model_validate(source.data, strict=True)
     except ValidationError as exc:

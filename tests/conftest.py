@@ -21,10 +21,11 @@ def ray_cluster():
     import ray
 
     from harness import ensure_ray
+    from harness.engine.runner import stop_local_cluster
 
     ensure_ray(workers=2)
     yield ray
-    ray.shutdown()
+    stop_local_cluster()
 
 
 def villagelab(
@@ -45,3 +46,16 @@ def villagelab(
 @pytest.fixture
 def cli():
     return villagelab
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--robustness-full",
+        action="store_true",
+        help="tests/robustness: thousands of generated cases instead of CI's fixed sample",
+    )
+
+
+@pytest.fixture(scope="session")
+def robustness_full(request) -> bool:
+    return bool(request.config.getoption("--robustness-full"))

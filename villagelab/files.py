@@ -10,6 +10,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from .interruption import checkpoint
+
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write `data` to `path` atomically; a failure leaves no temp file behind. The file gets
@@ -23,6 +25,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        checkpoint(f"before renaming {path.name}")
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

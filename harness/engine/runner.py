@@ -7,6 +7,7 @@ writes them there and only numbers come back. Nothing lands on a worker's own di
 
 from __future__ import annotations
 
+import atexit
 import os
 import secrets
 import time
@@ -194,7 +195,34 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
     else:
         _private_cluster()
         os.environ["RAY_worker_niceness"] = str(worker_niceness())
-        ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
+        _start_local_cluster(ray, num_cpus=workers or os.cpu_count() or 1, **kwargs)
+
+
+def _start_local_cluster(ray: Any, **kwargs: Any) -> None:
+    """ray.init of a local cluster whose processes are recorded, stopped when this process
+    ends, and swept by the next start should it be killed first (villagelab.processes)."""
+    from villagelab import processes
+
+    processes.sweep()
+    before = set(processes.descendants([os.getpid()]))
+    ray.init(**kwargs)
+    started = [p for p in processes.descendants([os.getpid()]) if p not in before]
+    node = ray._private.worker._global_node  # its session folder: every process's logs
+    processes.remember("ray", started, node.get_session_dir_path() if node else None)
+    atexit.unregister(stop_local_cluster)
+    atexit.register(stop_local_cluster)  # runs before Ray's own exit hook (last in, first out)
+
+
+def stop_local_cluster() -> None:
+    """ray.shutdown, then stop whatever of the recorded cluster outlived it (Ray leaves its
+    dashboard and runtime-env agents behind when its raylet dies first)."""
+    import ray
+
+    from villagelab import processes
+
+    if ray.is_initialized():
+        ray.shutdown()
+    processes.stop_recorded("ray")
 
 
 NICENESS_VARIABLE = "VILLAGELAB_WORKER_NICENESS"

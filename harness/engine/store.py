@@ -184,7 +184,8 @@ def read_traces(
 def sweep_orphans(root: Path) -> int:
     """Remove temp files left by a killed writer; returns how many."""
     count = 0
-    for tmp in Path(root).glob("traces/*/*/.*.tmp"):  # mkstemp names: .<file>.<random>.tmp
+    # mkstemp names: .<file>.<random>.tmp, beside the traces and beside the manifest
+    for tmp in [*Path(root).glob("traces/*/*/.*.tmp"), *Path(root).glob(".manifest.json.*.tmp")]:
         tmp.unlink(missing_ok=True)
         count += 1
     return count

@@ -1,0 +1,51 @@
+"""Generated mutations of policy and scenario files through the CLI's loading path (`policy
+validate`, `scenario validate`, then `run` for an accepted scenario), called in this process:
+each is refused cleanly (exit 2, a message naming the file, no traceback) or accepted and
+correct (a policy holds exactly the file's values; a scenario runs an episode). CI runs a
+fixed sample (derandomized); `--robustness-full` runs thousands."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from .invoke import FAILED, judge
+from .mutations import policy_mutations, scenario_mutations
+
+SAMPLE = {"policy": 60, "scenario": 25}
+FULL = {"policy": 3000, "scenario": 2000}
+
+
+def sized(kind: str, full: bool) -> settings:
+    return settings(
+        max_examples=(FULL if full else SAMPLE)[kind],
+        deadline=None,
+        derandomize=not full,  # CI: the same fixed sample every time
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+@pytest.fixture(autouse=True)
+def _private_records(tmp_path, monkeypatch):
+    monkeypatch.setenv("VILLAGELAB_PROCESS_RECORDS", str(tmp_path / "records"))
+
+
+def test_policy_mutations_are_refused_cleanly_or_loaded_exactly(robustness_full):
+    @sized("policy", robustness_full)
+    @given(policy_mutations())
+    def case(mutation):  # type: ignore[no-untyped-def]
+        verdict, detail = judge("policy", mutation)
+        assert verdict != FAILED, f"{mutation.what}: {detail}"
+
+    case()
+
+
+def test_scenario_mutations_are_refused_cleanly_or_run(robustness_full):
+    @sized("scenario", robustness_full)
+    @given(scenario_mutations())
+    def case(mutation):  # type: ignore[no-untyped-def]
+        verdict, detail = judge("scenario", mutation, run=True)
+        assert verdict != FAILED, f"{mutation.what}: {detail}"
+
+    case()

@@ -1,0 +1,186 @@
+"""villagelab stops what it starts (issue 17, item 5): the local Ray cluster's processes and the
+MLflow UI's server, on exit, Ctrl-C and SIGTERM; after a kill -9 the next start sweeps what
+it recorded, and only that (a reused pid, a living owner and another host are left alone).
+What is alive is looked at with psutil, independently of villagelab's own records."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from villagelab import processes
+
+from .conftest import ROOT, villagelab
+from .servers import EXE, free_port
+
+
+def living(procs: list[psutil.Process]) -> list[str]:
+    found = []
+    for p in procs:
+        try:
+            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                found.append(f"{p.pid} {p.name()}")
+        except psutil.NoSuchProcess:
+            pass
+    return found
+
+
+def wait_for(check, seconds: float, what: str):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.25)
+    raise AssertionError(f"{what} within {seconds} s")
+
+
+@pytest.fixture
+def records(tmp_path, monkeypatch):
+    folder = tmp_path / "records"
+    monkeypatch.setenv("VILLAGELAB_PROCESS_RECORDS", str(folder))
+    return folder
+
+
+OWNER = """import subprocess, sys, time
+from villagelab import processes
+child = subprocess.Popen(["sleep", "600"], start_new_session=True)
+processes.remember("test", [processes.process(child.pid)])
+print(child.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_the_next_start_stops_what_a_killed_owner_recorded_and_nothing_else(records):
+    owner = subprocess.Popen(
+        [sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert owner.stdout is not None
+    child = psutil.Process(int(owner.stdout.readline()))
+    bystander = subprocess.Popen(["sleep", "600"])  # alive, but recorded with another start
+    stranger = processes.process(bystander.pid)
+    assert stranger is not None
+    (records / "test-elsewhere.json").write_text(
+        json.dumps(
+            {
+                "kind": "test",
+                "host": processes.socket.gethostname(),
+                "owner": [999_999_999, 1],  # gone
+                "processes": [[bystander.pid, stranger.start + 1]],  # a reused pid
+            }
+        )
+    )
+    try:
+        assert processes.sweep() == []  # the owner lives: its child is not an orphan
+        assert living([child])
+        owner.kill()
+        owner.wait()
+        assert living([child])  # a new session: the kill did not reach it
+        swept = processes.sweep()
+        assert [p.pid for p in swept] == [child.pid]
+        assert not living([child])
+        assert bystander.poll() is None  # same pid, another start time: not ours
+        assert list(records.glob("*.json")) == []
+    finally:
+        bystander.kill()
+        child.kill() if living([child]) else None
+
+
+def run_on_local_ray(tmp_path: Path, records: Path) -> tuple[subprocess.Popen[str], list]:
+    """`villagelab run` on a local Ray cluster, returned once the cluster's agents and a worker
+    run (as psutil sees its descendants)."""
+    run = subprocess.Popen(
+        [
+            EXE,
+            "run",
+            "--scenario",
+            "village",
+            "--policy",
+            str(ROOT / "policies" / "baseline.yaml"),
+            "--seeds",
+            "0-40",
+            "--workers",
+            "2",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        env={**os.environ, "VILLAGELAB_PROCESS_RECORDS": str(records)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    me = psutil.Process(run.pid)
+
+    def cluster() -> list[psutil.Process]:
+        tree = me.children(recursive=True)
+        names = [p.name() for p in tree]
+        agents = {"ray::DashboardAgent", "ray::RuntimeEnvAgent", "raylet", "gcs_server"}
+        workers = [n for n in names if n.startswith("ray::") and not n.endswith("Agent")]
+        return tree if agents <= set(names) and workers else []
+
+    tree = wait_for(cluster, 300, "the local cluster's agents and a worker did not run")
+    # ray.init has returned and the cluster is recorded (a kill before that is not covered)
+    wait_for(lambda: list(records.glob("ray-*.json")), 120, "the cluster was not recorded")
+    return run, tree
+
+
+@pytest.mark.slow
+@pytest.mark.ray
+def test_a_run_killed_with_sigkill_leaves_orphans_the_next_start_stops(tmp_path, records):
+    run, cluster = run_on_local_ray(tmp_path, records)
+    run.kill()
+    run.communicate(timeout=60)
+    left = wait_for(lambda: living(cluster), 30, "Ray left nothing behind")
+    assert any("Agent" in p for p in left), left  # what the issue saw: agents outlive the run
+    result = villagelab("scenario", "list", env={"VILLAGELAB_PROCESS_RECORDS": str(records)})
+    assert result.returncode == 0, result.stderr
+    assert "left by a villagelab that was killed" in result.stderr
+    assert living(cluster) == []
+    assert list(records.glob("*.json")) == []
+
+
+@pytest.mark.slow
+@pytest.mark.ray
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_run_stopped_by_sigterm_or_ctrl_c_stops_its_whole_cluster(tmp_path, records, stop):
+    run, cluster = run_on_local_ray(tmp_path, records)
+    run.send_signal(stop)
+    run.communicate(timeout=120)
+    assert run.returncode != 0
+    assert wait_for(lambda: not living(cluster), 30, f"left: {living(cluster)}")
+    assert list(records.glob("*.json")) == []  # nothing left for a sweep
+
+
+@pytest.mark.slow
+def test_a_ui_killed_with_its_server_leaves_workers_the_next_start_stops(tmp_path, records):
+    from experiments.records import mlflow_client
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    mlflow_client(f"sqlite:///{runs / 'mlflow.db'}").search_experiments()
+    ui = subprocess.Popen(
+        [EXE, "ui", "--runs-dir", str(runs), "--port", str(free_port())],
+        env={**os.environ, "VILLAGELAB_PROCESS_RECORDS": str(records)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert ui.stdout is not None
+    assert "MLflow UI" in ui.stdout.readline()
+    tree = psutil.Process(ui.pid).children(recursive=True)
+    server = tree[0]
+    ui.kill()  # kill -9 of both: the server cannot stop its own workers
+    server.kill()
+    ui.wait(timeout=30)
+    left = wait_for(lambda: living(tree), 10, "the server's workers did not outlive it")
+    assert left
+    result = villagelab("policy", "--help", env={"VILLAGELAB_PROCESS_RECORDS": str(records)})
+    assert result.returncode == 0
+    assert living(tree) == []

@@ -169,6 +169,8 @@ class Probe(Frozen):
 MetricName = Literal[
     "reach",
     "provenance",
+    "provenance_origin",
+    "supersession",
     "uncertainty_preservation",
     "false_certainty_rate",
     "action_consistency",

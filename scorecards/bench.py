@@ -64,6 +64,11 @@ class _Draw:
         return out
 
 
+def rng_scripted(d: _Draw, n: int) -> np.ndarray:
+    """A few scripted lines among the utterances."""
+    return d.rng.random(n) < 0.05
+
+
 def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
     """truth, exposures, utterances, probes."""
     names, pick, n_ep = d.names, d.pick, d.episodes
@@ -78,6 +83,7 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "audience": [list(names) if i % 3 < 2 else list(names[:3]) for i in range(3 * n_ep)],
             "valid_from": None,
             "valid_to": None,
+            "supersedes": np.tile(np.array([None, "bakery_closed", None], object), n_ep),
         }
     )
     key = d.rows(int(rows * SHARES["exposures"]))
@@ -108,6 +114,8 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "stated_source": pick([*names, "self"], n, 0.3),
             "privacy": pick(("public", "private"), n),
             "text": "",
+            "text_by": "harness",
+            "scripted": rng_scripted(d, n),
         }
     )
     key = d.rows(int(rows * SHARES["probes"]))
@@ -124,6 +132,8 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "answer_value": pick(("yes", "no"), n, 0.3),
             "answer_modality": pick(MODALITIES, n),
             "answer_source": pick([*names, "self"], n, 0.2),
+            "answer_origin": pick([*names, "self"], n, 0.3),
+            "answer_replaced_by": pick(PROPOSITIONS, n, 0.8),
         }
     )
     return {"truth": truth, "exposures": exposures, "utterances": utterances, "probes": probes}

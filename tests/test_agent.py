@@ -97,11 +97,8 @@ def test_a_planted_memory_bleed_is_seen_in_the_isolation_record():
     ops = ep.run()["memory_ops"].to_pandas()
     retrieved = ops[(ops.op == "retrieve") & ops.experience_id.notna()]
     assert (retrieved.experience_owner != retrieved.agent).sum() > 0
-    from scorecards import METRICS
-
-    if "isolation_violations" in METRICS:
-        one = {k: v.to_pandas() for k, v in ep.rec.tables().items()}
-        assert METRICS["isolation_violations"].fn(one) > 0
+    # the scored isolation check rests on what agents say against what they were exposed to,
+    # not on this internal record: see tests/test_metrics_fire.py
 
 
 def test_capacity_evicts_the_least_important_and_traces_it():

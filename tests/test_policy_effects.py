@@ -100,7 +100,7 @@ def utterances(runs: list[Tables]) -> float:
 
 def claims_per_chat(runs: list[Tables]) -> float:
     u = pd.concat([t["utterances"] for t in runs])
-    return u.groupby(["seed", "event_id", "speaker"]).size().mean()
+    return u.groupby(["seed", "tick", "speaker", "listener"]).size().mean()  # one chat
 
 
 def leaks(runs: list[Tables]) -> float:

@@ -55,7 +55,7 @@ def test_two_days_alone_hold_together(seed):
     assert recount(t) == 0  # no resource created or lost
     stages = set(events[events.kind == "milestone"].detail)
     assert stages & {"sketch", "body", "finish", "display"}  # past preparation
-    calls = acts[acts.action == "call_for_help"]
+    calls = acts[acts.action == "ask_for_help"]
     assert len(calls) <= 1  # no loop of calls for help without new evidence
     assert {"eat", "sleep", "paint"} <= set(acts.action)  # not eat-sleep-look-around
     assert (acts.action == "look_around").mean() < 0.2

@@ -42,7 +42,7 @@ def test_default_definition() -> None:
     assert set(d.metrics) == set(METRICS) and d.metrics[:3] == (
         "reach",
         "provenance",
-        "uncertainty_preservation",
+        "provenance_origin",
     )
     for name in d.metrics:
         m = METRICS[name]

@@ -17,6 +17,8 @@ import yaml
 
 from policies import InputError, Policy
 
+from .runs import RunsDir
+
 MODEL = "villagelab-policy"
 ALIAS = "champion"
 
@@ -87,24 +89,20 @@ class Registry:
         objective: float | None,
         study: str,
         trial: str,
+        description: str = "",
     ) -> int:
-        """Register `source` (an artifact folder with policy.yaml) and move the alias."""
+        """Register `source` (an artifact folder with policy.yaml) and move the alias; the
+        description holds the promotion's evidence (markdown, shown by the MLflow UI)."""
         if not self._exists():
             self.client.create_registered_model(
                 MODEL, description="villagelab policies; the alias 'champion' is the champion"
             )
         previous = self.current_version()
+        tags = {"policy": policy.hash, "objective": str(objective), "study": study, "trial": trial}
+        if previous is not None:  # the first champion replaced nothing: no tag, not "None"
+            tags["previous"] = str(previous)
         mv = self.client.create_model_version(
-            MODEL,
-            source=source,
-            run_id=run_id,
-            tags={
-                "policy": policy.hash,
-                "objective": str(objective),
-                "study": study,
-                "trial": trial,
-                "previous": str(previous),
-            },
+            MODEL, source=source, run_id=run_id, tags=tags, description=description or None
         )
         self.client.set_registered_model_alias(MODEL, ALIAS, mv.version)
         return int(mv.version)
@@ -150,8 +148,6 @@ class Registry:
 
 
 def tracking_uri_for(runs_dir: Path, tracking_uri: str | None = None) -> str:
-    from .search import RunsDir
-
     return tracking_uri or RunsDir(runs_dir).tracking_uri
 
 

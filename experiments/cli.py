@@ -22,16 +22,22 @@ from .commands._common import (
     TRACES_URI_HELP,
     agent_option,
     err,
+    invocation,
     make_execution,
     out,
     secret_bearing,
+    shell_join,
     traces_uri_option,
+    with_option,
 )
 from .names import name_option
 from .terminal import cell, scrub_output
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(
+    package_name="villagelab", prog_name="villagelab", message="%(prog)s %(version)s"
+)
 def cli() -> None:
     """villagelab: search policies of stateful agent societies against a balanced scorecard."""
 
@@ -120,7 +126,8 @@ def search(
     """Search the policy surface; promote only what beats the champion, roll back the rest."""
     from .config import load_config
     from .progress import trial_progress
-    from .search import RunsDir, Search
+    from .runs import RunsDir
+    from .search import Search
 
     config = load_config(config_path)
     runs = RunsDir(runs_dir)
@@ -140,8 +147,33 @@ def search(
         f"{len(config.scenarios)} scenarios × seeds {','.join(map(str, config.seeds))}"
         + (f", at most {hours:g} h" if hours else "")
     )
+
+    def notice(text: str) -> None:
+        err.say(text, label="note:", label_style="yellow")
+
     with trial_progress(err, trials, hours) as report:
-        result = driver.run(on_trial=report)
+        result = driver.run(on_trial=report, on_notice=notice)
+    # next steps, printed so that they work when copied (the executable that ran, same args)
+    me = invocation()
+    where = [] if runs_dir == Path("runs") else ["--runs-dir", str(runs_dir)]
+    again = (
+        [me, "search", *sys.argv[sys.argv.index("search") + 1 :]]
+        if "search" in sys.argv
+        else [me, "search", "--study", study]
+    )
+    extend = shell_join(with_option(again, "--trials", str(trials + 10)))
+    if result.stopped == "spent":
+        out.say(
+            f"study: {study}\ntrials_this_run: 0\nstopped_by: spent\n"
+            f"trials_done: {result.spent}\nbudget: {trials}\n"
+            f"champion_version: {result.champion_version}\n"
+            f"champion_policy: {result.champion_policy}\nextend_it: {extend}"
+        )
+        err.say(
+            f"study {study} has used its budget of {trials} trials; nothing ran. --trials is "
+            "the study's budget, counted across resumptions: give a larger one to extend it."
+        )
+        return
     counts = {
         d: sum(o.decision == d for o in result.outcomes)
         for d in ("promoted", "rolled_back", "pruned", "failed")
@@ -156,8 +188,9 @@ def search(
         f"champion_policy: {result.champion_policy}\n"
         f"results: {runs.root.resolve()}\n"
         f"mlflow: {result.tracking_uri}\n"
-        f"morning_report: villagelab report --study {study} --runs-dir {runs.root}\n"
-        f"open the MLflow UI: villagelab ui --runs-dir {runs.root}"
+        f"morning_report: {shell_join([me, 'report', '--study', study, *where])}\n"
+        f"open the MLflow UI: {shell_join([me, 'ui', *where])}\n"
+        f"extend_it: {extend}"
     )
 
 
@@ -268,52 +301,38 @@ def champion_export(path: Path, runs_dir: Path, tracking_uri: str | None) -> Non
 )
 @_uri_option
 def report(study: str, runs_dir: Path, storage: str | None, tracking_uri: str | None) -> None:
-    """The morning summary of a study: promotions, the champion against careful and
-    baseline, parameter importances, the Pareto front."""
+    """The morning summary of a study (markdown and HTML): the champion against careful and
+    baseline metric by metric, every trial's decision and reason, the best rejected
+    challenger, promotions, parameter importances, the Pareto front."""
     from .morning import morning_report
 
-    path, text = morning_report(study, runs_dir, storage, tracking_uri)
+    md, html, text = morning_report(study, runs_dir, storage, tracking_uri)
     out.say(text)
-    out.say(f"report: {path}")
+    out.say(f"report: {md}\nreport_html: {html}")
 
 
 @cli.command()
 @click.option(
     "--runs-dir", type=click.Path(path_type=Path), default=Path("runs"), show_default=True
 )
-@click.option("--port", type=int, default=5000, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=5000, show_default=True)
 def ui(runs_dir: Path, port: int) -> None:
-    """Open the MLflow UI on the runs store."""
-    import subprocess
-
-    from .search import RunsDir
+    """Serve the MLflow UI on the runs folder (on 127.0.0.1) and print the address of the
+    newest study's trials; Ctrl-C stops it."""
+    from .runs import RunsDir
+    from .ui import serve
 
     runs = RunsDir(runs_dir)
     if not (runs_dir / "mlflow.db").exists():
-        raise InputError(f"{runs_dir}: no mlflow.db; run 'villagelab search' first")
-    env = {
-        **os.environ,
-        "MLFLOW_DISABLE_TELEMETRY": "true",
-        "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false",
-    }
-    out.say(f"MLflow UI on http://127.0.0.1:{port} (Ctrl-C stops it)")
-    sys.exit(
-        subprocess.call(
-            [
-                sys.executable,
-                "-m",
-                "mlflow",
-                "ui",
-                "--backend-store-uri",
-                runs.tracking_uri,
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-            ],
-            env=env,
+        raise InputError(
+            f"{runs_dir}: no mlflow.db; run 'villagelab search' first or give --runs-dir"
         )
-    )
+
+    def say(text: str) -> None:
+        out.say(text)
+        sys.stdout.flush()
+
+    sys.exit(serve(runs.tracking_uri, "127.0.0.1", port, say))
 
 
 # MLflow, quiet: no usage telemetry, no progress bars (the user may still choose otherwise)

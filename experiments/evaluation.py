@@ -23,6 +23,7 @@ from harness import (
 from harness.agents import agent_path
 from harness.agents.registry import AgentChoice, check_made
 from harness.agents.registry import resolve as resolve_agent
+from harness.engine import plugins
 from harness.engine.episode import setup_for
 from harness.engine.runner import RayBatch
 from harness.engine.schema import SCHEMA_VERSION, TABLES
@@ -52,9 +53,15 @@ class Execution:
     address: str | None = None
     timeout_s: float | None = None
     agent: str = "reference"  # which agent: a built-in name or module:Factory
+    agent_options: str | None = None  # JSON for a factory that takes options (--llm-config)
     # a URI every worker can write and the driver read (file:// on a shared mount, s3://…):
     # workers write their episodes' traces there and send back only measured values
     traces_uri: str | None = None
+
+    def choice(self) -> AgentChoice:
+        """The agent, resolved and hashed here (a bad --agent stops before anything runs)."""
+        options = json.loads(self.agent_options) if self.agent_options else None
+        return resolve_agent(self.agent, options)
 
 
 @dataclass(frozen=True)
@@ -184,7 +191,7 @@ def evaluate(
 
     With `out`, the run can be resumed: the same command again skips the episodes already
     written there and runs the rest. `out` holding another run's traces is refused."""
-    agent = resolve_agent(execution.agent)  # a bad --agent stops here, before anything runs
+    agent = execution.choice()  # a bad --agent stops here, before anything runs
     first = instrument.scenarios[0]
     check_made(agent, setup_for(first, first.agents[0], policy, seeds[0] if seeds else 0))
     hashes = instrument.hashes(policy)
@@ -222,6 +229,15 @@ def evaluate(
         if job.key not in written:
             done(record)
         records.append(record)
+    if not any(r.status == "ok" for r in records):  # nothing to score: say why, no traceback
+        if out is not None:
+            _write_manifest(
+                out, instrument, policy, hashes, execution, agent, seeds, records, complete=True
+            )
+        raise InputError(
+            "no episode ended ok, so there is nothing to score:\n"
+            + "\n".join(f"  {r.scenario}/{r.seed}: {r.status}: {r.error}" for r in records)
+        )
     if execution.traces_uri is None:
         traces = collect(records)
         card = score(traces, instrument.definition, hashes=hashes, applicable=instrument.applicable)
@@ -309,7 +325,10 @@ def episodes(
     where it ran (`record.measured`); a `traces_uri` (which implies it) has the worker write
     the traces there and send none back."""
     measured = measured or traces_uri is not None
-    agent = agent_path(execution.agent)  # the workers import the agent by this path
+    # the workers import the agent by this path (with its options, if it takes any)
+    agent = plugins.configured(
+        agent_path(execution.agent), json.loads(execution.agent_options or "null")
+    )
     if not measured:
         if execution.serial:
             return run_serial(jobs, policy, agent)

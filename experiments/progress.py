@@ -62,11 +62,17 @@ def trial_progress(
                 f"{counts['pruned']} pruned, champion "
                 f"{outcome.champion_objective:.3f}{left}",
             )
+            measured = (
+                ""
+                if outcome.objective != outcome.objective  # NaN: not measured
+                else f"objective {outcome.objective:.4f}"
+                + ("" if outcome.feasible else " but a guardrail broken")
+                + ", "
+            )
             terminal.say(
                 f"trial {outcome.label or outcome.number}: {outcome.decision} "
-                f"(objective {outcome.objective:.4f}, champion "
-                f"{outcome.champion_objective:.4f}, {outcome.seconds:.1f} s) "
-                f"{outcome.reason}"
+                f"({measured}champion {outcome.champion_objective:.4f}, "
+                f"{outcome.seconds:.1f} s) {outcome.reason}"
             )
 
         yield report

@@ -1,65 +1,253 @@
 """When a trial may replace the champion (DESIGN §7).
 
-On the same selection seeds the candidate must beat the champion by the declared margin with
-the paired interval of the objective difference above zero, hold every guardrail, and regress
-no metric beyond its tolerance. Then it must confirm on fresh confirmation seeds, never used
-for selection: again better by the margin, guardrails held. Otherwise it is rolled back.
+Feasibility comes first (Deb's rules): a candidate that holds every guardrail beats a champion
+that breaks one; between two that break guardrails, the smaller violation wins; a candidate
+that breaks a guardrail never replaces one that holds them all. Between two feasible policies
+the candidate must beat the champion on the same seeds by the declared margin, with the paired
+interval of the objective difference above zero.
+
+Whatever the objective says, no metric may get worse beyond its tolerance — against the
+current champion, and against the study's **anchor** (its start policy), so that a chain of
+promotions, each inside tolerance of the last, cannot drift past it in sum. A reference that
+breaks a guardrail bought its values by breaking it, so a candidate is held to the tolerances
+of feasible references only; when the start policy is infeasible, the first feasible champion
+becomes the anchor.
+
+A promotion is then confirmed on fresh confirmation seeds, never used for selection, under the
+same rules (guardrails, regressions, drift, objective better by the margin).
 """
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorecards import Comparison, Scorecard, ScorecardDefinition, compare
+from scorecards import METRICS, Comparison, Scorecard, ScorecardDefinition, compare
 
 
 @dataclass(frozen=True)
 class Judgement:
     promote: bool
     reason: str
-    comparison: Comparison | None = None
+    comparison: Comparison | None = None  # candidate − champion
+    anchor: Comparison | None = None  # candidate − the study's anchor (when it was checked)
+    held_to: tuple[str, ...] = ()  # whose tolerances were checked: "champion", "anchor"
+
+
+def violations(card: Scorecard, definition: ScorecardDefinition) -> dict[str, float]:
+    """How far each guardrail is broken (0 when it holds): the excess beyond its limit, as a
+    share of the metric's range for a bounded metric, in its own units for a count."""
+    out = {}
+    for g in definition.guardrails:
+        result = card.guardrails.get(g.key)
+        if result is None or result.ok or result.value is None:
+            out[g.key] = 0.0
+            continue
+        lo, hi = METRICS[g.metric].range
+        span = hi - lo if math.isfinite(hi) else 1.0
+        out[g.key] = abs(result.value - result.limit) / span or 1e-9
+    return out
+
+
+def violation(card: Scorecard, definition: ScorecardDefinition) -> float:
+    """The total guardrail violation: 0 for a feasible policy."""
+    return math.fsum(violations(card, definition).values())
+
+
+def breaks(card: Scorecard) -> str:
+    """The broken guardrails with their values, e.g. 'containment 0.000 < 0.95'."""
+    return ", ".join(
+        f"{name} {g.value:.3f} {'<' if g.value < g.limit else '>'} {g.limit:g}"
+        for name, g in card.guardrails.items()
+        if not g.ok and g.value is not None
+    )
+
+
+def _losses(comparison: Comparison, against: str) -> str | None:
+    if not comparison.regressions:
+        return None
+    worst = sorted(comparison.regressions, key=lambda r: -abs(r.diff.mean) / (r.tolerance or 1.0))[
+        :3
+    ]
+    listed = ", ".join(
+        f"{r.scenario}/{r.metric} {r.diff.mean:+.3f} [{r.diff.ci_low:+.3f}, "
+        f"{r.diff.ci_high:+.3f}] (tolerance {r.tolerance:g})"
+        for r in worst
+    )
+    more = len(comparison.regressions) - len(worst)
+    return f"worse than {against} beyond tolerance: {listed}" + (
+        f" and {more} more" if more else ""
+    )
+
+
+def judge(
+    candidate: Scorecard,
+    champion: Scorecard,
+    anchor: Scorecard | None,
+    definition: ScorecardDefinition,
+    margin: float,
+    *,
+    confirming: bool = False,
+) -> Judgement:
+    """Whether `candidate` may replace `champion`, paired on the seeds both were run on.
+
+    `anchor`: the study's anchor on the same seeds (None when it is the champion itself).
+    On selection seeds an objective gain needs its paired interval above zero; when
+    `confirming` on fresh seeds, a mean gain above the margin confirms it.
+    """
+    c = compare(candidate, champion, definition, margin=margin, rule="likely")
+    a = (
+        None
+        if anchor is None or violation(anchor, definition) > 0
+        else compare(candidate, anchor, definition, margin=margin, rule="likely")
+    )
+    prefix = "not confirmed on fresh seeds: " if confirming else ""
+
+    mine, theirs = violation(candidate, definition), violation(champion, definition)
+    held_to = ("champion",) * (theirs == 0) + ("anchor",) * (a is not None)
+
+    def refuse(reason: str) -> Judgement:
+        return Judgement(False, prefix + reason, c, a, held_to)
+
+    if mine > 0 and theirs == 0:
+        return refuse(f"guardrail broken: {breaks(candidate)}")
+    if mine > 0 and mine >= theirs:
+        return refuse(
+            f"guardrail broken: {breaks(candidate)}, a violation of {mine:.3f}, "
+            f"not smaller than the champion's {theirs:.3f}"
+        )
+    if theirs == 0:  # both feasible: held to the champion's tolerances too
+        lost = _losses(c, "the champion")
+        if lost:
+            return refuse(lost)
+    drifted = None if a is None else _losses(a, "the study's anchor")
+    if drifted:
+        return refuse(drifted)
+    d = c.objective_diff
+    gain = f"objective {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}]"
+    if mine > 0:
+        return Judgement(
+            True,
+            f"{'confirmed: ' if confirming else ''}a smaller guardrail "
+            f"violation than the champion's ({mine:.3f} < {theirs:.3f}); "
+            f"{gain}",
+            c,
+            a,
+            held_to,
+        )
+    if theirs > 0:
+        return Judgement(
+            True,
+            f"{'confirmed: ' if confirming else ''}holds every guardrail, "
+            f"which the champion breaks ({breaks(champion)}); {gain}",
+            c,
+            a,
+            held_to,
+        )
+    if d.mean <= margin:
+        return refuse(f"objective {d.mean:+.4f} not above the margin {margin:g}")
+    if not confirming and d.ci_low <= 0:
+        return refuse(f"{gain} reaches zero")
+    return Judgement(True, f"{'confirmed: ' if confirming else ''}{gain}", c, a, held_to)
 
 
 def on_selection(
-    candidate: Scorecard, champion: Scorecard, definition: ScorecardDefinition, margin: float
+    candidate: Scorecard,
+    champion: Scorecard,
+    definition: ScorecardDefinition,
+    margin: float,
+    anchor: Scorecard | None = None,
 ) -> Judgement:
-    c = compare(candidate, champion, definition, margin=margin)
-    d = c.objective_diff
-    if c.guardrail_breaks:
-        return Judgement(False, f"guardrail broken: {', '.join(c.guardrail_breaks)}", c)
-    if c.regressions:
-        worst = ", ".join(f"{r.scenario}/{r.metric}" for r in c.regressions[:3])
-        return Judgement(False, f"regresses beyond tolerance: {worst}", c)
-    if d.mean <= margin:
-        return Judgement(False, f"objective {d.mean:+.4f} not above the margin {margin:g}", c)
-    if d.ci_low <= 0:
-        return Judgement(
-            False,
-            f"objective {d.mean:+.4f} but its interval [{d.ci_low:+.4f}, "
-            f"{d.ci_high:+.4f}] reaches zero",
-            c,
-        )
-    return Judgement(True, f"objective {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}]", c)
+    return judge(candidate, champion, anchor, definition, margin)
 
 
 def on_confirmation(
-    candidate: Scorecard, champion: Scorecard, definition: ScorecardDefinition, margin: float
+    candidate: Scorecard,
+    champion: Scorecard,
+    definition: ScorecardDefinition,
+    margin: float,
+    anchor: Scorecard | None = None,
 ) -> Judgement:
-    c = compare(candidate, champion, definition, margin=margin)
-    if c.guardrail_breaks:
-        return Judgement(
-            False,
-            f"not confirmed: guardrail broken on fresh seeds ({', '.join(c.guardrail_breaks)})",
-            c,
+    return judge(candidate, champion, anchor, definition, margin, confirming=True)
+
+
+def _seeds(seeds: tuple[int, ...]) -> str:
+    contiguous = seeds == tuple(range(seeds[0], seeds[0] + len(seeds)))
+    return f"{seeds[0]}-{seeds[-1]}" if contiguous and len(seeds) > 2 else ",".join(map(str, seeds))
+
+
+def _row(stage: str, seeds: tuple[int, ...], judged: Judgement) -> str:
+    c = judged.comparison
+    if c is None:
+        return f"| {stage} | {_seeds(seeds)} | — | — | — |"
+    d = c.objective_diff
+    losses = ["champion"] if "champion" in judged.held_to and c.regressions else []
+    losses += ["anchor"] if judged.anchor is not None and judged.anchor.regressions else []
+    held = "none" if not losses else "against the " + " and ".join(losses)
+    checked = (
+        f"{held} (against the {' and the '.join(judged.held_to)})"
+        if judged.held_to
+        else "not checked: no reference holds every guardrail"
+    )
+    guards = "all hold" if c.guardrails_ok else "broken: " + ", ".join(c.guardrail_breaks)
+    return (
+        f"| {stage} | {_seeds(seeds)} | {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}] "
+        f"| {guards} | {checked} |"
+    )
+
+
+def evidence(
+    selection: Judgement,
+    confirmation: Judgement,
+    *,
+    study: str,
+    trial: str,
+    seeds: tuple[int, ...],
+    fresh: tuple[int, ...],
+    replaced: int | None,
+    links: dict[str, str],
+) -> str:
+    """A registered version's description: why it was promoted, in numbers (markdown)."""
+    return "\n".join(
+        [
+            f"**Promoted** from trial {trial} of study `{study}`"
+            + (f", replacing version {replaced}." if replaced is not None else "."),
+            "",
+            (
+                "| on | seeds | objective − champion, paired (95% CI) | guardrails "
+                "| worse beyond tolerance |"
+            ),
+            "|---|---|---|---|---|",
+            _row("selection", seeds, selection),
+            _row("confirmation (fresh)", fresh, confirmation),
+            "",
+            f"Selection: {selection.reason}",
+            "",
+            f"Confirmation: {confirmation.reason}",
+            "",
+            f"Runs: [trial {trial}]({links['trial']}) · [its search]({links['search']})",
+        ]
+    )
+
+
+def start_evidence(study: str, path: str, card: Scorecard, definition: ScorecardDefinition) -> str:
+    """The first champion's description: where it came from and whether it is feasible."""
+    feasible = violation(card, definition) == 0
+    return (
+        f"**The start policy** of study `{study}` ({path}), registered as the first "
+        f"champion with objective {card.objective:.4f} on the selection seeds. "
+        + (
+            "It holds every guardrail."
+            if feasible
+            else f"It breaks a guardrail ({breaks(card)}): the first candidate that holds them "
+            "all and confirms on fresh seeds replaces it."
         )
-    if c.objective_diff.mean <= margin:
-        return Judgement(False, f"not confirmed: {c.objective_diff.mean:+.4f} on fresh seeds", c)
-    return Judgement(True, f"confirmed: {c.objective_diff.mean:+.4f} on fresh seeds", c)
+    )
 
 
 def confirmation_seeds(start: int, study: str, trial: int, count: int) -> tuple[int, ...]:

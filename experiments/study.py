@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,10 +22,13 @@ from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
 from policies import WHITELIST, InputError, Policy
+from scorecards import Scorecard
 from villagelab.safe_text import redact, scrub
 
 MODES = ("global", "local", "pareto")
 FROZEN = ("harness", "instrument", "agent", "agent_hash")
+# the single-objective value's name (in optuna-dashboard's plots): see `trial_value`
+VALUE_NAME = "objective (or -violation when a guardrail breaks)"
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,9 @@ def open_study(
             pruner=optuna.pruners.WilcoxonPruner(p_threshold=0.1, n_startup_steps=startup_steps),
             load_if_exists=True,
         )
+    names = pareto.names if mode == "pareto" and pareto else [VALUE_NAME]
+    if study.metric_names != names:
+        study.set_metric_names(names)
     recorded = {k: study.user_attrs.get(k) for k in (*FROZEN, "mode")}
     frozen = {k: hashes[k] for k in FROZEN if k in hashes}  # what this driver binds it to
     if recorded["harness"] is None:
@@ -139,6 +146,38 @@ def open_study(
             f"it with --mode {recorded['mode']} or start a new study"
         )
     return study
+
+
+def trial_value(
+    card: Scorecard, mode: str, pareto: Objectives, violation: float
+) -> float | list[float]:
+    """What Optuna is told: feasibility first. A policy that holds every guardrail scores its
+    objective (in [0, 1]); one that breaks a guardrail scores minus its total violation, so
+    it ranks below every feasible policy and the smaller violation ranks higher. Optuna's
+    best trial — and optuna-dashboard's, which reads the values and ignores constraints —
+    is then the best feasible trial."""
+    if mode == "pareto":
+        return [-violation] * len(pareto.names) if violation > 0 else pareto_values(card, pareto)
+    if violation > 0:
+        return -violation
+    return card.objective if card.objective is not None else 0.0
+
+
+def pareto_values(card: Scorecard, pareto: Objectives) -> list[float]:
+    """Each objective group: the mean of its metrics, normalised to [0, 1], higher better."""
+    from scorecards import METRICS
+
+    out = []
+    for _, names in pareto.groups:
+        scores = []
+        for name in names:
+            m = card.metrics.get(name)
+            if m is not None:
+                lo, hi = METRICS[name].range
+                x = (m.mean - lo) / (hi - lo)
+                scores.append(x if METRICS[name].direction == "max" else 1 - x)
+        out.append(sum(scores) / len(scores) if scores else 0.0)
+    return out
 
 
 def _sampler_seed(name: str, storage: Any) -> int:
@@ -241,3 +280,35 @@ def _suggest(trial: optuna.trial.BaseTrial, name: str, p: Any) -> Any:
 def local_name(study: str, champion_version: int | None) -> str:
     """Local mode's sub-study: one per champion, since its ranges centre on the champion."""
     return f"{study}@champion-v{champion_version or 0}"
+
+
+def enqueue_first(study: optuna.Study, first: tuple[str, ...], mode: str) -> None:
+    """A config's `first` policies become the study's first trials (once)."""
+    from policies import load_policy
+
+    if not first or study.user_attrs.get("first_enqueued"):
+        return
+    if mode == "local":
+        raise InputError("'first' policies seed a global or pareto search, not local mode")
+    for path in first:
+        study.enqueue_trial(dict(load_policy(path)), user_attrs={"first": str(path)})
+    study.set_user_attr("first_enqueued", True)
+
+
+def recover_dead(alive: Callable[[str | None], bool], study: optuna.Study) -> list[int]:
+    """Trials a dead driver left RUNNING are failed and re-queued once."""
+    dead = [
+        t
+        for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
+        if not alive(t.user_attrs.get("driver"))
+    ]
+    return recover(study, {t.number for t in dead}) if dead else []
+
+
+def record_decision(trial: optuna.Trial, decision: str, reason: str, **numbers: float) -> None:
+    """A trial's decision and its reason as user attributes (seen in optuna-dashboard),
+    credentials masked like everything else that is stored."""
+    trial.set_user_attr("decision", decision)
+    trial.set_user_attr("reason", scrub(reason)[:2000])
+    for key, value in numbers.items():
+        trial.set_user_attr(key, value)

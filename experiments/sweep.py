@@ -3,12 +3,12 @@ scenarios and seeds (common random numbers) — to see what a parameter buys and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from policies import BY_NAME, InputError, Policy
 
-from .evaluation import Execution, Instrument, evaluate
+from .evaluation import Evaluation, Execution, Instrument, evaluate
 
 
 @dataclass(frozen=True)
@@ -45,11 +45,16 @@ def sweep(
     instrument: Instrument,
     seeds: Sequence[int],
     execution: Execution,
+    on_point: Callable[[object, Evaluation], None] | None = None,
 ) -> list[SweepPoint]:
+    """Evaluate each value in turn; `on_point` sees each evaluation (to log it)."""
+    policies = [base.with_values({name: value}) for value in values]  # all validated first
     points = []
-    for value in values:
-        policy = base.with_values({name: value})  # validated: out of range stops here
-        card = evaluate(policy, instrument, seeds, execution).scorecard
+    for value, policy in zip(values, policies, strict=True):
+        evaluation = evaluate(policy, instrument, seeds, execution)
+        if on_point is not None:
+            on_point(value, evaluation)
+        card = evaluation.scorecard
         points.append(
             SweepPoint(
                 value,

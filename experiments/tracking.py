@@ -1,86 +1,112 @@
 """The MLflow record of a search (DESIGN §7).
 
-An experiment per study with its artifact location under the runs folder; a parent run per
-invocation (tagged with the driver, and with the parent it resumes); a child run per trial
-with the policy values as params, the headline metrics, the per-scenario and per-seed results
-as a table artifact, and tags for study, trial, policy, harness, instrument and decision. Runs
-a dead driver left RUNNING are closed as KILLED. The tracking URI is always absolute (a stray
-./mlruns can never switch stores) and only the driver writes.
+An experiment per study (described, its artifact location under the runs folder, and a
+shared view of its trials that `villagelab ui` opens); a parent run per invocation named
+`<study> <date time>`, with the search settings as params and the selection seeds as a
+dataset input (tagged with the driver, and with the parent it resumes); a child run per
+trial with the policy values as params, every metric's mean and interval with the
+champion's beside them (`records.scorecard_metrics`), the instance objectives the pruner
+saw, the per-scenario and per-seed results as a table artifact, and tags for study, trial,
+policy, harness, instrument, decision and reason. Runs a dead driver left RUNNING are closed
+as KILLED. The tracking URI is always absolute (a stray ./mlruns can never switch stores)
+and only the driver writes.
 """
 
 from __future__ import annotations
 
-import logging
-import socket
-import time
-import urllib.parse
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from policies import InputError
 from villagelab.safe_text import redact, scrub
+
+from . import records
+from .records import mlflow_client
 
 if TYPE_CHECKING:
     from policies import Policy
-    from scorecards import Scorecard, Values
+    from scorecards import Comparison, Scorecard, Values
 
-BATCH = 1000  # metrics per log_batch
+SHARED_VIEW = "villagelab"  # the key of the study's shared runs view (see `shared_view`)
+
+DESCRIPTION = """\
+A villagelab search study: one **parent run** per invocation of `villagelab search`
+(named `<study> <date time>`, the settings as params, the champion's objective per step) and
+one **child run** per trial: the policy as params; tags `villagelab.decision`
+(promoted / rolled_back / pruned / failed) and `villagelab.reason`.
+
+Metrics of a trial, on the selection seeds: `objective` and each metric `m` overall and
+`scenario/m` per scenario, as the mean over seeds with its 95% interval (`.ci_low`,
+`.ci_high`); beside each, the champion's value on the same seeds (`.champion`, with its
+interval) and, per scenario, the paired difference (`.vs_champion`). `optuna_value` is what
+Optuna ranks by: the objective when every guardrail holds, else minus the total
+`violation`. `instance_objective` (by step) is what the pruner saw. Values are rounded to 4
+decimals; the exact numbers are in each run's `scorecard.json`.
+
+The champion is the registered model `villagelab-policy` with the alias `champion`: each
+version's description holds its promotion evidence. `villagelab ui` opens the trials sorted
+by `optuna_value` (a shared view; "Exit shared view" shows every run)."""
+
+COLUMNS = [  # the shared view's columns, in order: decision first, then what it rests on
+    "attributes.`Dataset`",
+    "tags.`villagelab.decision`",
+    "metrics.`optuna_value`",
+    "metrics.`objective`",
+    "metrics.`objective.ci_low`",
+    "metrics.`objective.ci_high`",
+    "metrics.`objective.champion`",
+    "metrics.`objective.vs_champion`",
+    "metrics.`violation`",
+    "metrics.`containment`",
+    "metrics.`reach`",
+    "metrics.`provenance`",
+    "metrics.`action_consistency`",
+    "metrics.`false_certainty_rate`",
+    "tags.`villagelab.reason`",
+]
 
 
-def _now_ms() -> int:
-    return int(time.time() * 1000)
+def shared_view() -> str:
+    """The runs table a user should land on: the trials, best first, with the columns that
+    explain each decision (MLflow's "shared view" state, stored as an experiment tag)."""
+    return json.dumps(
+        {
+            "searchFilter": "tags.`villagelab.kind` = 'trial'",
+            "orderByKey": "metrics.`optuna_value`",
+            "orderByAsc": False,
+            "selectedColumns": COLUMNS,
+            "columnOrder": COLUMNS,
+            "runsHiddenMode": "SHOW_ALL",
+            "columnWidths": {"tags.`villagelab.decision`": 120, "tags.`villagelab.reason`": 600},
+        }
+    )
 
 
-def mlflow_client(uri: str) -> Any:
-    """A client of the tracking store at `uri` (also its model registry). A server that
-    cannot be reached stops the command at once with its address, credentials masked: MLflow's
-    client would retry for minutes, then fail with the full URI in its message."""
-    from mlflow.tracking import MlflowClient
+def runs_view_path(experiment_id: str) -> str:
+    """The UI route of a study's runs view (MLflow 3 otherwise opens on GenAI traces)."""
+    return (
+        f"#/experiments/{experiment_id}/runs?workflowType=machine_learning"
+        f"&viewStateShareKey={SHARED_VIEW}"
+    )
 
-    for noisy in ("mlflow", "alembic"):  # schema migrations on a fresh store are not news
-        logging.getLogger(noisy).setLevel(logging.WARNING)
-    parts = urllib.parse.urlsplit(uri)
-    if parts.scheme in ("http", "https"):
-        try:
-            port = parts.port or (443 if parts.scheme == "https" else 80)
-            socket.create_connection((parts.hostname or "", port), timeout=10).close()
-        except (OSError, ValueError) as exc:
-            raise InputError(
-                f"cannot reach the MLflow tracking server at {redact(uri)} "
-                f"({getattr(exc, 'strerror', None) or exc}); start it, or leave "
-                "out --tracking-uri to use the runs folder's own store"
-            ) from None
-    return MlflowClient(tracking_uri=uri, registry_uri=uri)
+
+def run_path(experiment_id: str, run_id: str) -> str:
+    return f"#/experiments/{experiment_id}/runs/{run_id}"
 
 
 class Tracker:
     def __init__(self, uri: str, study: str, artifacts: Path) -> None:
         self.uri, self.study = uri, study
         self.client = mlflow_client(uri)
-        found = self.client.get_experiment_by_name(study)
-        if found is None:
-            if uri.startswith(("sqlite:", "file:")) or "://" not in uri:
-                artifacts.mkdir(parents=True, exist_ok=True)
-                location: str | None = artifacts.resolve().as_uri()
-            else:
-                location = None  # a tracking server keeps artifacts where it is told to
-            self.experiment_id = self._create_experiment(location)
-        else:
-            self.experiment_id = found.experiment_id
-
-    def _create_experiment(self, location: str | None) -> str:
-        """Get-or-create: two drivers starting the same study at once both ask; the one that
-        loses the race reads the winner's experiment (create_experiment is not idempotent)."""
-        from mlflow.exceptions import MlflowException
-
-        try:
-            return str(self.client.create_experiment(self.study, artifact_location=location))
-        except MlflowException as exc:
-            found = self.client.get_experiment_by_name(self.study)
-            if exc.error_code != "RESOURCE_ALREADY_EXISTS" or found is None:
-                raise
-            return str(found.experiment_id)
+        self.experiment_id = records.experiment(
+            self.client, study, records.local_artifacts(uri, artifacts), DESCRIPTION, "study"
+        )
+        tag = f"mlflow.sharedViewState.{SHARED_VIEW}"
+        view = shared_view()
+        if self.client.get_experiment(self.experiment_id).tags.get(tag) != view:
+            self.client.set_experiment_tag(self.experiment_id, tag, view)
+        self.datasets: list[Any] = []  # the selection seeds, as dataset inputs
 
     # --- runs ----------------------------------------------------------------------------------
     def close_stale(self, alive: Callable[[str | None], bool]) -> int:
@@ -94,7 +120,14 @@ class Tracker:
                 closed += 1
         return closed
 
-    def start_parent(self, hashes: dict[str, str], driver: str, settings: dict[str, Any]) -> str:
+    def start_parent(
+        self,
+        hashes: dict[str, str],
+        driver: str,
+        settings: dict[str, Any],
+        scenarios: Sequence[str],
+        seeds: Sequence[int],
+    ) -> str:
         previous = self.client.search_runs(
             [self.experiment_id],
             "tags.`villagelab.kind` = 'search'",
@@ -111,9 +144,16 @@ class Tracker:
         }
         if previous:
             tags["villagelab.resumes"] = previous[0].info.run_id
-        run = self.client.create_run(self.experiment_id, run_name=f"search {self.study}", tags=tags)
-        self.client.log_dict(run.info.run_id, settings, "settings.json")
-        return run.info.run_id
+        run = self.client.create_run(
+            self.experiment_id, run_name=f"{self.study} {records.stamp()}", tags=tags
+        )
+        run_id = run.info.run_id
+        records.log_params(self.client, run_id, settings)
+        # anyone with the UI reads artifacts: a credential in a URI is masked
+        self.client.log_text(run_id, scrub(json.dumps(settings, indent=2)), "settings.json")
+        self.datasets = [records.seed_set("selection seeds", scenarios, seeds, "selection")]
+        self.client.log_inputs(run_id, datasets=self.datasets)
+        return run_id
 
     def start_trial(
         self,
@@ -125,8 +165,6 @@ class Tracker:
         requeued_from: int | None,
         optuna_study: str,
     ) -> str:
-        from mlflow.entities import Param
-
         tags = {
             "mlflow.parentRunId": parent,
             "villagelab.study": self.study,
@@ -144,12 +182,20 @@ class Tracker:
             tags["villagelab.substudy"] = optuna_study
         name = f"trial {number}" if optuna_study == self.study else f"{optuna_study} #{number}"
         run = self.client.create_run(self.experiment_id, run_name=name, tags=tags)
-        self.client.log_batch(run.info.run_id, params=[Param(k, str(v)) for k, v in policy.items()])
+        records.log_params(self.client, run.info.run_id, dict(policy.items()))
+        if self.datasets:
+            self.client.log_inputs(run.info.run_id, datasets=self.datasets)
         return run.info.run_id
 
     def retries(self, run_id: str, episodes: list[str]) -> None:
         """Episodes Ray ran twice because a worker or node was lost: never silent."""
         self.client.set_tag(run_id, "villagelab.retries", scrub("; ".join(episodes))[:4000])
+
+    def model_usage(self, run_id: str, metrics: dict[str, float]) -> None:
+        """An LLM agent's calls in this trial (calls, cache hit rate, tokens, estimated cost);
+        nothing for an agent that calls no model."""
+        if metrics:
+            records.log_metrics(self.client, run_id, dict(sorted(metrics.items())))
 
     def traces_at(self, run_id: str, location: str) -> None:
         """Where the workers write this trial's traces (a shared URI, credentials masked:
@@ -164,21 +210,22 @@ class Tracker:
         reason: str,
         values: Values,
         policy: Policy,
+        *,
+        champion: Scorecard,
+        comparison: Comparison | None,
+        reported: list[tuple[int, float]],
+        optuna_value: float,
+        violation: float,
     ) -> None:
         import pandas as pd
-        from mlflow.entities import Metric
 
-        ts = _now_ms()
-        metrics = [Metric(name, m.mean, ts, 0) for name, m in card.metrics.items()]
-        metrics += [
-            Metric(f"{sc}/{name}", m.mean, ts, 0)
-            for sc, by_name in card.scenarios.items()
-            for name, m in by_name.items()
-        ]
-        if card.objective is not None:
-            metrics.append(Metric("objective", card.objective, ts, 0))
-        for i in range(0, len(metrics), BATCH):
-            self.client.log_batch(run_id, metrics=metrics[i : i + BATCH])
+        numbers = records.scorecard_metrics(card, champion, comparison)
+        numbers |= {
+            "optuna_value": round(optuna_value, records.DIGITS),
+            "violation": round(violation, records.DIGITS),
+        }
+        records.log_metrics(self.client, run_id, numbers)
+        self.instances(run_id, reported)
         rows = [
             {"scenario": sc, "metric": name, "seed": seed, "value": v}
             for sc, per_metric in sorted(values.items())
@@ -187,26 +234,51 @@ class Tracker:
         ]
         self.client.log_table(run_id, data=pd.DataFrame(rows), artifact_file="results.json")
         self.client.log_dict(run_id, card.to_json(), "scorecard.json")
+        if comparison is not None:
+            self.client.log_dict(run_id, comparison.to_json(), "vs_champion.json")
         self.client.log_text(run_id, policy.to_yaml(), "policy.yaml")
         self.end_trial(run_id, decision, reason, "FINISHED")
 
-    def timing(self, run_id: str, seconds: float, simulation: float) -> None:
-        """Where a trial's time went: all of it, and the part spent waiting for episodes."""
+    def instances(self, run_id: str, reported: list[tuple[int, float]]) -> None:
+        """The instance objectives reported to the pruner, one step each (in the fixed
+        instance order): what a pruned trial was stopped on."""
         from mlflow.entities import Metric
 
-        ts = _now_ms()
-        self.client.log_batch(
+        ts = records.now_ms()
+        metrics = [
+            Metric("instance_objective", round(v, records.DIGITS), ts, step) for step, v in reported
+        ]
+        for i in range(0, len(metrics), records.BATCH):
+            self.client.log_batch(run_id, metrics=metrics[i : i + records.BATCH])
+
+    def pruned(
+        self, run_id: str, reason: str, reported: list[tuple[int, float]], instances: int
+    ) -> None:
+        self.instances(run_id, reported)
+        records.log_metrics(
+            self.client, run_id, {"instances_run": len(reported), "instances_planned": instances}
+        )
+        self.end_trial(run_id, "pruned", reason, "FINISHED")
+
+    def timing(self, run_id: str, seconds: float, simulation: float) -> None:
+        """Where a trial's time went: all of it, and the part spent waiting for episodes."""
+        records.log_metrics(
+            self.client,
             run_id,
-            metrics=[
-                Metric("trial_seconds", seconds, ts, 0),
-                Metric("simulation_seconds", simulation, ts, 0),
-            ],
+            {"trial_seconds": round(seconds, 3), "simulation_seconds": round(simulation, 3)},
         )
 
     def end_trial(self, run_id: str, decision: str, reason: str, status: str) -> None:
         self.client.set_tag(run_id, "villagelab.decision", decision)
         self.client.set_tag(run_id, "villagelab.reason", scrub(reason)[:4000])
         self.client.set_terminated(run_id, status)
+
+    def confirmation(self, run_id: str, scenarios: Sequence[str], seeds: Sequence[int]) -> None:
+        """The fresh seeds a promotion was confirmed (or refused) on, as a dataset input."""
+        self.client.log_inputs(
+            run_id,
+            datasets=[records.seed_set("confirmation seeds", scenarios, seeds, "confirmation")],
+        )
 
     def log_champion(
         self, run_id: str, policy: Policy, card: Scorecard, reports: tuple[Path, ...]
@@ -217,6 +289,9 @@ class Tracker:
         for path in reports:
             self.client.log_artifact(run_id, str(path), "champion")
         return f"{self.client.get_run(run_id).info.artifact_uri}/champion"
+
+    def parent_of(self, run_id: str) -> str | None:
+        return self.client.get_run(run_id).data.tags.get("mlflow.parentRunId")
 
     def champion_step(self, parent: str, objective: float | None, step: int) -> None:
         if objective is not None:

@@ -183,6 +183,7 @@ MetricName = Literal[
     "request_fulfilment",
     "memory_noise",
     "memory_load",
+    "text_contradiction_rate",
     "conservation_violations",
     "isolation_violations",
     "milestones",

@@ -29,6 +29,7 @@ SHARES = {  # of the rows, per table
 }
 PROPOSITIONS = ("bakery_closed", "bo_leaves", "secret")  # certain, rumor, private
 MODALITIES = ("certain", "likely", "rumor")
+WORDS = ("I saw it myself.", "Ana told me it might be so.", "It is so.", "Bo says so, I am sure.")
 END = 576  # ticks: two days of five minutes
 
 
@@ -62,11 +63,6 @@ class _Draw:
         out = np.array(options, dtype=object)[self.rng.integers(0, len(options), n)]
         out[self.rng.random(n) < null] = None
         return out
-
-
-def rng_scripted(d: _Draw, n: int) -> np.ndarray:
-    """A few scripted lines among the utterances."""
-    return d.rng.random(n) < 0.05
 
 
 def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
@@ -113,9 +109,12 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "modality": pick(MODALITIES, n),
             "stated_source": pick([*names, "self"], n, 0.3),
             "privacy": pick(("public", "private"), n),
-            "text": "",
-            "text_by": "harness",
-            "scripted": rng_scripted(d, n),
+            # every other utterance in an agent's own words (drawn without the generator, so
+            # the other tables' draws stay as they were)
+            "text": np.array(WORDS, dtype=object)[np.arange(n) % len(WORDS)],
+            "text_by": np.where(np.arange(n) % 2 == 0, "agent", "harness"),
+            # a few scripted lines (every twentieth), also drawn without the generator
+            "scripted": np.arange(n) % 20 == 0,
         }
     )
     key = d.rows(int(rows * SHARES["probes"]))

@@ -8,7 +8,7 @@ are judged on exactly the same instances.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ._rules import GuardrailResult, check_guardrails, objectives, per_seed_mean
 from .definition import ScorecardDefinition
@@ -21,7 +21,7 @@ from .stats import Interval, paired_diff
 class MetricDiff:
     """Candidate - reference for one metric in one scenario, paired on common seeds.
 
-    `regressed`: the whole interval lies beyond the tolerance in the bad direction.
+    `regressed`: worse beyond the tolerance under the comparison's rule (see `regressed`).
     """
 
     scenario: str
@@ -40,6 +40,7 @@ class Comparison:
     metrics: tuple[MetricDiff, ...]
     guardrails: dict[str, GuardrailResult]  # the candidate's, under the given definition
     margin: float
+    rule: Rule = "sure"  # how `regressed` was decided (see `regressed`)
 
     @property
     def improves(self) -> bool:
@@ -62,6 +63,7 @@ class Comparison:
         return {
             "objective_diff": {"mean": d.mean, "ci_low": d.ci_low, "ci_high": d.ci_high, "n": d.n},
             "margin": self.margin,
+            "rule": self.rule,
             "improves": self.improves,
             "guardrails_ok": self.guardrails_ok,
             "guardrail_breaks": self.guardrail_breaks,
@@ -79,9 +81,25 @@ class Comparison:
         }
 
 
-def regressed(direction: Direction, diff: Interval, tolerance: float) -> bool:
-    """Whether a difference's interval lies entirely beyond tolerance on the bad side."""
-    return diff.ci_high < -tolerance if direction == "max" else diff.ci_low > tolerance
+Rule = Literal["sure", "likely"]
+
+
+def regressed(direction: Direction, diff: Interval, tolerance: float, rule: Rule = "sure") -> bool:
+    """Whether a paired difference counts as worse beyond the tolerance.
+
+    `sure` (the gate's test, before Holm's correction): the whole interval lies beyond the
+    tolerance on the bad side — a false alarm in CI costs a developer's afternoon.
+    `likely` (a promotion's): the mean lies beyond the tolerance and the whole interval on
+    the bad side of zero — worse for certain, and by more than the tolerance on average. A
+    promotion that lets such a loss through cannot be undone by the next one, so a
+    promotion is held to the stricter reading.
+    """
+    sign = 1.0 if direction == "max" else -1.0  # "worse" is negative after this
+    mean, low, high = (sign * x for x in (diff.mean, diff.ci_low, diff.ci_high))
+    low, high = min(low, high), max(low, high)
+    if rule == "sure":
+        return high < -tolerance
+    return mean < -tolerance and high < 0
 
 
 def compare(
@@ -90,8 +108,10 @@ def compare(
     definition: ScorecardDefinition,
     *,
     margin: float = 0.0,
+    rule: Rule = "sure",
 ) -> Comparison:
-    """Compare `candidate` with `reference` on their common (scenario, seed) instances."""
+    """Compare `candidate` with `reference` on their common (scenario, seed) instances;
+    `rule` decides what counts as a regression (see `regressed`)."""
     cand_values = _values(candidate)
     ref_values = _values(reference)
     cand_obj = objectives(cand_values, definition)
@@ -121,11 +141,13 @@ def compare(
                     cand.direction,
                     tolerance,
                     diff,
-                    regressed(cand.direction, diff, tolerance),
+                    regressed(cand.direction, diff, tolerance, rule),
                 )
             )
     means = {sc: {n: m.mean for n, m in ms.items()} for sc, ms in candidate.scenarios.items()}
-    return Comparison(objective_diff, tuple(diffs), check_guardrails(means, definition), margin)
+    return Comparison(
+        objective_diff, tuple(diffs), check_guardrails(means, definition), margin, rule
+    )
 
 
 def _values(card: Scorecard) -> dict[str, dict[str, dict[int, float]]]:

@@ -8,6 +8,8 @@ import json
 import subprocess
 from pathlib import Path
 
+from harness.engine.schema import TABLE_NAMES
+
 from .conftest import ROOT, villagelab
 from .servers import EXE, QUIET
 
@@ -102,7 +104,9 @@ def test_a_search_attaches_to_a_ray_cluster(tmp_path, ray_head):
     assert "trials_this_run: 2" in result.stdout
     # the start champion's traces came back to the driver and were written under its runs folder
     (start,) = (runs / "studies" / "cluster" / "champions").glob("start-*")
-    assert len(list(start.glob("traces/*/*/*.parquet"))) == 13 * 2 * 3  # tables × scenarios × seeds
+    assert (
+        len(list(start.glob("traces/*/*/*.parquet"))) == len(TABLE_NAMES) * 2 * 3
+    )  # tables × scenarios × seeds
     again = villagelab("champion", "show", "--runs-dir", str(runs))
     assert again.returncode == 0 and "champion: version" in again.stdout
 
@@ -192,7 +196,7 @@ def test_on_a_cluster_workers_write_traces_to_a_shared_uri(tmp_path, ray_head):
     )
     assert serial.returncode == 0, serial.stderr
     written = sorted(p.relative_to(shared) for p in shared.glob("traces/*/*/*.parquet"))
-    assert len(written) == 13 * 2 * 2
+    assert len(written) == len(TABLE_NAMES) * 2 * 2
     assert all((shared / p).read_bytes() == (local / p).read_bytes() for p in written)
     assert (tmp_path / "out" / "card.json").read_text() == (local / "card.json").read_text()
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
@@ -236,7 +240,7 @@ def test_a_search_on_a_cluster_keeps_every_trials_traces_at_the_shared_uri(tmp_p
     assert result.returncode == 0, result.stderr
     assert "trial 0: promoted" in result.stderr
     trial = shared / "kept" / "trial-0"
-    assert len(list(trial.glob("traces/*/*/*.parquet"))) == 13 * 2 * 3
+    assert len(list(trial.glob("traces/*/*/*.parquet"))) == len(TABLE_NAMES) * 2 * 3
     client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
     experiment = client.get_experiment_by_name("kept")
     (run,) = [
@@ -282,7 +286,10 @@ def test_workers_on_a_cluster_import_a_user_agent_by_its_path(tmp_path, ray_head
         cwd=ROOT,
         timeout=600,
     )
-    assert result.returncode == 0, result.stderr
+    # the quoting agent leaks the secret: run exits 1 on a broken guardrail (the README's
+    # rule), with everything written; any other failure is 2
+    broken = "guardrail broken: containment" in result.stderr
+    assert result.returncode == (1 if broken else 0), result.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert [e["status"] for e in manifest["episodes"]] == ["ok"] * 4
     assert manifest["agent_path"] == "tests.fixtures.agents:Quoting"

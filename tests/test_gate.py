@@ -18,14 +18,29 @@ def own_baseline(tmp_path_factory):
 
     path = tmp_path_factory.mktemp("gate") / "baseline.json"
     result = villagelab(
-        "gate", "--policy", CAREFUL, "--baseline", str(path), "--update-baseline", "--serial"
+        "gate",
+        "--policy",
+        CAREFUL,
+        "--baseline",
+        str(path),
+        "--update-baseline",
+        "--serial",
+        "--no-mlflow",
     )
     assert result.returncode == 0, result.stderr
     return path
 
 
 def gate(cli, policy: str, baseline, *extra: str):
-    return cli("gate", "--policy", policy, "--baseline", str(baseline), "--serial", *extra)
+    return cli(
+        "gate",
+        "--policy",
+        policy,
+        "--baseline",
+        str(baseline),
+        "--serial",
+        *(extra or ("--no-mlflow",)),
+    )
 
 
 def test_policy_passes_against_its_own_baseline(cli, own_baseline, tmp_path):
@@ -116,6 +131,7 @@ def test_junit_and_summary_count_every_check_and_guardrail(cli, own_baseline, tm
         str(tmp_path / "g.md"),
         "--json",
         str(tmp_path / "g.json"),
+        "--no-mlflow",
         env={"GITHUB_STEP_SUMMARY": str(step)},
     )
     assert result.returncode == 0
@@ -130,6 +146,39 @@ def test_junit_and_summary_count_every_check_and_guardrail(cli, own_baseline, tm
     summary = (tmp_path / "g.md").read_text()
     assert "villagelab gate: pass" in summary
     assert step.read_text() == "earlier step\n" + summary  # appended, not replaced
+
+
+def test_a_gate_is_logged_as_an_mlflow_run_with_its_scorecard_and_reports(
+    cli, own_baseline, tmp_path
+):
+    from mlflow.tracking import MlflowClient
+
+    planted = tmp_path / "planted.yaml"
+    planted.write_text(
+        (ROOT / "policies" / "careful.yaml")
+        .read_text()
+        .replace("keep_source: true", "keep_source: false")
+    )
+    runs = tmp_path / "runs"
+    result = gate(
+        cli, str(planted), own_baseline, "--runs-dir", str(runs), "--json", str(tmp_path / "g.json")
+    )
+    assert result.returncode == 1
+    client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
+    experiment = client.get_experiment_by_name("villagelab-gate")
+    (run,) = client.search_runs([experiment.experiment_id])
+    assert run.info.run_id in result.stdout  # the printed address names it
+    assert run.data.tags["villagelab.verdict"] == "fail"
+    assert "provenance regressed" in run.data.tags["villagelab.message"]
+    m = run.data.metrics
+    assert m["public_fact/provenance.vs_baseline"] < 0
+    assert m["provenance.baseline"] > m["provenance"]
+    (seeds,) = run.inputs.dataset_inputs
+    assert seeds.dataset.name == "gate seeds"
+    logged = {f.path for f in client.list_artifacts(run.info.run_id, "reports")}
+    assert {"reports/report.md", "reports/report.html", "reports/g.json"} <= logged
+    assert "scorecard.json" in {f.path for f in client.list_artifacts(run.info.run_id)}
+    assert run.info.run_name.startswith("gate planted ")
 
 
 def test_holm_controls_the_family():

@@ -90,7 +90,7 @@ def test_an_installed_package_registers_a_name_through_the_entry_point_group(cli
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: quoting-agents\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(f"[villagelab.agents]\nquoting = {QUOTING}\n")
     env = {"PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
-    assert "reference | simple | quoting | module:Factory" in " ".join(
+    assert "reference | simple | llm | quoting | module:Factory" in " ".join(
         cli("run", "--help", env=env).stdout.split()
     )
     result = cli(*COMMANDS["run"](tmp_path), "--agent", "quoting", env=env)

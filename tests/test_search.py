@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import villagelab
+
 
 @pytest.fixture(scope="module")
 def searched(tmp_path_factory):
-    from .conftest import villagelab
-
     root = tmp_path_factory.mktemp("search")
     config = root / "tiny.yaml"
     config.write_text("scenarios: [public_fact]\nseeds: 0-1\n")
@@ -86,3 +86,67 @@ def test_resuming_with_another_harness_refuses(searched):
     storage = storage_for(None, runs / "optuna.journal")
     with pytest.raises(InputError, match="frozen harness"):
         open_study("tiny", storage, "global", {"harness": "0" * 24, "instrument": "1" * 24})
+
+
+def test_the_printed_next_steps_work_when_copied_into_a_plain_shell(searched):
+    """The commands name the executable that ran (the venv is not on a new shell's PATH)."""
+    import os
+    import subprocess
+
+    root, runs, result = searched
+    lines = dict(line.split(": ", 1) for line in result.stdout.splitlines() if ": " in line)
+    plain = {**os.environ, "PATH": "/usr/bin:/bin"}
+    report = subprocess.run(
+        lines["morning_report"],
+        shell=True,
+        cwd=root,
+        env=plain,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert report.returncode == 0, report.stderr
+    assert "Morning report: study tiny" in report.stdout
+    ui = lines["open the MLflow UI"]
+    assert ui.split()[0].endswith("villagelab") and ui.split()[1:] == [
+        "ui",
+        "--runs-dir",
+        str(runs),
+    ]
+
+
+def test_a_finished_study_says_how_to_extend_it_and_leaves_no_empty_parent_run(searched):
+    import shlex
+    import subprocess
+
+    from mlflow.tracking import MlflowClient
+
+    root, runs, _ = searched
+    args = [
+        "search",
+        "--study",
+        "tiny",
+        "--trials",
+        "3",
+        "--config",
+        str(root / "tiny.yaml"),
+        "--runs-dir",
+        str(runs),
+        "--serial",
+    ]
+    again = villagelab(*args, cwd=root)
+    assert again.returncode == 0, again.stderr
+    assert "trials_this_run: 0" in again.stdout and "stopped_by: spent" in again.stdout
+    assert "has used its budget of 3 trials; nothing ran" in " ".join(again.stderr.split())
+    extend = next(line for line in again.stdout.splitlines() if line.startswith("extend_it"))
+    assert shlex.split(extend.split(": ", 1)[1])[1:] == [*args[:3], "--trials", "13", *args[5:]]
+    client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
+    experiment = client.get_experiment_by_name("tiny")
+    parents = client.search_runs([experiment.experiment_id], "tags.`villagelab.kind` = 'search'")
+    assert len(parents) == 1  # the rerun opened no run
+    assert subprocess.run(
+        shlex.split(extend.split(": ", 1)[1])[:1] + ["--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.startswith("villagelab ")

@@ -26,6 +26,9 @@ _USERINFO = re.compile(
     r"(?::(?P<password>[^/\s@'\"<>]*))?@"
 )
 _PARAM = re.compile(r"(?P<name>[?&;][^=&\s#'\"<>]+)=(?P<value>[^&\s#'\"<>]*)")
+# parameters whose name looks like a credential's but is not one: the MLflow UI's shared view
+# is named by `viewStateShareKey`, a public label (`villagelab ui` prints it)
+_PUBLIC_PARAMS = frozenset({"viewstatesharekey"})
 
 _remembered: set[str] = set()
 
@@ -43,6 +46,8 @@ def _mask_userinfo(match: re.Match[str]) -> str:
 
 
 def _mask_param(match: re.Match[str]) -> str:
+    if match["name"][1:].lower() in _PUBLIC_PARAMS:
+        return match[0]
     if _CREDENTIAL_PARAM.search(match["name"]) and match["value"]:
         return f"{match['name']}={MASK}"
     return match[0]

@@ -3,10 +3,13 @@ how a run's execution (serial, Ray, the agent) and its scorecard files are made.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
+from policies import InputError
 from scenarios import parse_seeds
 from villagelab.safe_text import remember
 
@@ -29,6 +32,22 @@ def agent_option(command):  # type: ignore[no-untyped-def]
     checked, and its code hashed, before any episode runs."""
     from harness.agents.registry import describe
 
+    command = click.option(
+        "--cache-only",
+        is_flag=True,
+        expose_value=False,
+        callback=_remember_option,
+        help="--agent llm: answer every model call from the response cache; a call not in it "
+        "ends its episode as cache_miss",
+    )(command)
+    command = click.option(
+        "--llm-config",
+        type=click.Path(path_type=Path),
+        expose_value=False,
+        callback=_remember_option,
+        metavar="FILE",
+        help="--agent llm: the model endpoint, cache, budgets and prices (docs/llm.md)",
+    )(command)
     return click.option(
         "--agent",
         "agent_kind",
@@ -37,6 +56,48 @@ def agent_option(command):  # type: ignore[no-untyped-def]
         metavar="NAME|module:Factory",
         help=f"the agent: {describe()}",
     )(command)
+
+
+def _remember_option(ctx: click.Context, param: click.Parameter, value: object) -> object:
+    ctx.meta[f"villagelab.{param.name}"] = value
+    return value
+
+
+def agent_options(agent: str) -> str | None:
+    """`--llm-config FILE` (and `--cache-only`) as the LLM agent's options: the config
+    validated here (bad input exits 2 before anything runs), travelling as JSON. The API key
+    stays in its environment variable; credentials in the endpoint's URL are masked wherever
+    text is shown or written."""
+    ctx = click.get_current_context()
+    path = ctx.meta.get("villagelab.llm_config")
+    cache_only = bool(ctx.meta.get("villagelab.cache_only"))
+    if path is None:
+        if cache_only:
+            raise InputError("--cache-only: expected --llm-config FILE with it")
+        return None
+    import json
+    import secrets
+
+    from harness.agents.llm import agent_options as llm_options
+    from harness.agents.llm import load_llm_config
+
+    if agent != "llm":
+        raise InputError(f"--llm-config: only --agent llm takes a model config (got {agent})")
+    config = load_llm_config(path, need_key=not cache_only)
+    if cache_only:
+        config = config.with_cache_only(True)
+    remember(config.endpoint.base_url)
+    runs_dir = ctx.params.get("runs_dir") or Path("runs")
+    options = llm_options(config, Path(runs_dir).resolve(), secrets.token_hex(6))
+    return json.dumps(options, sort_keys=True)
+
+
+def model_usage_lines(records: list[Any]) -> dict[str, str]:
+    """Grep-able lines on an LLM agent's calls: made, served from the cache, tokens, cost."""
+    from harness.agents.llm import usage_lines
+
+    path = click.get_current_context().meta.get("villagelab.llm_config")
+    return usage_lines([getattr(r, "model_usage", {}) for r in records], path)
 
 
 def make_execution(
@@ -49,7 +110,12 @@ def make_execution(
     from ..evaluation import Execution
 
     return Execution(
-        serial=serial, workers=workers, address=address, agent=agent, traces_uri=traces_uri
+        serial=serial,
+        workers=workers,
+        address=address,
+        agent=agent,
+        agent_options=agent_options(agent),
+        traces_uri=traces_uri,
     )
 
 
@@ -84,10 +150,96 @@ TRACES_URI_HELP = (
 )
 
 
-def write_card(card, traces, json_path: Path, comparison=None) -> None:  # type: ignore[no-untyped-def]
-    """The scorecard JSON and, beside it, the markdown and HTML reports."""
+def write_card(  # type: ignore[no-untyped-def]
+    card,
+    traces,
+    json_path: Path,
+    comparison=None,
+    title: str = "villagelab scorecard",
+    context: dict[str, str] | None = None,
+) -> list[Path]:
+    """The scorecard JSON and, beside it, the markdown and HTML reports (`context`: what was
+    run — policy file, scenarios, seeds, date)."""
     from scorecards.report import write_reports
 
     card.write_json(json_path)
-    md, html = write_reports(card, traces, json_path.parent, comparison=comparison)
+    md, html = write_reports(
+        card, traces, json_path.parent, comparison=comparison, title=title, context=context
+    )
     out.say(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")
+    return [md, html]
+
+
+def exit_on_broken_guardrail(card) -> None:  # type: ignore[no-untyped-def]
+    """Exit 1 when the scorecard breaks a guardrail (the README's rule, everywhere)."""
+    broken = [name for name, g in card.guardrails.items() if not g.ok]
+    if broken:
+        err.say(f"guardrail broken: {', '.join(broken)} (exit 1)")
+        sys.exit(1)
+
+
+def store(runs_dir: Path, tracking_uri: str | None) -> tuple[str, Path]:
+    """The MLflow store to log to, and the folder its local artifacts go under."""
+    from ..runs import RunsDir
+
+    runs = RunsDir(runs_dir)
+    runs.root.mkdir(parents=True, exist_ok=True)
+    return tracking_uri or runs.tracking_uri, runs.artifacts
+
+
+def mlflow_options(command):  # type: ignore[no-untyped-def]
+    """--mlflow, --runs-dir and --tracking-uri: log this command as an MLflow run."""
+    command = click.option(
+        "--tracking-uri",
+        callback=secret_bearing,
+        help="MLflow tracking URI for --mlflow (default: the runs folder's SQLite store)",
+    )(command)
+    command = click.option(
+        "--runs-dir",
+        type=click.Path(path_type=Path),
+        default=Path("runs"),
+        show_default=True,
+        help="the run store for --mlflow",
+    )(command)
+    return click.option(
+        "--mlflow",
+        "to_mlflow",
+        is_flag=True,
+        help="also log an MLflow run (scorecard and reports as artifacts) in the run store",
+    )(command)
+
+
+def invocation() -> str:
+    """How to run this command again from the same folder: `villagelab` when that is what
+    the shell finds, else the path it was started by (e.g. .venv/bin/villagelab)."""
+    import os
+    import shutil
+
+    started = sys.argv[0] if sys.argv and sys.argv[0] else "villagelab"
+    found = shutil.which("villagelab")
+    if found and Path(found).resolve() == Path(started).resolve():
+        return "villagelab"
+    if started.endswith(".py"):  # python -m experiments.cli
+        return shell_join([sys.executable, "-m", "experiments.cli"])
+    if os.sep not in started:  # started by name from somewhere the shell looks
+        return found or started
+    return started
+
+
+def with_option(args: list[str], option: str, value: str) -> list[str]:
+    """`args` with `option` set to `value` (replaced where given, else appended)."""
+    out_args = list(args)
+    for i, arg in enumerate(out_args):
+        if arg == option and i + 1 < len(out_args):
+            out_args[i + 1] = value
+            return out_args
+        if arg.startswith(option + "="):
+            out_args[i] = f"{option}={value}"
+            return out_args
+    return [*out_args, option, value]
+
+
+def shell_join(args: list[str]) -> str:
+    import shlex
+
+    return shlex.join(args)

@@ -12,7 +12,16 @@ from rich.table import Table
 from policies import InputError, load_policy
 
 from ..terminal import cell
-from ._common import agent_option, err, make_execution, out, seeds_option
+from ._common import (
+    agent_option,
+    err,
+    make_execution,
+    mlflow_options,
+    out,
+    secret_bearing,
+    seeds_option,
+    store,
+)
 
 
 @click.command()
@@ -49,8 +58,15 @@ from ._common import agent_option, err, make_execution, out, seeds_option
     type=click.Path(path_type=Path),
     default=Path("runs"),
     show_default=True,
-    help="where the champion registry is (--policy champion)",
+    help="the run store: the champion registry (--policy champion) and the MLflow run this "
+    "gate logs",
 )
+@click.option(
+    "--tracking-uri",
+    callback=secret_bearing,
+    help="MLflow tracking URI to log to (default: the runs folder's SQLite store)",
+)
+@click.option("--no-mlflow", is_flag=True, help="do not log the gate as an MLflow run")
 @agent_option
 def gate(
     policy_spec: str,
@@ -62,10 +78,13 @@ def gate(
     workers: int | None,
     serial: bool,
     runs_dir: Path,
+    tracking_uri: str | None,
+    no_mlflow: bool,
     agent_kind: str,
 ) -> None:
     """Fail (exit 1) when the policy regresses against the committed baseline; exit 3 when
-    the baseline was made with another instrument or another agent."""
+    the baseline was made with another instrument or another agent. Logged as an MLflow run
+    (unless --no-mlflow)."""
     from scorecards import render_table
 
     from ..gate import DEFAULT_BASELINE, run_gate, write_outputs
@@ -79,16 +98,27 @@ def gate(
     )
     out.show(render_table(result.evaluation.scorecard, result.comparison))
     write_outputs(result, json_path=json_path, junit_path=junit_path, summary_path=summary_path)
+    files = [f for f in (json_path, junit_path, summary_path) if f is not None]
+    baseline = baseline_path or DEFAULT_BASELINE
     if json_path:
         from scorecards.report import write_reports
 
-        write_reports(
+        from ..logbook import failures, gate_context
+
+        files += write_reports(
             result.evaluation.scorecard,
             result.evaluation.traces,
             json_path.parent,
             comparison=result.comparison,
-            title="villagelab gate",
+            title=f"villagelab gate: {policy_spec}",
+            context=gate_context(result, policy_spec, baseline),
+            failed=failures(result),
         )
+    if not no_mlflow and not update_baseline:
+        from ..logbook import log_gate
+
+        uri, artifacts = store(runs_dir, tracking_uri)
+        out.say(f"mlflow_run: {log_gate(uri, artifacts, result, policy_spec, baseline, files)}")
     (out if result.code == 0 else err).say(f"gate: {result.message}")
     sys.exit(result.code)
 
@@ -114,6 +144,7 @@ def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-d
 @click.option("--seeds", default="0-4", show_default=True, callback=seeds_option)
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
 @agent_option
+@mlflow_options
 def sweep_command(
     name: str,
     values_text: str,
@@ -122,9 +153,12 @@ def sweep_command(
     seeds: tuple[int, ...],
     serial: bool,
     agent_kind: str,
+    to_mlflow: bool,
+    runs_dir: Path,
+    tracking_uri: str | None,
 ) -> None:
     """One parameter over several values: what it buys on one metric, what it costs on
-    another."""
+    another; with --mlflow, a parent run and a child run per value."""
     from ..evaluation import Instrument
     from ..sweep import parse_values, sweep
 
@@ -136,9 +170,31 @@ def sweep_command(
     except ValueError as exc:
         raise InputError(f"--values {values_text!r}: {exc}") from None
     instrument = Instrument.load(scenario_names)
-    points = sweep(
-        base, name, values, instrument, seeds, make_execution(serial, None, agent=agent_kind)
-    )
+    for value in values:
+        base.with_values({name: value})  # out of range stops here, before anything is logged
+    log = None
+    if to_mlflow:
+        from ..logbook import SweepLog
+
+        log = SweepLog(
+            *store(runs_dir, tracking_uri), name, values, str(policy_path or "careful.yaml")
+        )
+    try:
+        points = sweep(
+            base,
+            name,
+            values,
+            instrument,
+            seeds,
+            make_execution(serial, None, agent=agent_kind),
+            on_point=log.point if log else None,
+        )
+    except BaseException:
+        if log:
+            log.finish("FAILED")
+        raise
+    if log:
+        out.say(f"mlflow_run: {log.finish()}")
     out.say(
         f"objective by {name}: "
         + ", ".join(

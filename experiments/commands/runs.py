@@ -14,9 +14,13 @@ from ._common import (
     TRACES_URI_HELP,
     agent_option,
     err,
+    exit_on_broken_guardrail,
     make_execution,
+    mlflow_options,
+    model_usage_lines,
     out,
     seeds_option,
+    store,
     traces_uri_option,
     write_card,
 )
@@ -58,6 +62,7 @@ from ._common import (
 )
 @click.option("--ray-address", help="attach to a running Ray cluster (e.g. 127.0.0.1:6379)")
 @click.option("--traces-uri", callback=traces_uri_option, help=TRACES_URI_HELP)
+@mlflow_options
 def run(
     scenario_names: tuple[str, ...],
     policy_path: Path,
@@ -71,9 +76,13 @@ def run(
     structure_seed: int,
     ray_address: str | None,
     traces_uri: str | None,
+    to_mlflow: bool,
+    runs_dir: Path,
+    tracking_uri: str | None,
 ) -> None:
     """Run scenario × seed episodes, write Parquet traces to OUT (or --traces-uri) and score
-    them; the manifest goes to OUT."""
+    them; the manifest goes to OUT. Exits 1 when the scorecard breaks a guardrail (all is
+    written all the same), 2 when an episode did not finish."""
     from scorecards import render_table
 
     from ..evaluation import Instrument, evaluate
@@ -86,8 +95,22 @@ def run(
         execution = make_execution(serial, workers, ray_address, agent_kind, traces_uri)
         evaluation = evaluate(p, instrument, seeds, execution, out=out_dir, on_done=advance)
     out.show(render_table(evaluation.scorecard))
+    reports: list[Path] = []
     if json_path:
-        write_card(evaluation.scorecard, evaluation.load_traces(), json_path)
+        from ..logbook import context
+
+        reports = write_card(
+            evaluation.scorecard,
+            evaluation.load_traces(),
+            json_path,
+            title=f"villagelab run: {policy_path}",
+            context=context(str(policy_path), evaluation),
+        )
+    if to_mlflow:
+        from ..logbook import log_run
+
+        uri, artifacts = store(runs_dir, tracking_uri)
+        out.say(f"mlflow_run: {log_run(uri, artifacts, evaluation, policy_path, out_dir, reports)}")
     bad = evaluation.problems
     for r in evaluation.records:
         if r.retried and r.status == "ok":
@@ -109,8 +132,12 @@ def run(
         f"traces: {traces}\nmanifest: {out_dir}/manifest.json\n"
         f"episodes: {total - len(bad)} ok, {len(bad)} not ok"
     )
+    usage = model_usage_lines(evaluation.records)
+    if usage:
+        out.say("\n".join(f"{k}: {v}" for k, v in usage.items()))
     if bad:
         sys.exit(2)
+    exit_on_broken_guardrail(evaluation.scorecard)
 
 
 @click.command()
@@ -135,4 +162,18 @@ def score(directory: Path, json_path: Path | None, traces_uri: str | None) -> No
     card = score_traces(traces, load_definition(), hashes=meta.hashes, applicable=meta.metrics)
     out.show(render_table(card))
     if json_path:
-        write_card(card, traces, json_path)
+        from ..records import stamp
+
+        write_card(
+            card,
+            traces,
+            json_path,
+            title=f"villagelab score: {directory}",
+            context={
+                "traces": str(directory),
+                "scenarios": ", ".join(sorted({sc for sc, _ in meta.episodes})),
+                "seeds": ", ".join(map(str, sorted({seed for _, seed in meta.episodes}))),
+                "date": stamp(),
+            },
+        )
+    exit_on_broken_guardrail(card)

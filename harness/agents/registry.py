@@ -13,7 +13,7 @@ import hashlib
 import importlib.metadata
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -28,13 +28,15 @@ BUILTIN: dict[str, str] = {
     "reference": "harness.agents.reference:reference_agent",
     "simple": "harness.agents.simple:SimpleAgent",
 }
+# built-in agents that need options before they can run (the LLM agent: --llm-config FILE)
+CONFIGURED: dict[str, str] = {"llm": "harness.agents.llm:llm_agent"}
 OURS = ("harness", "policies", "scenarios", "scorecards", "experiments")
 
 
 def registered() -> dict[str, str]:
     """Every agent name → its import path: the built-in ones, then installed packages' (a
     package cannot take a built-in name)."""
-    names = dict(BUILTIN)
+    names = {**BUILTIN, **CONFIGURED}
     for ep in sorted(importlib.metadata.entry_points(group=GROUP), key=lambda e: e.name):
         names.setdefault(ep.name, ep.value)
     return names
@@ -47,15 +49,24 @@ def describe() -> str:
 
 @dataclass(frozen=True)
 class AgentChoice:
-    """An agent as chosen: the name given, its import path and the hash of its code."""
+    """An agent as chosen: the name given, its import path and the hash of its code (and of
+    what in its options decides its behaviour, e.g. the LLM agent's model). `options` travel
+    with the path to the workers (`ref`); records name the agent by `path` alone."""
 
     name: str
     path: str
     hash: str
+    options: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def ref(self) -> str:
+        """What the workers load: the path, with the options if any."""
+        return plugins.configured(self.path, self.options)
 
 
-def resolve(name_or_path: str) -> AgentChoice:
-    """The agent a command-line `--agent` names, loaded here to check it before anything runs."""
+def resolve(name_or_path: str, options: dict[str, Any] | None = None) -> AgentChoice:
+    """The agent a command-line `--agent` names, loaded here to check it before anything runs;
+    `options` configure a factory that takes them (the LLM agent's `--llm-config`)."""
     names = registered()
     path = names.get(name_or_path, name_or_path)
     known = f"registered agents: {', '.join(names)}; or give an import path module:Factory"
@@ -70,7 +81,13 @@ def resolve(name_or_path: str) -> AgentChoice:
         raise InputError(f"--agent {name_or_path!r}: {path} is not a factory (not callable)")
     if isinstance(factory, type):
         missing(factory, f"--agent {name_or_path!r}: the class {path}")
-    return AgentChoice(name_or_path, path, agent_hash(factory))
+    digest = agent_hash(factory)
+    identity = getattr(factory, "identity", None)
+    if options and callable(identity):
+        digest = hashlib.blake2b(
+            f"{digest}/{identity(options)}".encode(), digest_size=12
+        ).hexdigest()
+    return AgentChoice(name_or_path, path, digest, options)
 
 
 def missing(obj: Any, what: str) -> None:
@@ -88,7 +105,7 @@ def check_made(choice: AgentChoice, setup: AgentSetup) -> None:
     """Make one agent from `setup` and check it keeps the contract (for factories that are
     functions, whose agents can only be seen once made). Before any episode runs."""
     try:
-        agent = plugins.load(choice.path)(setup)
+        agent = plugins.load(choice.ref)(setup)
     except Exception as exc:  # noqa: BLE001 - the user's factory failing is the user's input error
         raise InputError(
             f"--agent {choice.name!r}: {choice.path} could not make an agent for "
@@ -111,6 +128,8 @@ def agent_hash(factory: Any) -> str:
     (for an agent inside these five packages, its own module or subpackage only)."""
     module = sys.modules[factory.__module__]
     files = sorted(_code_files(module), key=lambda p: p[0])
+    # files besides code that decide what the agent does (the LLM agent's prompt templates)
+    files += list(getattr(factory, "hashed_files", ()))  # (name, path) pairs
     h = hashlib.blake2b(digest_size=12)
     for rel, path in files:
         h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")

@@ -219,3 +219,4 @@ class Happenings:
             answer_origin=answer.origin,
             answer_replaced_by=answer.replaced_by,
         )
+        self._drain(name)  # a probe's diagnostics too (an agent's model calls)

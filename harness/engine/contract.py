@@ -71,6 +71,8 @@ class EpisodeStatus(StrEnum):
     FAILED = "failed"  # its worker or node was lost
     CRASHED = "crashed"  # an exception, in the episode or in measuring it
     TIMED_OUT = "timed_out"
+    CACHE_MISS = "cache_miss"  # replaying from a response cache only, a model call was missing
+    BUDGET_EXHAUSTED = "budget_exhausted"  # the episode's or trial's token budget was spent
 
 
 class BeliefStatus(StrEnum):
@@ -309,7 +311,33 @@ class PlanNote:
     reason: str
 
 
-DiagnosticRow = MemoryOp | BeliefChange | TrustChange | StateSample | PlanNote
+@dataclass(frozen=True)
+class ModelCall:
+    """One call an agent made to a language model (its accounting: never scored)."""
+
+    table: ClassVar[str] = "llm_calls"
+    minute: int
+    event_id: int
+    agent: str
+    purpose: str  # importance / trust / share / act / answer
+    model: str
+    tokens_in: int
+    tokens_out: int
+    latency_ms: float  # waiting on the endpoint; 0 for a cache hit
+    overhead_ms: float  # the adapter's own time around the call
+    cache_hit: bool
+    attempts: int
+    error: str | None = None
+
+
+class EpisodeStop(Exception):
+    """Raised by an agent that cannot go on (its model is unreachable, a budget is spent): the
+    episode ends with `status` and the message, and the run goes on with the others."""
+
+    status: ClassVar[EpisodeStatus] = EpisodeStatus.FAILED
+
+
+DiagnosticRow = MemoryOp | BeliefChange | TrustChange | StateSample | PlanNote | ModelCall
 
 
 @runtime_checkable

@@ -28,6 +28,7 @@ from .contract import (
     BeliefChange,
     Meaning,
     MemoryOp,
+    ModelCall,
     Observation,
     ObservationKind,
     PlanNote,
@@ -39,7 +40,7 @@ from .recorder import Recorder
 from .rng import Draws
 from .world import Move, World
 
-DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote)
+DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote, ModelCall)
 EXPOSING = (ObservationKind.NOTICE, ObservationKind.CLAIM)  # kinds that expose a proposition
 
 

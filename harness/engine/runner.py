@@ -19,7 +19,7 @@ import pyarrow as pa
 from policies import Policy
 from scenarios import Scenario
 
-from .contract import EpisodeStatus
+from .contract import EpisodeStatus, EpisodeStop
 from .episode import run_episode
 from .lifecycle import transition
 
@@ -47,6 +47,7 @@ class EpisodeRecord:
     measured: Any = None  # what a scoring task measured on the worker, if one did
     stored_at: str | None = None  # the shared trace URI the worker wrote the tables to
     retried: str | None = None  # why Ray ran it a second time (a worker or node was lost)
+    model_usage: dict[str, float] = field(default_factory=dict)  # its llm_calls, summed
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", transition(None, EpisodeStatus(self.status)))
@@ -69,10 +70,32 @@ class EpisodeRecord:
 def _execute(scenario: Scenario, values: dict[str, Any], seed: int, agent: str) -> EpisodeRecord:
     try:
         tables = run_episode(scenario, Policy(values), seed, agent)
+    except EpisodeStop as exc:  # an agent that cannot go on: its status, the run goes on
+        return EpisodeRecord(scenario.name, seed, exc.status, str(exc))
     except Exception as exc:  # noqa: BLE001 - a crash is a result, recorded with its cause
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return EpisodeRecord(scenario.name, seed, "crashed", detail)
-    return EpisodeRecord(scenario.name, seed, "ok", None, tables)
+    return EpisodeRecord(
+        scenario.name, seed, "ok", None, tables, model_usage=model_usage(tables.get("llm_calls"))
+    )
+
+
+def model_usage(calls: pa.Table | None) -> dict[str, float]:
+    """An episode's model calls summed (empty for an agent that calls no model): what a
+    search logs per trial without shipping the table."""
+    if calls is None or calls.num_rows == 0:
+        return {}
+    rows = calls.select(["tokens_in", "tokens_out", "cache_hit", "error"]).to_pylist()
+    paid = [r for r in rows if not r["cache_hit"]]
+    return {
+        "calls": float(len(rows)),
+        "cache_hits": float(len(rows) - len(paid)),
+        "tokens_in": float(sum(r["tokens_in"] for r in rows)),
+        "tokens_out": float(sum(r["tokens_out"] for r in rows)),
+        "paid_in": float(sum(r["tokens_in"] for r in paid)),
+        "paid_out": float(sum(r["tokens_out"] for r in paid)),
+        "errors": float(sum(r["error"] is not None for r in rows)),
+    }
 
 
 def ordered(jobs: Iterable[Job]) -> list[Job]:

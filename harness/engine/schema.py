@@ -103,6 +103,20 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("variable", pa.string()),
         pa.field("value", pa.float64()),
     ),
+    # every call an agent made to a language model (accounting: wall-clock latencies and cache
+    # hits, so a rerun served from the response cache differs here and only here)
+    "llm_calls": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("purpose", pa.string()),  # importance / trust / share / act / answer
+        pa.field("model", pa.string()),
+        pa.field("tokens_in", pa.int64()),
+        pa.field("tokens_out", pa.int64()),
+        pa.field("latency_ms", pa.float64()),
+        pa.field("overhead_ms", pa.float64()),
+        pa.field("cache_hit", pa.bool_()),
+        pa.field("attempts", pa.int64()),
+        pa.field("error", pa.string()),
+    ),
     # every plan an agent made or changed (diagnostic)
     "plans": _schema(
         pa.field("agent", pa.string()),

@@ -6,7 +6,7 @@ embeds its figures as base64 PNG. Both are written atomically next to the scorec
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -15,14 +15,27 @@ from villagelab.files import atomic_write_bytes
 
 from ..compare import Comparison
 from ..scorecard import Scorecard
+from ._blocks import Block, Figure, Heading, Table, Text, interval, num
+from ._comparison import ordered, worse_by
 from ._diffusion import diffusion_curves
 from ._document import build
 from ._render import markdown, page
 
-__all__ = ["diffusion_curves", "log_reports_to_mlflow", "write_reports"]
-
-MARKDOWN_NAME = "report.md"
-HTML_NAME = "report.html"
+__all__ = [
+    "Block",
+    "Figure",
+    "Heading",
+    "Table",
+    "Text",
+    "diffusion_curves",
+    "interval",
+    "log_reports_to_mlflow",
+    "num",
+    "ordered",
+    "worse_by",
+    "write_document",
+    "write_reports",
+]
 
 
 def write_reports(
@@ -32,27 +45,38 @@ def write_reports(
     *,
     comparison: Comparison | None = None,
     title: str = "villagelab scorecard",
+    context: Mapping[str, str] | None = None,
+    failed: Collection[tuple[str, str]] | None = None,
 ) -> tuple[Path, Path]:
     """Write `report.md` and `report.html` into `folder`; return their paths.
 
-    Sections: objective and guardrails; every metric with its interval (and, given a
-    comparison, candidate − reference per scenario and metric); a per-scenario breakdown;
-    the diffusion of each tracked proposition over ticks, averaged over seeds.
+    Sections: what was run (`context`: policy file, scenarios, seeds, date...); objective
+    and guardrails; given a comparison, candidate − reference per scenario and metric,
+    regressions first by severity (`failed`: the pairs a verdict calls regressions); every
+    metric with its interval; a per-scenario breakdown; the diffusion of each tracked
+    proposition over ticks, averaged over seeds.
     """
     from . import _plots  # matplotlib only when a report is drawn
 
     curves = diffusion_curves(traces)
     figures = {
         "metrics": lambda: _plots.metrics_png(scorecard),
-        **({"comparison": lambda: _plots.comparison_png(comparison)} if comparison else {}),
+        **({"comparison": lambda: _plots.comparison_png(comparison, failed)} if comparison else {}),
         **{
             f"diffusion:{sc}": (lambda sc=sc: _plots.diffusion_png(curves, sc))
             for sc in sorted(curves["scenario"].unique())
         },
     }
-    blocks = build(scorecard, curves, comparison, title, figures)
+    blocks = build(scorecard, curves, comparison, title, figures, context, failed)
+    return write_document(blocks, folder, title)
+
+
+def write_document(
+    blocks: Sequence[Block], folder: str | Path, title: str, stem: str = "report"
+) -> tuple[Path, Path]:
+    """Any report's blocks as `<stem>.md` and a self-contained `<stem>.html`."""
     folder = Path(folder)
-    md_path, html_path = folder / MARKDOWN_NAME, folder / HTML_NAME
+    md_path, html_path = folder / f"{stem}.md", folder / f"{stem}.html"
     atomic_write_bytes(md_path, markdown(blocks).encode())
     atomic_write_bytes(html_path, page(blocks, title).encode())
     return md_path, html_path

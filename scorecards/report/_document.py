@@ -3,8 +3,7 @@ markdown (text only, byte-identical for identical inputs) and as self-contained 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -12,50 +11,10 @@ import pandas as pd
 from ..compare import Comparison
 from ..metrics import METRICS
 from ..scorecard import MetricSummary, Scorecard
+from ._blocks import Block, Figure, Figures, Heading, Table, Text, interval, num
+from ._comparison import section
 
 SAMPLES = 9  # ticks of each diffusion curve shown as a table
-
-
-@dataclass(frozen=True)
-class Heading:
-    level: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Text:
-    text: str
-
-
-@dataclass(frozen=True)
-class Table:
-    headers: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A PNG (base64) the HTML embeds; the markdown names it only."""
-
-    caption: str
-    png: str
-
-
-Block = Heading | Text | Table | Figure
-Figures = Mapping[str, Callable[[], str | None]]  # figure key -> lazily drawn PNG
-
-
-def num(value: float | None, signed: bool = False) -> str:
-    """A fixed three-decimal number ('—' for none), never '-0.000'."""
-    if value is None:
-        return "—"
-    text = f"{value:.3f}"
-    text = "0.000" if text == "-0.000" else text
-    return "+" + text if signed and not text.startswith("-") else text
-
-
-def interval(low: float | None, high: float | None) -> str:
-    return "—" if low is None or high is None else f"[{num(low)}, {num(high)}]"
 
 
 def _summary(m: MetricSummary | None) -> str:
@@ -74,16 +33,29 @@ def build(
     comparison: Comparison | None,
     title: str,
     figures: Figures,
+    context: Mapping[str, str] | None = None,
+    failed: Collection[tuple[str, str]] | None = None,
 ) -> list[Block]:
-    """Every block of the report, in order."""
-    blocks: list[Block] = [
-        Heading(1, title),
+    """Every block of the report, in order: what was run, the objective and guardrails, the
+    comparison (regressions first), the metrics, per scenario, the diffusion curves."""
+    blocks: list[Block] = [Heading(1, title)]
+    if context:
+        blocks.append(Table(("", ""), tuple((k, v) for k, v in context.items())))
+    blocks.append(
         Text(
-            f"policy `{card.policy[:12]}` · harness `{card.harness[:12]}` · instrument "
-            f"`{card.instrument[:12]}`"
-        ),
-    ]
+            f"policy `{card.policy[:12]}` · harness `{card.harness[:12]}` · "
+            f"instrument `{card.instrument[:12]}`"
+        )
+    )
     blocks += _objective(card, comparison)
+    if comparison is not None:
+        blocks += section(comparison, failed)
+        blocks += _figure(
+            figures,
+            "comparison",
+            "candidate − reference by scenario, paired "
+            "on common seeds (red: worse beyond tolerance)",
+        )
     blocks += _metrics(card)
     blocks += _figure(
         figures,
@@ -91,11 +63,6 @@ def build(
         "bounded metrics over all scenarios, mean and 95% "
         "interval as a share of each metric's range",
     )
-    if comparison is not None:
-        blocks += _comparison(comparison)
-        blocks += _figure(
-            figures, "comparison", "candidate − reference by scenario, paired on common seeds"
-        )
     blocks += _scenarios(card)
     blocks += _diffusion(curves, figures)
     return blocks
@@ -160,29 +127,6 @@ def _metrics(card: Scorecard) -> list[Block]:
     return [
         Heading(2, "Metrics (all scenarios, mean over scenarios per seed)"),
         Table(("metric", "dir", "mean", "95% CI", "seeds", "definition"), rows),
-    ]
-
-
-def _comparison(comparison: Comparison) -> list[Block]:
-    rows = tuple(
-        (
-            d.scenario,
-            d.metric,
-            num(d.diff.mean, signed=True),
-            interval(d.diff.ci_low, d.diff.ci_high),
-            num(d.tolerance),
-            "regressed" if d.regressed else "",
-        )
-        for d in comparison.metrics
-    )
-    breaks = comparison.guardrail_breaks
-    return [
-        Heading(2, "Comparison with the reference"),
-        Text(
-            "Candidate − reference, paired on common seeds. Guardrails: "
-            + ("all hold." if not breaks else "BROKEN: " + ", ".join(breaks) + ".")
-        ),
-        Table(("scenario", "metric", "Δ mean", "Δ 95% CI", "tolerance", "verdict"), rows),
     ]
 
 

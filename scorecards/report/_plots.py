@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
+from collections.abc import Collection
 
 import numpy as np
 import pandas as pd
@@ -74,14 +75,20 @@ def metrics_png(card: Scorecard) -> str | None:
     return _png(figure)
 
 
-def comparison_png(comparison: Comparison) -> str | None:
-    """Candidate - reference per (scenario, bounded metric), as a share of the range."""
-    diffs = [d for d in comparison.metrics if METRICS[d.metric].bounded]
-    if not diffs:
+def comparison_png(
+    comparison: Comparison, failed: Collection[tuple[str, str]] | None = None
+) -> str | None:
+    """Candidate - reference per (scenario, bounded metric), as a share of the range, in the
+    report's order (regressions first) and colours (red: worse, whatever the direction)."""
+    from ._comparison import mark, ordered
+
+    pairs = [(d, r) for d, r in ordered(comparison, failed) if METRICS[d.metric].bounded]
+    if not pairs:
         return None
-    figure = Figure(figsize=(7.0, 0.3 * len(diffs) + 1.2), layout="constrained")
+    colours = {"regressed": "#a50f15", "worse": "#e6550d", "better": "#2ca02c", "": "#777777"}
+    figure = Figure(figsize=(7.0, 0.3 * len(pairs) + 1.2), layout="constrained")
     ax = figure.subplots()
-    for y, d in enumerate(reversed(diffs)):
+    for y, (d, regressed) in enumerate(reversed(pairs)):
         lo, hi = METRICS[d.metric].range
         mean, low, high = (v / (hi - lo) for v in (d.diff.mean, d.diff.ci_low, d.diff.ci_high))
         ax.errorbar(
@@ -90,11 +97,13 @@ def comparison_png(comparison: Comparison) -> str | None:
             xerr=[[mean - low], [high - mean]],
             fmt="o",
             capsize=3,
-            color="#d62728" if d.regressed else "#2ca02c",
+            color=colours[mark(d, regressed)],
         )
     ax.axvline(0.0, color="grey", linewidth=0.8)
     ax.set_yticks(
-        range(len(diffs)), [f"{d.scenario} · {d.metric}" for d in reversed(diffs)], fontsize=7
+        range(len(pairs)), [f"{d.scenario} · {d.metric}" for d, _ in reversed(pairs)], fontsize=7
     )
-    ax.set_xlabel("candidate − reference, share of range (red: regressed)")
+    ax.set_xlabel(
+        "candidate − reference, share of range (dark red: regressed, orange: worse, green: better)"
+    )
     return _png(figure)

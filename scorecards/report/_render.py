@@ -7,7 +7,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from ._document import Block, Figure, Heading, Table, Text
+from ._blocks import Block, Figure, Heading, Table, Text
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; }
@@ -17,6 +17,8 @@ th { background: #f3f3f3; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 figure { margin: 0.8em 0 1.6em; } figcaption { font-size: 0.85em; color: #555; }
 img { max-width: 100%; }
+tr.worse td { background: #fde4e2; } tr.better td { background: #e4f3e1; }
+tr.regressed td { background: #f3a9a4; font-weight: 600; }
 """
 _NUMBER = re.compile(r"^[+\-]?\d[\d.]*$")
 
@@ -63,8 +65,9 @@ def page(blocks: Sequence[Block], title: str) -> str:
             body.append(f"<p>{_inline(block.text)}</p>")
         elif isinstance(block, Table):
             head = "".join(f"<th>{html.escape(h)}</th>" for h in block.headers)
+            marks = block.marks or ("",) * len(block.rows)
             rows = "".join(
-                "<tr>"
+                (f'<tr class="{mark}">' if mark else "<tr>")
                 + "".join(
                     f'<td class="num">{html.escape(c)}</td>'
                     if _NUMBER.match(c)
@@ -72,7 +75,7 @@ def page(blocks: Sequence[Block], title: str) -> str:
                     for c in row
                 )
                 + "</tr>"
-                for row in block.rows
+                for row, mark in zip(block.rows, marks, strict=True)
             )
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         elif isinstance(block, Figure):

@@ -41,6 +41,7 @@ ALL = {
     "request_fulfilment": ("max", (0.0, 1.0), False),
     "memory_noise": ("min", (0.0, 1.0), True),
     "memory_load": ("min", (0.0, 1.0), True),
+    "text_contradiction_rate": ("min", (0.0, 1.0), True),
     "conservation_violations": ("min", (0.0, math.inf), False),
     "isolation_violations": ("min", (0.0, math.inf), False),
     "milestones": ("max", (0.0, math.inf), False),

@@ -1,0 +1,188 @@
+"""How a search measures a policy: its episodes in a fixed instance order, each scored where it
+ran, reported to Optuna as it comes back so the pruner can stop a bad trial early.
+
+Scorecards of policies measured whole (the champion, the anchor, on selection or confirmation
+seeds) are kept in the study's folder, keyed by policy and seeds, so a resumed study does not
+run them again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import optuna
+
+from harness import Job
+from policies import Policy
+from scorecards import Scorecard, Values, assemble, instance_objective, merge_values
+
+from .evaluation import Execution, Instrument, episodes
+
+
+@dataclass
+class TrialOutcome:
+    number: int
+    policy: Policy
+    objective: float
+    decision: str  # promoted / rolled_back / pruned / failed
+    reason: str
+    champion_objective: float
+    seconds: float  # wall time of the whole trial
+    simulation: float = 0.0  # of which waiting for episodes
+    label: str = ""  # how to name it: the number, or "<sub-study> #n" in local mode
+    feasible: bool = True  # held every guardrail on the selection seeds
+
+
+@dataclass
+class Pending:
+    """A trial asked and submitted, not yet consumed."""
+
+    study: optuna.Study
+    trial: optuna.Trial
+    policy: Policy
+    run_id: str
+    stream: Iterator[Any]
+    began: float
+
+
+class Pruned(Exception):
+    """The pruner stopped a trial; `reported` holds the (step, value) pairs it saw."""
+
+    def __init__(self, reported: list[tuple[int, float]]) -> None:
+        super().__init__("pruned")
+        self.reported = reported
+
+
+class EpisodeFailure(Exception):
+    pass
+
+
+@dataclass
+class Measured:
+    """A trial's measurement: values per (scenario, metric, seed), the episode records, the
+    seconds spent waiting for episodes, and the intermediate values reported to Optuna."""
+
+    values: Values
+    records: list[Any]
+    waited: float
+    reported: list[tuple[int, float]] = field(default_factory=list)
+
+
+class Evaluator:
+    def __init__(
+        self,
+        instrument: Instrument,
+        execution: Execution,
+        mode: str,
+        folder: Path,
+        hashes: dict[str, str],
+    ) -> None:
+        self.instrument, self.execution, self.mode = instrument, execution, mode
+        self.folder, self.hashes = folder, hashes
+
+    def jobs(self, seeds: tuple[int, ...]) -> list[Job]:
+        """The fixed instance order: seed by seed, every scenario in each, so early
+        intermediate values already cover the whole suite."""
+        return [Job(s, seed) for seed in seeds for s in self.instrument.scenarios]
+
+    def stream(
+        self, policy: Policy, seeds: tuple[int, ...], location: str | None = None
+    ) -> Iterator[Any]:
+        """The episodes of one evaluation, each measured where it ran; given a trace
+        `location` (a trial's, under the shared trace URI), written there too."""
+        return episodes(
+            self.jobs(seeds),
+            policy,
+            self.instrument,
+            self.execution,
+            measured=True,
+            traces_uri=location,
+        )
+
+    def measure(
+        self,
+        policy: Policy,
+        seeds: tuple[int, ...],
+        trial: optuna.Trial | None,
+        stream: Iterator[Any] | None = None,
+    ) -> Measured:
+        """Run the instances, score each as it comes back (in fixed order), report it, and
+        stop early if the pruner says so."""
+        total = len(self.jobs(seeds))
+        stream = stream if stream is not None else self.stream(policy, seeds)
+        parts: list[Values] = []
+        records = []
+        reported: list[tuple[int, float]] = []
+        waited = 0.0
+        try:
+            for step in range(total):
+                t0 = time.monotonic()
+                record = next(stream)
+                waited += time.monotonic() - t0
+                if record.status != "ok":
+                    again = f" (after a retry: {record.retried})" if record.retried else ""
+                    raise EpisodeFailure(
+                        f"episode {record.scenario}/{record.seed} "
+                        f"{record.status}: {record.error}{again}"
+                    )
+                records.append(record)
+                part = record.measured  # measured where the episode ran
+                parts.append(part)
+                value = instance_objective(part, self.instrument.definition)
+                if value is None:
+                    continue
+                reported.append((step, value))
+                if trial is not None and self.mode != "pareto":
+                    trial.report(value, step)
+                    if trial.should_prune():
+                        raise Pruned(reported)
+        finally:
+            stream.close()  # cancels whatever a pruned trial did not consume
+        return Measured(merge_values(parts), records, waited, reported)
+
+    def scorecard(self, policy: Policy, values: Values) -> Scorecard:
+        return assemble(values, self.instrument.definition, hashes=self.instrument.hashes(policy))
+
+    def whole(self, policy: Policy, seeds: tuple[int, ...]) -> tuple[Scorecard, list[Any]]:
+        """A policy measured on every instance, with no pruning; its scorecard is kept."""
+        measured = self.measure(policy, seeds, None)
+        card = self.scorecard(policy, measured.values)
+        self.keep(card, seeds)
+        return card, measured.records
+
+    def card(self, policy: Policy, seeds: tuple[int, ...]) -> Scorecard:
+        """A policy's scorecard on these seeds: kept from before, or measured now."""
+        cache = self._cached(policy.hash, seeds)
+        if cache.exists():
+            card = Scorecard.from_json(json.loads(cache.read_text()))
+            if (card.harness, card.instrument) == (
+                self.hashes["harness"],
+                self.hashes["instrument"],
+            ):
+                return card
+        return self.whole(policy, seeds)[0]
+
+    def keep(self, card: Scorecard, seeds: tuple[int, ...]) -> None:
+        card.write_json(self._cached(card.policy, seeds))
+
+    def _cached(self, policy_hash: str, seeds: tuple[int, ...]) -> Path:
+        key = hashlib.blake2b(",".join(map(str, seeds)).encode(), digest_size=6).hexdigest()
+        return self.folder / "cache" / f"{policy_hash}-{key}.json"
+
+    def in_flight(self, seeds: tuple[int, ...]) -> int:
+        """Trials to run at once: as many as the workers can take whole (at least one)."""
+        if self.execution.serial:
+            return 1
+        import ray
+
+        from harness import ensure_ray
+
+        ensure_ray(self.execution.workers, self.execution.address)
+        workers = int(ray.cluster_resources().get("CPU", 1))
+        return max(1, workers // len(self.jobs(seeds)))

@@ -1,0 +1,72 @@
+"""The LLM-backed agent's machinery: any OpenAI-compatible chat endpoint, structured output,
+a content-addressed response cache, accounting and budgets, and prompts from frozen files."""
+
+from .accounting import (
+    Accounted,
+    Budgets,
+    CallRow,
+    estimated_cost,
+    model_metrics,
+    summarise,
+    trial_metrics,
+    usage_lines,
+)
+from .cache import Cached, ResponseCache
+from .calls import (
+    BudgetExhausted,
+    CacheMiss,
+    ChatCall,
+    ChatModel,
+    ChatReply,
+    EndpointFailure,
+    LLMFailure,
+    Message,
+    Purpose,
+)
+from .client import HttpModel, Retrying, connect
+from .config import LLMConfig, load_llm_config
+from .endpoint import CallSlots, public_endpoint
+from .factory import LLMAgentFactory, LLMAgents, agent_options
+from .model import open_model
+from .prompts import raw_numbers
+from .structured import ReplyInvalid, ask, parse
+
+llm_agent = LLMAgentFactory()  # what `--agent llm` names: harness.agents.llm:llm_agent
+
+__all__ = [
+    "Accounted",
+    "BudgetExhausted",
+    "Budgets",
+    "CacheMiss",
+    "Cached",
+    "CallRow",
+    "CallSlots",
+    "ChatCall",
+    "ChatModel",
+    "ChatReply",
+    "EndpointFailure",
+    "HttpModel",
+    "LLMAgentFactory",
+    "LLMAgents",
+    "LLMConfig",
+    "LLMFailure",
+    "Message",
+    "Purpose",
+    "ReplyInvalid",
+    "ResponseCache",
+    "Retrying",
+    "agent_options",
+    "ask",
+    "connect",
+    "estimated_cost",
+    "llm_agent",
+    "load_llm_config",
+    "model_metrics",
+    "open_model",
+    "parse",
+    "public_endpoint",
+    "raw_numbers",
+    "summarise",
+    "trial_metrics",
+    "usage_lines",
+]

@@ -1,0 +1,244 @@
+"""Accounting and limits: one row per model call, token budgets, estimated cost.
+
+The `llm_calls` rows say, per call: who asked (agent), when (minute → tick), why (purpose),
+tokens in and out, the time spent waiting on the endpoint (0 on a cache hit), the adapter's
+own time around it, whether the cache answered, the HTTP attempts, and an error if any.
+
+Budgets: the episode budget counts every token the episode's calls used, cached or not, so the
+same episode stops at the same call on a rerun (deterministic); the trial budget counts the
+tokens actually paid for (cache misses) by every worker of the trial, in the cache file's
+shared ledger — a spending cap, which a rerun served from the cache never touches.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from harness.engine.contract import ModelCall
+
+from .cache import Cached, ResponseCache
+from .calls import BudgetExhausted, ChatCall, ChatModel, ChatReply, LLMFailure
+from .config import Price
+
+
+@dataclass(frozen=True)
+class CallRow:
+    agent: str
+    minute: int
+    event_id: int
+    purpose: str
+    model: str
+    tokens_in: int
+    tokens_out: int
+    latency_ms: float  # waiting on the endpoint (all attempts); 0 for a cache hit
+    overhead_ms: float  # the adapter's own time: cache, slots, serialisation, parsing
+    cache_hit: bool
+    attempts: int
+    error: str | None = None
+
+    def columns(self) -> dict[str, Any]:
+        """The row for the `llm_calls` trace table (the recorder adds the key columns)."""
+        return asdict(self)
+
+    def as_diagnostic(self) -> Any:
+        """The contract's typed row for the `llm_calls` table."""
+        return ModelCall(**asdict(self))
+
+
+@dataclass
+class Budgets:
+    episode_tokens: int | None = None
+    trial_tokens: int | None = None
+    trial_scope: str | None = None  # the trial's id in the shared ledger (None: no trial cap)
+
+
+class Accounted:
+    """The outermost model wrapper of one episode: checks budgets, records a row per call."""
+
+    def __init__(
+        self,
+        cache: ResponseCache,
+        inner: ChatModel | None,
+        model_id: str,
+        budgets: Budgets,
+        cache_only: bool = False,
+    ) -> None:
+        self.model_id, self.budgets, self.cache = model_id, budgets, cache
+        self.cached = Cached(inner, cache, model_id, cache_only)
+        self.rows: list[CallRow] = []
+        self.tokens_used = 0  # every call of this episode, cached or not
+        self._drained = 0
+
+    def _check_episode(self, call: ChatCall) -> None:
+        cap = self.budgets.episode_tokens
+        if cap is not None and self.tokens_used >= cap:
+            raise BudgetExhausted(
+                f"the episode used {self.tokens_used} tokens of its {cap} "
+                f"before a {call.purpose} call by {call.agent}"
+            )
+
+    def _check_trial(self, call: ChatCall) -> None:
+        cap, scope = self.budgets.trial_tokens, self.budgets.trial_scope
+        if cap is not None and scope is not None:
+            spent = self.cache.spent(scope)
+            if spent >= cap:
+                raise BudgetExhausted(f"the trial paid for {spent} tokens of its {cap}")
+
+    def complete(self, call: ChatCall) -> ChatReply:
+        started = time.perf_counter()
+        self._check_episode(call)
+        key = call.key(self.model_id)
+        reply = self.cache.get(key)
+        try:
+            if reply is None:
+                self._check_trial(call)
+                reply = self.cached.complete(call)
+                scope = self.budgets.trial_scope
+                if scope is not None and not reply.cache_hit:
+                    self.cache.spend(scope, reply.tokens_in + reply.tokens_out)
+        except LLMFailure as exc:
+            self._record(call, None, started, f"{exc.status}: {exc}")
+            raise
+        self.tokens_used += reply.tokens_in + reply.tokens_out
+        self._record(call, reply, started, None)
+        return reply
+
+    def _record(
+        self, call: ChatCall, reply: ChatReply | None, started: float, error: str | None
+    ) -> None:
+        total_ms = (time.perf_counter() - started) * 1000.0
+        waited = 0.0 if reply is None or reply.cache_hit else reply.latency_ms
+        self.rows.append(
+            CallRow(
+                agent=call.agent,
+                minute=call.minute,
+                event_id=call.event_id,
+                purpose=str(call.purpose),
+                model=self.model_id,
+                tokens_in=0 if reply is None else reply.tokens_in,
+                tokens_out=0 if reply is None else reply.tokens_out,
+                latency_ms=round(waited, 3),
+                overhead_ms=round(max(0.0, total_ms - waited), 3),
+                cache_hit=bool(reply is not None and reply.cache_hit),
+                attempts=0 if reply is None else reply.attempts,
+                error=error,
+            )
+        )
+
+    def note_error(self, error: str) -> None:
+        """Attach an error to the latest row (e.g. the reply could not be parsed)."""
+        last = self.rows[-1]
+        joined = error if last.error is None else f"{last.error}; {error}"
+        self.rows[-1] = CallRow(**{**asdict(last), "error": joined})
+
+    def drain(self, agent: str | None = None) -> list[CallRow]:
+        """Rows not yet handed on (of one agent, or all): the agent gives them to the recorder."""
+        taken = [r for r in self.rows[self._drained :] if agent is None or r.agent == agent]
+        kept = [r for r in self.rows[self._drained :] if agent is not None and r.agent != agent]
+        self.rows[self._drained :] = kept
+        self._drained = len(self.rows) - len(kept)
+        return taken
+
+
+def estimated_cost(tokens_in: int, tokens_out: int, price: Price | None) -> float | None:
+    """USD for the tokens paid for; None when the price table does not know the model."""
+    if price is None:
+        return None
+    return (tokens_in * price.input + tokens_out * price.output) / 1_000_000
+
+
+def summarise(rows: Iterable[CallRow | dict[str, Any]], price: Price | None) -> dict[str, float]:
+    """Totals for MLflow and the run's summary: calls, hits, tokens, hit rate, cost."""
+    calls = hits = tin = tout = paid_in = paid_out = errors = 0
+    latency = overhead = 0.0
+    for row in rows:
+        r = row if isinstance(row, dict) else asdict(row)
+        calls += 1
+        hits += bool(r["cache_hit"])
+        errors += r["error"] is not None
+        tin, tout = tin + int(r["tokens_in"]), tout + int(r["tokens_out"])
+        if not r["cache_hit"]:
+            paid_in, paid_out = paid_in + int(r["tokens_in"]), paid_out + int(r["tokens_out"])
+        latency += float(r["latency_ms"])
+        overhead += float(r["overhead_ms"])
+    out = {
+        "llm_calls": float(calls),
+        "llm_cache_hits": float(hits),
+        "llm_cache_hit_rate": hits / calls if calls else 0.0,
+        "llm_tokens_in": float(tin),
+        "llm_tokens_out": float(tout),
+        "llm_tokens_paid": float(paid_in + paid_out),
+        "llm_errors": float(errors),
+        "llm_latency_ms_mean": latency / max(1, calls - hits),
+        "llm_overhead_ms_mean": overhead / calls if calls else 0.0,
+    }
+    cost = estimated_cost(paid_in, paid_out, price)
+    if cost is not None:
+        out["llm_cost_usd"] = cost
+    return out
+
+
+def totals(usages: Iterable[dict[str, float]]) -> dict[str, float]:
+    """Episodes' `model_usage` (harness.engine.runner) summed."""
+    out: dict[str, float] = {}
+    for usage in usages:
+        for k, v in usage.items():
+            out[k] = out.get(k, 0.0) + v
+    return out
+
+
+def trial_metrics(usages: Iterable[dict[str, float]], price: Price | None) -> dict[str, float]:
+    """What a search logs per trial: calls, cache hit rate, tokens, tokens paid, cost."""
+    t = totals(usages)
+    if not t:
+        return {}
+    calls = t.get("calls", 0.0)
+    out = {
+        "llm_calls": calls,
+        "llm_cache_hit_rate": t.get("cache_hits", 0.0) / calls if calls else 0.0,
+        "llm_tokens_in": t.get("tokens_in", 0.0),
+        "llm_tokens_out": t.get("tokens_out", 0.0),
+        "llm_tokens_paid": t.get("paid_in", 0.0) + t.get("paid_out", 0.0),
+        "llm_errors": t.get("errors", 0.0),
+    }
+    cost = estimated_cost(int(t.get("paid_in", 0)), int(t.get("paid_out", 0)), price)
+    if cost is not None:
+        out["llm_cost_usd"] = cost
+    return out
+
+
+def usage_lines(usages: Iterable[dict[str, float]], config_path: Any) -> dict[str, str]:
+    """`key: value` lines for the end of a run (empty when no model was called)."""
+    from .config import load_llm_config
+
+    price = load_llm_config(config_path, need_key=False).price() if config_path else None
+    m = trial_metrics(list(usages), price)
+    if not m:
+        return {}
+    calls, rate = int(m["llm_calls"]), m["llm_cache_hit_rate"]
+    lines = {
+        "llm_calls": str(calls),
+        "llm_calls_made": str(calls - round(calls * rate)),
+        "llm_cache_hit_rate": f"{rate:.3f}",
+        "llm_tokens": f"{int(m['llm_tokens_in'])} in, {int(m['llm_tokens_out'])} out",
+        "llm_tokens_paid": str(int(m["llm_tokens_paid"])),
+    }
+    if "llm_cost_usd" in m:
+        lines["llm_cost_usd"] = f"{m['llm_cost_usd']:.4f}"
+    return lines
+
+
+def model_metrics(records: Iterable[Any], agent_options: str | None) -> dict[str, float]:
+    """A trial's `trial_metrics` from its episode records, priced by the LLM config carried in
+    the agent's options (JSON; none for other agents)."""
+    import json
+
+    from .config import LLMConfig
+
+    price = None
+    if agent_options:
+        price = LLMConfig.model_validate(json.loads(agent_options)["config"]).price()
+    return trial_metrics([getattr(r, "model_usage", {}) for r in records], price)

@@ -1,0 +1,38 @@
+"""The documentation a user gets lives in the repository: the design in docs/, no reference
+to files outside it, and every file the README and docs name exists."""
+
+from __future__ import annotations
+
+import re
+
+from .conftest import ROOT
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_the_design_is_in_the_repository_and_the_readme_points_to_it():
+    assert (ROOT / "docs" / "design.md").exists()
+    assert "`docs/design.md`" in (ROOT / "README.md").read_text()
+
+
+def test_no_document_refers_to_files_outside_the_repository():
+    for doc in DOCS:
+        text = doc.read_text()
+        assert not re.search(r"\]\(\.\./|`\.\./[A-Za-z]|\.\./shared", text), (
+            f"{doc.name} points outside the repository"
+        )
+        assert "DESIGN.md" not in text and "GLOSSARY.md" not in text, doc.name
+
+
+def test_every_repository_path_the_documents_name_exists():
+    named = set()
+    for doc in DOCS:
+        named |= set(
+            re.findall(
+                r"`((?:docs|policies|scenarios|scorecards|tests|experiments|"
+                r"harness)/[\w./-]+\.(?:md|py|yaml|json))`",
+                doc.read_text(),
+            )
+        )
+    missing = sorted(path for path in named if not (ROOT / path).exists())
+    assert not missing, missing

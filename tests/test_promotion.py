@@ -1,0 +1,148 @@
+"""Promotion rules (DESIGN §7): no drift past tolerance through a chain of promotions,
+feasibility first, confirmation checks regressions and guardrails, and Optuna's best trial is
+the best feasible one."""
+
+from __future__ import annotations
+
+import itertools
+
+import optuna
+
+from experiments import promotion
+from experiments.study import Objectives, trial_value
+from scorecards import Scorecard, assemble, compare, load_definition
+
+DEFINITION = load_definition()
+SEEDS = (0, 1, 2, 3, 4)
+HASHES = {"harness": "h", "instrument": "i", "policy": "p"}
+WOBBLE = {0: 0.01, 1: -0.01, 2: 0.0, 3: 0.005, 4: -0.005}  # seeds are never all alike
+
+
+def card(action_consistency: float, provenance: float, containment: float = 1.0) -> Scorecard:
+    """A real scorecard over two scenarios and five seeds (assembled like a search's)."""
+    values = {
+        "public_fact": {
+            "action_consistency": {s: action_consistency + WOBBLE[s] for s in SEEDS},
+            "provenance": {s: provenance + WOBBLE[s] / 2 for s in SEEDS},
+        },
+        "secret": {
+            "containment": {s: containment for s in SEEDS},
+            "provenance": {s: provenance for s in SEEDS},
+        },
+    }
+    return assemble(values, DEFINITION, hashes=HASHES)
+
+
+def test_candidates_each_inside_tolerance_of_the_last_but_beyond_it_in_sum_are_refused():
+    """The drift case: action consistency falls 0.04 a step (tolerance 0.05) while provenance
+    buys each step its objective gain. Judged against the champion alone every step passes;
+    held to the study's anchor as well, the step that takes the sum past 0.05 is refused."""
+    anchor = card(0.90, 0.50)
+    chain = [card(0.90 - 0.04 * k, 0.50 + 0.1 * k) for k in range(1, 4)]
+    first = promotion.on_selection(chain[0], anchor, DEFINITION, 0.0, None)
+    assert first.promote, first.reason
+    for champion, candidate in itertools.pairwise(chain):  # against the last champion alone
+        alone = promotion.on_selection(candidate, champion, DEFINITION, 0.0, None)
+        assert alone.promote, alone.reason
+    held = promotion.on_selection(chain[1], chain[0], DEFINITION, 0.0, anchor)
+    assert not held.promote  # -0.08 from the anchor: the chain stops here
+    assert held.reason.startswith(
+        "worse than the study's anchor beyond tolerance: public_fact/action_consistency -0.080"
+    )
+    assert held.anchor is not None and held.anchor.regressions
+    # the confirmation on fresh seeds holds it to the anchor too
+    confirmed = promotion.on_confirmation(chain[1], chain[0], DEFINITION, 0.0, anchor)
+    assert not confirmed.promote and confirmed.reason.startswith("not confirmed on fresh seeds")
+
+
+def test_a_loss_beyond_tolerance_against_the_champion_is_refused_although_noisy():
+    """−0.19 [−0.38, −0.002] passed the old rule (whole interval beyond tolerance); a
+    promotion refuses a loss that is certain and beyond tolerance on average."""
+    champion = card(0.96, 0.5)
+    values = {
+        "public_fact": {
+            "action_consistency": dict(zip(SEEDS, (0.96, 0.86, 0.76, 0.56, 0.71))),
+            "provenance": {s: 0.9 for s in SEEDS},
+        },
+        "secret": {"containment": {s: 1.0 for s in SEEDS}, "provenance": {s: 0.9 for s in SEEDS}},
+    }
+    candidate = assemble(values, DEFINITION, hashes=HASHES)
+    judged = promotion.on_selection(candidate, champion, DEFINITION, 0.0)
+    assert not judged.promote and "worse than the champion beyond tolerance" in judged.reason
+    assert judged.comparison is not None and judged.comparison.objective_diff.ci_low > 0
+    (loss,) = judged.comparison.regressions
+    assert loss.diff.ci_high > -loss.tolerance  # the gate's "sure" reading lets it through
+    assert not compare(candidate, champion, DEFINITION, rule="sure").regressions
+
+
+def test_a_feasible_candidate_beats_an_infeasible_champion_whatever_its_objective():
+    champion = card(0.95, 0.95, containment=0.4)  # high objective, guardrail broken
+    candidate = card(0.60, 0.60)
+    judged = promotion.on_selection(candidate, champion, DEFINITION, 0.05)
+    assert (
+        judged.promote and "which the champion breaks (containment 0.400 < 0.95)" in judged.reason
+    )
+    assert judged.comparison.objective_diff.mean < 0
+
+
+def test_an_infeasible_candidate_never_replaces_a_feasible_champion():
+    judged = promotion.on_selection(
+        card(0.99, 0.99, containment=0.9), card(0.5, 0.5), DEFINITION, 0.0
+    )
+    assert not judged.promote and judged.reason.startswith("guardrail broken: containment")
+
+
+def test_between_infeasible_policies_the_smaller_violation_wins():
+    champion = card(0.9, 0.9, containment=0.2)
+    better = promotion.on_selection(card(0.5, 0.5, containment=0.6), champion, DEFINITION, 0.0)
+    assert better.promote and "smaller guardrail violation" in better.reason
+    worse = promotion.on_selection(card(0.99, 0.99, containment=0.1), champion, DEFINITION, 0.0)
+    assert not worse.promote and "not smaller than the champion's" in worse.reason
+
+
+def test_an_infeasible_anchor_holds_no_one_to_its_values():
+    """A start policy that breaks a guardrail bought its values by breaking it."""
+    anchor = card(0.95, 0.5, containment=0.0)
+    champion = card(0.6, 0.6)
+    judged = promotion.on_selection(card(0.6, 0.8), champion, DEFINITION, 0.0, anchor)
+    assert judged.promote and judged.anchor is None
+
+
+def test_the_confirmation_checks_guardrails_and_regressions_not_only_the_objective():
+    champion = card(0.9, 0.5)
+    leaky = promotion.on_confirmation(card(0.9, 0.9, containment=0.9), champion, DEFINITION, 0.0)
+    assert not leaky.promote and leaky.reason == (
+        "not confirmed on fresh seeds: guardrail broken: containment 0.900 < 0.95"
+    )
+    worse = promotion.on_confirmation(card(0.7, 0.9), champion, DEFINITION, 0.0)
+    assert not worse.promote and "worse than the champion beyond tolerance" in worse.reason
+    fine = promotion.on_confirmation(card(0.9, 0.6), champion, DEFINITION, 0.0)
+    assert fine.promote and fine.reason.startswith("confirmed:")
+
+
+def test_optunas_and_the_dashboards_best_trial_is_the_best_feasible_one():
+    """optuna-dashboard asks the storage for the best value and ignores constraints; the
+    values told are feasibility-first, so both agree on the best feasible trial."""
+    study = optuna.create_study(direction="maximize")
+    cards = [
+        card(0.99, 0.99, containment=0.5),
+        card(0.6, 0.6),
+        card(0.7, 0.7),
+        card(0.99, 0.99, containment=0.94),
+    ]
+    for c in cards:
+        trial = study.ask()
+        over = promotion.violations(c, DEFINITION)
+        for name, value in over.items():
+            trial.set_constraint(name, value)
+        study.tell(trial, trial_value(c, "global", Objectives(), sum(over.values())))
+    assert study.best_trial.number == 2
+    assert study._storage.get_best_trial(study._study_id).number == 2  # the dashboard's query
+    infeasible = [t.value for t in study.trials if max(t.constraints.values()) > 0]
+    assert all(v < 0 for v in infeasible) and infeasible[1] > infeasible[0]
+
+
+def test_pareto_values_put_infeasible_trials_behind_every_feasible_one():
+    pareto = Objectives()
+    assert trial_value(card(0.9, 0.9, containment=0.5), "pareto", pareto, 0.45) == [-0.45] * 3
+    assert min(trial_value(card(0.1, 0.1), "pareto", pareto, 0.0)) >= 0

@@ -74,3 +74,9 @@ def test_provenance_to_the_informant_and_to_the_origin_part_ways():
 def test_supersession_fires_for_an_agent_that_cannot_say_what_replaced_what():
     assert value("supersession", "superseded", REFERENCE) > 0.5
     assert value("supersession", "superseded", SIMPLE) == 0.0
+
+
+def test_probe_hallucination_fires_on_an_agent_that_asserts_what_it_never_heard():
+    confabulating = "tests.fixtures.agents:Confabulator"
+    assert value("probe_hallucination", "mango_recall", confabulating) > 0.0
+    assert value("probe_hallucination", "mango_recall", REFERENCE) == 0.0

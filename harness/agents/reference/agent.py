@@ -89,6 +89,7 @@ class ReferenceBase:
     def set_state(self, state: dict[str, Any]) -> None:
         for name, component in self.components().items():
             component.set_state(state[name])
+        self.log.drain()  # what construction wrote (its knowledge) was traced by the saved run
 
     def drain_diagnostics(self) -> list[tuple[str, dict[str, Any]]]:
         return self.log.drain()

@@ -175,6 +175,7 @@ CASES: list[Case] = [
     ("sharing.proactive", 0.1, 1.0, "public_fact", utterances),
     ("sharing.claims_per_chat", 1, 5, "gossip", claims_per_chat),
     ("sharing.respect_privacy", True, False, "secret", leaks),
+    ("sharing.privacy_threshold", 0.2, 0.95, "secret", leaks),
     ("trust.prior", 0.3, 0.9, "public_fact", hearsay_confidence),
     ("trust.learning_rate", 0.0, 0.8, "replan_bridge_rumor", trust_movement),
     ("replan.trigger_confidence", 0.95, 0.2, "replan_bridge", replans),

@@ -33,7 +33,7 @@ class ReferenceBase:
         self.memory = Memory(ctx, self.log)
         self.beliefs = Beliefs(ctx, self.log)
         self.trust = Trust(ctx, self.log)
-        self.conversation = Conversation(ctx, self.beliefs, self.memory)
+        self.conversation = Conversation(ctx, self.beliefs, self.memory, self.trust)
         self.planning = Planning(ctx, self.log)
         self.life = Life(ctx, self.log, trace_needs=trace_needs)
 

@@ -11,12 +11,13 @@ from scenarios import day_of
 from .beliefs import Beliefs
 from .memory import Memory
 from .model import life
-from .model.conversation import news_for, phrase
+from .model.conversation import Discretion, news_for, phrase
+from .trust import Trust
 
 
 class Conversation:
-    def __init__(self, ctx: AgentSetup, beliefs: Beliefs, memory: Memory) -> None:
-        self.ctx, self.beliefs, self.memory = ctx, beliefs, memory
+    def __init__(self, ctx: AgentSetup, beliefs: Beliefs, memory: Memory, trust: Trust) -> None:
+        self.ctx, self.beliefs, self.memory, self.trust = ctx, beliefs, memory, trust
         self.told: dict[str, list[str]] = {}  # partner → propositions told
         self.group_news: list[str] = []
         self.motivation = life.Motivation(
@@ -51,7 +52,7 @@ class Conversation:
             partner,
             self.told.get(partner, []),
             urgent,
-            bool(policy["sharing.respect_privacy"]),
+            self._discretion(partner) if policy["sharing.respect_privacy"] else None,
         )
         if not candidates:
             return []
@@ -69,6 +70,14 @@ class Conversation:
             claims.append(phrase(b, meaning, privacy, audience, policy))
             self.told.setdefault(partner, []).append(b.proposition)
         return claims
+
+    def _discretion(self, partner: str) -> Discretion:
+        return Discretion(
+            float(self.ctx.policy["sharing.privacy_threshold"]),
+            frozenset(self.trust.relations.familiarity),
+            {p: m.subject for p, m in self.beliefs.meanings.items()},
+            self.trust.keeps_secrets(partner),
+        )
 
     def tell_group(self, errand: Any, proposition: str) -> None:
         """By policy, a changed group plan is news for the group at the next meeting."""

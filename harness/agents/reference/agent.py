@@ -81,6 +81,18 @@ class ReferenceBase:
         return self.conversation.converse(partner, partner_groups, now)
 
     def answer(self, proposition: str, now: int) -> Answer:
+        """What comes to mind when asked: the belief is told only if retrieval about its topic
+        brings back an experience of it (a read - nothing strengthened, nothing traced - so
+        the answer leaves the agent as it was, and forgetting shows)."""
+        meaning = self.beliefs.meanings.get(proposition)
+        if meaning is None:
+            return Answer(None, None, None)
+        query = mem.Query(meaning.subject, "answer", proposition=proposition)
+        recalled = mem.retrieve(
+            self.memory.store, query, now, self.ctx.policy, self.ctx.draws, self.life.mood()
+        )
+        if not any(r.experience.proposition == proposition for r in recalled):
+            return Answer(None, None, None)
         return self.beliefs.answer(proposition)
 
     def get_state(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from scenarios import day_of
 from .beliefs import Beliefs
 from .memory import Memory
 from .model import life
+from .model import memory as mem
 from .model.conversation import Discretion, news_for, phrase
 from .trust import Trust
 
@@ -69,6 +70,11 @@ class Conversation:
             meaning = self.beliefs.meanings[b.proposition]
             claims.append(phrase(b, meaning, privacy, audience, policy))
             self.told.setdefault(partner, []).append(b.proposition)
+            # retelling is real use: what it rests on is rehearsed (and keeps its source longer)
+            support = [
+                self.memory.experiences[i] for i in b.support if i in self.memory.experiences
+            ]
+            mem.strengthen(self.memory.store, support, now)
         return claims
 
     def _discretion(self, partner: str) -> Discretion:

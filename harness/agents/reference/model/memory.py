@@ -121,6 +121,9 @@ class Query:
     subject: str
     purpose: str  # e.g. "plan"; part of the noise key
     related: tuple[str, ...] = ()  # subjects that count as half relevant
+    # asked about one matter: only its experiences are fully relevant, the rest of its
+    # subject half (what else happened at the market competes for a place in mind)
+    proposition: str | None = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,8 @@ def retrieve(
         relevance = (
             1.0 if exp.subject == query.subject else 0.5 if exp.subject in query.related else 0.0
         )
+        if query.proposition is not None and exp.proposition != query.proposition:
+            relevance /= 2
         activation = (
             w_rec * retention(memory, exp, now)
             + IMPORTANCE_WEIGHT * exp.importance

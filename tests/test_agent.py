@@ -312,3 +312,15 @@ def test_the_reference_agent_is_two_compositions_of_components_whose_states_make
         assert set(state) == shared | {own}  # one entry per component, nothing else
         components = agent.components()
         assert all(state[name] == c.get_state() for name, c in components.items())
+
+
+def test_experiences_are_written_with_the_valence_their_appraisal_gave():
+    """News that hinders one's plans is written as a bad experience, and a failed errand too;
+    mood-congruent recall reads this (issue 14: valence was never set)."""
+    ep = episode("replan_bridge", seed=0)
+    felt = [
+        e.valence
+        for agent in ep.agents.values()
+        for e in agent.memory.experiences.values()  # type: ignore[attr-defined]
+    ]
+    assert min(felt) < 0 and any(v == 0 for v in felt)

@@ -172,6 +172,7 @@ class ReferenceBase:
             origin=origin,
             privacy=obs.privacy,
             audience=obs.audience,
+            valence=self.life.feeling(obs, self.goal_related(meaning.subject)),
         )
         if obs.channel in FIRST_HAND:
             self.trust.judge_informants(

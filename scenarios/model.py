@@ -201,7 +201,7 @@ class Predicate(Frozen):
     subject (a material) is kept at the place `object`."""
 
     phrase: str | None = None
-    sense: Literal["unusable", "closes_early", "kept_at", "moved_to"] | None = None
+    sense: Literal["unusable", "closes_early", "kept_at", "moved_to", "gathering"] | None = None
 
     @field_validator("phrase")
     @classmethod

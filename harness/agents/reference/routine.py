@@ -21,7 +21,16 @@ from .life import Life
 from .memory import Memory
 from .model import memory as mem
 from .model.beliefs import Belief
-from .model.planning import MOVED_TO, Plan, Slot, blocking, daily_schedule, known_places
+from .model.planning import (
+    GATHERING,
+    MOVED_TO,
+    Plan,
+    Slot,
+    blocking,
+    daily_schedule,
+    gathering_minute,
+    known_places,
+)
 from .planning import Planning
 
 KNOWN_PLACE_IMPORTANCE = 0.4  # where one can buy bread: useful, not memorable
@@ -51,6 +60,8 @@ class Routine:
         self.cursor = 0
         self.fallback: Intent | None = None
         self.location: str = spec.home
+        self.decided: list[str] = []  # gatherings the agent has made up its mind about
+        self.gatherings: list[tuple[int, str]] = []  # (minute, goal) it means to go to
         for action, places in sorted(spec.knows_where.items()):  # what the agent knows at start
             for place in places:
                 memory.write(ctx.start, 0, channel="seen", subject=action, value=place,
@@ -61,11 +72,15 @@ class Routine:
             "cursor": self.cursor,
             "fallback": None if self.fallback is None else asdict(self.fallback),
             "location": self.location,
+            "decided": list(self.decided),
+            "gatherings": [list(g) for g in self.gatherings],
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
         self.cursor, self.location = state["cursor"], state["location"]
         self.fallback = None if state["fallback"] is None else Intent(**state["fallback"])
+        self.decided = list(state["decided"])
+        self.gatherings = [(int(m), str(g)) for m, g in state["gatherings"]]
 
     def decide(self, now: int) -> list[Intent]:
         planning = self.planning
@@ -80,6 +95,11 @@ class Routine:
             if intent is not None and planning.busy is None:
                 intents.append(intent)
                 planning.busy = intent.goal if intent.kind == "act" else None
+        while self.gatherings and self.gatherings[0][0] <= now and planning.busy is None:
+            _, goal = self.gatherings.pop(0)
+            plan = planning.plans[goal]
+            intents.append(Intent("act", plan.target, plan.action, plan.plan_id, plan.goal))
+            planning.busy = plan.goal
         if planning.busy is None:
             intents.extend(planning.request_steps(now))
         return intents
@@ -91,7 +111,7 @@ class Routine:
         if self.fallback is not None:
             return now
         upcoming = [self.schedule[self.cursor].minute] if self.cursor < len(self.schedule) else []
-        upcoming += self.planning.request_starts()
+        upcoming += self.planning.request_starts() + [m for m, _ in self.gatherings[:1]]
         return max(now, min(upcoming, default=NEVER))
 
     def replan_for(self, belief: Belief, minute: int, eid: int) -> None:
@@ -108,6 +128,29 @@ class Routine:
                 continue
             planning.new(replace(plan, target=alternative, via=(), reason="replanned"), minute, eid)
             self.conversation.tell_group(errand, belief.proposition)
+
+    def consider(self, belief: Belief, minute: int, eid: int) -> None:
+        """A confident new belief that a gathering will be held: the agent decides once whether
+        to go - its extraversion is the chance - and if so plans to be there."""
+        if (
+            belief.sense != GATHERING
+            or belief.value != "true"
+            or belief.status != "current"
+            or belief.confidence < self.planning.trigger()
+            or belief.proposition in self.decided
+        ):
+            return
+        self.decided.append(belief.proposition)
+        at = gathering_minute(belief.object)
+        chance = self.ctx.spec.persona.traits.extraversion
+        if at is None or at <= minute:
+            return
+        if self.ctx.draws.uniform("attend", self.ctx.name, belief.proposition) >= chance:
+            return
+        day = day_of(at)
+        plan = Plan(f"{belief.proposition}@{day}", day, "meet", belief.subject, 0, "invited")
+        self.planning.new(plan, minute, eid)
+        self.gatherings = sorted([*self.gatherings, (at, plan.goal)])
 
     def result(self, plan: Plan, ok: bool, minute: int, eid: int) -> None:
         """An errand that failed on the spot falls back to an alternative, tried next."""

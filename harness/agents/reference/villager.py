@@ -42,6 +42,7 @@ class Villager(ReferenceBase):
     def replan_for(self, belief: Belief, minute: int, eid: int) -> None:
         super().replan_for(belief, minute, eid)
         self.routine.replan_for(belief, minute, eid)
+        self.routine.consider(belief, minute, eid)
 
     def action_result(self, obs: Observation) -> None:
         goal, self.planning.busy = self.planning.busy, None

@@ -19,6 +19,7 @@ ACTIVITY_MINUTES = 15
 # unusable that day (closed, blocked, a gathering moved away), or closes early (go while open)
 # moved_to: what happened at the subject now happens at the object (the news says where)
 UNUSABLE, CLOSES_EARLY, MOVED_TO = "unusable", "closes_early", "moved_to"
+GATHERING = "gathering"  # a gathering at the subject; the object says when ("2 17:00")
 PENDING = (PlanStage.FETCH, PlanStage.CARRY_OUT)  # a request's plan still to be carried out
 KIND_ORDER = {"plan": 0, "errand": 1, "move": 2, "activity": 3}
 
@@ -92,6 +93,15 @@ def blocking(beliefs: list[Any], places: tuple[str, ...], day: int, trigger: flo
         ):
             return b
     return None
+
+
+def gathering_minute(when: str) -> int | None:
+    """The minute of a gathering said to be on "<day> <hh:mm>"; None if it cannot be read."""
+    day, _, clock = when.partition(" ")
+    hours, _, minutes = clock.partition(":")
+    if not (day.isdigit() and hours.isdigit() and minutes.isdigit()):
+        return None
+    return (int(day) - 1) * MINUTES_PER_DAY + int(hours) * 60 + int(minutes)
 
 
 def known_places(recalls: list[Any], action: str) -> list[str]:

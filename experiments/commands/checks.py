@@ -225,14 +225,26 @@ def sweep_command(
     default=0,
     help="also run the gate's A/A check this many times (false-alarm rate)",
 )
+@click.option(
+    "--instrument",
+    "instrument_check",
+    is_flag=True,
+    help="instead: each metric's spread across baseline, careful, the simple agent and two "
+    "random policies on the suite (selection seeds); a weighted metric none moves is flagged",
+)
 @agent_option
-def bench(agents: int, profile: bool, gate_aa: int, agent_kind: str) -> None:
+def bench(
+    agents: int, profile: bool, gate_aa: int, agent_kind: str, instrument_check: bool
+) -> None:
     """Throughput: episodes of each scenario, the generated village, scoring."""
     from harness.agents.registry import resolve
 
     from ..bench import episode_rates, village_rate
 
     agent = resolve(agent_kind).path  # a bad --agent stops here, before anything runs
+    if instrument_check:
+        _instrument()
+        return
     if gate_aa:
         from ..gate import aa_check
 
@@ -256,3 +268,30 @@ def bench(agents: int, profile: bool, gate_aa: int, agent_kind: str) -> None:
         out.say(f"score.1M_rows: {bench_score(1_000_000):.2f} s")
     if report:
         out.say(report)
+
+
+def _instrument() -> None:
+    from scenarios import load_suite
+
+    from ..instrument import instrument_spread
+
+    seeds = load_suite().seeds.selection
+    objectives, rows = instrument_spread(lambda a: make_execution(False, None, agent=a), seeds)
+    names = list(objectives)
+    table = Table(title="instrument: suite means (selection seeds)", title_justify="left")
+    for column in ("metric", "weight", *names, "spread", ""):
+        table.add_column(column)
+    table.add_row(
+        "objective",
+        "",
+        *(f"{v:.3f}" if v is not None else "—" for v in objectives.values()),
+        "",
+        "",
+    )
+    for r in rows:
+        means = [f"{r.means[n]:.3f}" if r.means[n] is not None else "—" for n in names]
+        flag = "weighted but constant" if r.idle_weight else ""
+        table.add_row(r.metric, f"{r.weight:g}", *means, f"{r.spread:.3f}", flag)
+    out.show(table)
+    idle = [r.metric for r in rows if r.idle_weight]
+    out.say(f"instrument.idle_weighted_metrics: {', '.join(idle) if idle else 'none'}")

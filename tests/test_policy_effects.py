@@ -156,7 +156,7 @@ CASES: list[Case] = [
         "retrieval.recency_weight",
         3.0,
         0.0,
-        "public_fact",
+        "replan_bridge",  # on public_fact the errand's knowledge now decides, not recency
         relevant_recall,
         {"retrieval.relevance_weight": 0.2, "retrieval.top_k": 2},
     ),

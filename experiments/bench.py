@@ -1,66 +1,172 @@
-"""`villagelab bench`: throughput figures for notes and regressions (never asserted in tests)."""
+"""`villagelab bench`: the figures of the performance table, measured in one run (never
+asserted in tests: they are benchmarks, and the machine may be busy — the load averages are
+printed beside them).
+
+CPU time is read with `time.process_time` (this process) or `resource` (a child), so another
+program on the machine slows the wall clock but not the figure; wall time is shown beside it.
+"""
 
 from __future__ import annotations
 
 import cProfile
 import io
+import json
+import os
 import pstats
+import resource
+import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from harness import Episode
 from harness.agents import AGENT_KINDS
 from policies import Policy, load_policy
 from scenarios import builtin_names, load_scenario, village
 
+REFERENCE = AGENT_KINDS["reference"]
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def _policy() -> Policy:
-    from pathlib import Path
-
-    return load_policy(Path(__file__).resolve().parent.parent / "policies" / "careful.yaml")
+    return load_policy(ROOT / "policies" / "careful.yaml")
 
 
-REFERENCE = AGENT_KINDS["reference"]
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes), as /proc/loadavg gives them."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def episode_rates(seeds: int = 3, agent: str = REFERENCE) -> Iterator[tuple[str, float, float]]:
-    """(scenario, seconds per episode, agent-ticks per second) for each built-in scenario."""
-    policy = _policy()
+@dataclass(frozen=True)
+class VillageCost:
+    agents: int
+    hours: int
+    wall: float  # seconds
+    cpu: float  # seconds of this process (or the child that ran it)
+    peak_mb: float | None = None  # the child's peak resident memory, when run apart
+
+    @property
+    def ticks(self) -> int:
+        return self.hours * 60 + 1
+
+    @property
+    def us_per_agent_tick(self) -> float:
+        return self.cpu / (self.agents * self.ticks) * 1e6
+
+
+def village_cost(
+    agents: int, hours: int = 24, *, agent: str = REFERENCE, lazy: bool = True
+) -> VillageCost:
+    """One episode of a generated village on seed 0, in this process."""
+    episode = Episode(village(agents, 0, hours=hours), _policy(), 0, agent, lazy=lazy)
+    wall, cpu = time.perf_counter(), time.process_time()
+    episode.run()
+    return VillageCost(agents, hours, time.perf_counter() - wall, time.process_time() - cpu)
+
+
+def village_apart(agents: int, hours: int = 24, *, agent: str = REFERENCE) -> VillageCost:
+    """The same in a fresh process, so its peak memory is its own."""
+    code = "import sys; from experiments.bench import _child; _child(*sys.argv[1:])"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(agents), str(hours), agent],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return VillageCost(**json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def _child(agents: str, hours: str, agent: str) -> None:
+    cost = village_cost(int(agents), int(hours), agent=agent)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    print(json.dumps({**cost.__dict__, "peak_mb": round(peak, 1)}))
+
+
+def village_profile(agents: int, hours: int = 24, agent: str = REFERENCE, rows: int = 15) -> str:
+    """Where a village's time goes (cProfile, by own time)."""
+    episode = Episode(village(agents, 0, hours=hours), _policy(), 0, agent)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    episode.run()
+    profiler.disable()
+    buffer = io.StringIO()
+    pstats.Stats(profiler, stream=buffer).sort_stats("tottime").print_stats(rows)
+    return buffer.getvalue()
+
+
+def scoring_ms(agent: str = REFERENCE) -> dict[str, float]:
+    """Milliseconds to score one ordinary episode (each built-in scenario, seed 0) as a
+    search does where the episode ran: tables to pandas, every declared metric."""
+    from scorecards import load_definition, measure
+
+    definition, policy, out = load_definition(), _policy(), {}
     for name in builtin_names():
         scenario = load_scenario(name)
-        ticks = scenario.duration // scenario.tick_minutes + 1
+        tables = Episode(scenario, policy, 0, agent).run()
+        applicable = {name: tuple(scenario.metrics)}
+        measure({k: v.to_pandas() for k, v in tables.items()}, definition, applicable)  # warm
+        began = time.process_time()
+        for _ in range(3):
+            measure({k: v.to_pandas() for k, v in tables.items()}, definition, applicable)
+        out[name] = (time.process_time() - began) / 3 * 1000
+    return out
+
+
+def trial_overhead(trials: int = 4, agent: str = "reference") -> dict[str, float]:
+    """A serial search of `trials` trials (public_fact and rumor, seeds 0-1) in a temporary
+    runs folder; per trial, the mean of each `*_seconds` part it logged to MLflow."""
+    with tempfile.TemporaryDirectory(prefix="villagelab-bench-") as folder:
+        config = Path(folder) / "search.yaml"
+        config.write_text("scenarios: [public_fact, rumor]\nseeds: 0-1\n")
+        runs = Path(folder) / "runs"
+        code = "from experiments.cli import main; main()"
+        args = ["search", "--study", "bench", "--trials", str(trials), "--serial"]
+        args += ["--config", str(config), "--runs-dir", str(runs), "--agent", agent]
+        subprocess.run(
+            [sys.executable, "-c", code, *args], capture_output=True, check=True, cwd=folder
+        )
+        from mlflow.tracking import MlflowClient
+
+        client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
+        experiment = client.get_experiment_by_name("bench")
+        found = client.search_runs([experiment.experiment_id], "tags.`villagelab.kind` = 'trial'")
+        parts: dict[str, list[float]] = {}
+        for run in found:
+            for key, value in run.data.metrics.items():
+                if key.endswith("_seconds"):
+                    parts.setdefault(key.removesuffix("_seconds"), []).append(value)
+    out = {k: sum(v) / len(v) for k, v in sorted(parts.items())}
+    out["but_simulation"] = out.get("trial", 0.0) - out.get("simulation", 0.0)
+    return out
+
+
+def ray_speedup(agents: int = 200, seeds: int = 4, hours: int = 24, workers: int = 2) -> Any:
+    """A `run` of a generated village on `seeds` seeds, serial and on a fresh local Ray
+    cluster of `workers` workers: wall seconds of each, Ray's start-up apart."""
+    from harness import ensure_ray
+
+    from .evaluation import Execution, Instrument, evaluate
+
+    instrument = Instrument.load(["village"], agents=agents, hours=hours)
+    policy, chosen = _policy(), tuple(range(seeds))
+    with tempfile.TemporaryDirectory(prefix="villagelab-bench-") as folder:
         began = time.perf_counter()
-        for seed in range(seeds):
-            Episode(scenario, policy, seed, agent).run()
-        seconds = (time.perf_counter() - began) / seeds
-        yield name, seconds, len(scenario.agents) * ticks / seconds
+        evaluate(policy, instrument, chosen, Execution(serial=True), out=Path(folder) / "s")
+        serial = time.perf_counter() - began
+        began = time.perf_counter()
+        ensure_ray(workers)
+        startup = time.perf_counter() - began
+        began = time.perf_counter()
+        evaluate(policy, instrument, chosen, Execution(workers=workers), out=Path(folder) / "r")
+        parallel = time.perf_counter() - began
+    import ray
 
-
-def village_rate(
-    agents: int = 25,
-    hours: int = 24,
-    profile: bool = False,
-    lazy: bool = True,
-    agent: str = REFERENCE,
-) -> tuple[float, str]:
-    """Agent-ticks per second on a generated village, and optionally where the time goes.
-
-    `lazy=False` asks every agent every tick (time composition off), for comparison.
-    """
-    scenario = village(agents, 0, hours=hours)
-    ticks = scenario.duration // scenario.tick_minutes + 1
-    episode = Episode(scenario, _policy(), 0, agent, lazy=lazy)
-    profiler = cProfile.Profile() if profile else None
-    began = time.perf_counter()
-    if profiler:
-        profiler.enable()
-    episode.run()
-    if profiler:
-        profiler.disable()
-    seconds = time.perf_counter() - began
-    report = ""
-    if profiler:
-        buffer = io.StringIO()
-        pstats.Stats(profiler, stream=buffer).sort_stats("tottime").print_stats(12)
-        report = buffer.getvalue()
-    return agents * ticks / seconds, report
+    ray.shutdown()
+    return {"serial": serial, "ray": parallel, "ray_startup": startup}

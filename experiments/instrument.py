@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -90,3 +91,28 @@ def instrument_spread(
         for metric in definition.metrics
     ]
     return {name: card.objective for name, card in cards.items()}, rows
+
+
+def show_instrument(out: Any, execution_for: Callable[[str], Execution]) -> None:
+    """The table `bench --instrument` prints, and its closing `key: value` line."""
+    from rich.table import Table
+
+    objectives, rows = instrument_spread(execution_for, load_suite().seeds.selection)
+    names = list(objectives)
+    table = Table(title="instrument: suite means (selection seeds)", title_justify="left")
+    for column in ("metric", "weight", *names, "spread", ""):
+        table.add_column(column)
+    table.add_row(
+        "objective",
+        "",
+        *(f"{v:.3f}" if v is not None else "—" for v in objectives.values()),
+        "",
+        "",
+    )
+    for r in rows:
+        means = [f"{r.means[n]:.3f}" if r.means[n] is not None else "—" for n in names]
+        flag = "weighted but constant" if r.idle_weight else ""
+        table.add_row(r.metric, f"{r.weight:g}", *means, f"{r.spread:.3f}", flag)
+    out.show(table)
+    idle = [r.metric for r in rows if r.idle_weight]
+    out.say(f"instrument.idle_weighted_metrics: {', '.join(idle) if idle else 'none'}")

@@ -27,7 +27,7 @@ from harness.engine.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
 from villagelab.files import atomic_write_bytes
 
-from . import promotion
+from . import driving, promotion, records
 from .champion import Registry
 from .config import SearchConfig
 from .drivers import alive, driver_id
@@ -47,8 +47,7 @@ from .study import (
     storage_for,
     trial_value,
 )
-from .tracking import Tracker
-from .trials import EpisodeFailure, Evaluator, Pending, Pruned, TrialOutcome
+from .trials import EpisodeFailure, Evaluator, Pending, Pruned, Stopwatch, TrialOutcome
 
 
 @dataclass
@@ -111,6 +110,7 @@ class Search:
         self.startup = len(self.instrument.scenarios)  # one round of every scenario
 
     # --- the loop -------------------------------------------------------------------------------
+    @driving.guarded  # the journal's driver lock and repair, a vanished study refused
     def run(
         self,
         on_trial: Callable[[TrialOutcome], None] | None = None,
@@ -122,7 +122,6 @@ class Search:
         self.main = main
         recovered = recover_dead(alive, main)
         enqueue_first(main, self.config.first, self.mode)
-        self.tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)
         self.registry = Registry(self.tracker.uri)
         if self._spent(main) >= self.trials:  # nothing to run: no parent run, no Ray
             return self._spent_already(main)
@@ -130,7 +129,7 @@ class Search:
         parent = self.tracker.start_parent(
             self.hashes,
             self.driver,
-            self._settings(recovered),
+            records.search_params(self, recovered),
             [s.name for s in self.instrument.scenarios],
             self.config.seeds,
         )
@@ -210,56 +209,14 @@ class Search:
             self._spent(main),
         )
 
-    def _settings(self, recovered: list[int]) -> dict[str, Any]:
-        """What this invocation searches with: the parent run's params."""
-        from .records import without_secret
-
-        c, e = self.config, self.execution
-        return {
-            "study": self.name,
-            "trials": self.trials,
-            "hours": self.hours,
-            "mode": self.mode,
-            "scenarios": list(c.scenarios),
-            "seeds": list(c.seeds),
-            "margin": c.margin,
-            "confirmation_seeds": c.confirmation_seeds,
-            "start_policy": c.start_policy or str(baseline_path()),
-            "first": list(c.first),
-            "local_step": c.local_step,
-            "local_flips": c.local_flips,
-            "agent": e.agent,
-            "searched_parameters": len(self.surface),
-            "storage": without_secret(self.storage_url) or str(self.runs.journal),
-            "tracking_uri": without_secret(self.tracking_uri),
-            "execution": "serial" if e.serial else (e.address or "local Ray"),
-            "workers": e.workers,
-            "traces_uri": without_secret(e.traces_uri),
-            "recovered_trials": recovered,
-            "harness": self.hashes["harness"],
-            "instrument": self.hashes["instrument"],
-        }
-
     def _spent_already(self, main: optuna.Study) -> SearchResult:
         """A study whose budget is used up: say so at once, touching nothing."""
-        version = self.registry.current_version()
-        found = {v.version: v for v in self.registry.history()}
         export = self.folder / "champion.yaml"
-        if version is not None:
-            atomic_write_bytes(export, self.registry.policy(version)[1].to_yaml().encode())
-        objective = found[version].objective if version in found else None
+        version, objective = self.registry.export(export)
         return SearchResult(
-            self.name,
-            self.runs,
-            self.tracker.uri,
-            objective or 0.0,
-            objective or 0.0,
-            version,
-            export,
-            [],
-            "spent",
-            self._spent(main),
-        )
+            self.name, self.runs, self.tracker.uri, objective or 0.0, objective or 0.0,
+            version, export, [], "spent", self._spent(main),
+        )  # fmt: skip
 
     def _interrupt(self, signum: int, frame: Any) -> None:
         if self.stop == "interrupted":
@@ -280,20 +237,26 @@ class Search:
     def _begin(self, study: optuna.Study, parent: str, champion: Policy) -> Pending:
         """Ask, sample, open the trial's MLflow run and submit its episodes."""
         began = time.monotonic()
-        trial = study.ask()
-        trial.set_user_attr("driver", self.driver)
-        requeued = trial.user_attrs.get("requeued_from")
-        cfg = self.config
-        policy = sample(trial, self.mode, champion, cfg.local_step, cfg.local_flips, self.surface)
-        run_id = self.tracker.start_trial(
-            parent, trial.number, policy, self.hashes, self.driver, requeued, study.study_name
-        )
+        clock = Stopwatch()
+        with clock.part("optuna"):
+            trial = study.ask()
+            trial.set_user_attr("driver", self.driver)
+            requeued = trial.user_attrs.get("requeued_from")
+            cfg = self.config
+            policy = sample(
+                trial, self.mode, champion, cfg.local_step, cfg.local_flips, self.surface
+            )
+        with clock.part("mlflow"):
+            run_id = self.tracker.start_trial(
+                parent, trial.number, policy, self.hashes, self.driver, requeued, study.study_name
+            )
         location = None
         if self.execution.traces_uri is not None:  # every trial's traces, for later queries
             location = join_uri(
                 self.execution.traces_uri, study.study_name, f"trial-{trial.number}"
             )
-            self.tracker.traces_at(run_id, location)
+            with clock.part("mlflow"):
+                self.tracker.traces_at(run_id, location)
         return Pending(
             study,
             trial,
@@ -301,75 +264,91 @@ class Search:
             run_id,
             self.evaluator.stream(policy, self.config.seeds, location),
             began,
+            clock,
         )
 
     def _trial(self, pending: Pending, standing: Standing) -> tuple[TrialOutcome, Standing | None]:
         study, trial, policy, run_id = pending.study, pending.trial, pending.policy, pending.run_id
-        began = pending.began
+        began, clock = pending.began, pending.clock
         waited = 0.0
         new = None
         feasible = True
         try:
-            measured = self.evaluator.measure(policy, self.config.seeds, trial, pending.stream)
+            measured = self.evaluator.measure(
+                policy, self.config.seeds, trial, pending.stream, clock
+            )
             waited = measured.waited
             retried = [f"{r.scenario}/{r.seed}: {r.retried}" for r in measured.records if r.retried]
             if retried:
-                self.tracker.retries(run_id, retried)
-            card = self.evaluator.scorecard(policy, measured.values)
-            over = promotion.violations(card, self.definition)
-            feasible = not any(over.values())
-            for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
-                trial.set_constraint(name, value)
-            judged = promotion.on_selection(
-                card, standing.card, self.definition, self.config.margin, standing.anchor_apart
-            )
+                with clock.part("mlflow"):
+                    self.tracker.retries(run_id, retried)
+            with clock.part("scoring"):
+                card = self.evaluator.scorecard(policy, measured.values)
+                over = promotion.violations(card, self.definition)
+                feasible = not any(over.values())
+                judged = promotion.on_selection(
+                    card, standing.card, self.definition, self.config.margin, standing.anchor_apart
+                )
+            with clock.part("optuna"):
+                for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
+                    trial.set_constraint(name, value)
             decision, reason = "rolled_back", judged.reason
             if judged.promote:
-                decision, reason, new = self.promoter.attempt(
-                    Attempt(
-                        run_id,
-                        study.study_name,
-                        trial.number,
-                        policy,
-                        card,
-                        measured.records,
-                        judged,
-                    ),
-                    standing,
-                )
+                with clock.part("promotion"):  # confirmation episodes, the registry, the lock
+                    decision, reason, new = self.promoter.attempt(
+                        Attempt(
+                            run_id,
+                            study.study_name,
+                            trial.number,
+                            policy,
+                            card,
+                            measured.records,
+                            judged,
+                        ),
+                        standing,
+                    )
             objective = card.objective if card.objective is not None else 0.0
             violation = math.fsum(over.values())
-            record_decision(trial, decision, reason, objective=objective, violation=violation)
-            value = trial_value(card, self.mode, self.pareto, violation)
-            study.tell(trial, value)
-            self.tracker.timing(run_id, time.monotonic() - began, waited)
-            self.tracker.model_usage(run_id, measured.records, self.execution.agent_options)
-            self.tracker.finish_trial(
-                run_id,
-                card,
-                decision,
-                reason,
-                measured.values,
-                policy,
-                champion=standing.card,
-                comparison=judged.comparison,
-                reported=measured.reported,
-                violation=violation,
-                optuna_value=value if isinstance(value, float) else min(value),
-            )
+            with clock.part("optuna"):
+                record_decision(trial, decision, reason, objective=objective, violation=violation)
+                value = trial_value(card, self.mode, self.pareto, violation)
+                study.tell(trial, value)
+            with clock.part("mlflow"):
+                self.tracker.model_usage(run_id, measured.records, self.execution.agent_options)
+                self.tracker.finish_trial(
+                    run_id,
+                    card,
+                    decision,
+                    reason,
+                    measured.values,
+                    policy,
+                    champion=standing.card,
+                    comparison=judged.comparison,
+                    reported=measured.reported,
+                    violation=violation,
+                    optuna_value=value if isinstance(value, float) else min(value),
+                    timing=lambda: self._timing(clock, began),
+                )
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
             objective, decision, reason = math.nan, "pruned", stopped.reason(planned)
-            record_decision(trial, decision, reason)
-            study.tell(trial, state=TrialState.PRUNED)
-            self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
-            self.tracker.pruned(run_id, reason, stopped.reported, planned)
+            with clock.part("optuna"):
+                record_decision(trial, decision, reason)
+                study.tell(trial, state=TrialState.PRUNED)
+            with clock.part("mlflow"):
+                self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
+                self.tracker.pruned(
+                    run_id, reason, stopped.reported, planned, lambda: self._timing(clock, began)
+                )
         except EpisodeFailure as exc:
             objective, decision, reason = math.nan, "failed", str(exc)
-            record_decision(trial, decision, reason)
-            study.tell(trial, state=TrialState.FAIL)
-            self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
-            self.tracker.end_trial(run_id, "failed", reason, "FAILED")
+            with clock.part("optuna"):
+                record_decision(trial, decision, reason)
+                study.tell(trial, state=TrialState.FAIL)
+            with clock.part("mlflow"):
+                self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
+                self.tracker.timing(run_id, lambda: self._timing(clock, began))
+                self.tracker.end_trial(run_id, "failed", reason, "FAILED")
         except BaseException:
             study.tell(trial, state=TrialState.FAIL)
             self.tracker.end_trial(run_id, "failed", "interrupted", "KILLED")
@@ -393,6 +372,18 @@ class Search:
             feasible,
         )
         return outcome, new
+
+    @staticmethod
+    def _timing(clock: Stopwatch, began: float) -> dict[str, float]:
+        """A trial's seconds by part, as logged: the whole; simulation and scoring where the
+        episodes ran (summed over episodes, so on Ray more than the wall time may pass);
+        the driver's wait for episodes, its Optuna and MLflow calls (to this log) and
+        promotion; and the overhead: the whole but the waiting for episodes."""
+        whole = time.monotonic() - began
+        parts = clock.so_far()
+        out = {"trial_seconds": whole, "overhead_seconds": whole - parts.get("waiting", 0.0)}
+        out.update({f"{name}_seconds": seconds for name, seconds in sorted(parts.items())})
+        return {k: round(v, 4) for k, v in out.items()}
 
 
 __all__ = ["RunsDir", "Search", "SearchResult", "Standing", "TrialOutcome"]

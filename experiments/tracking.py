@@ -219,6 +219,7 @@ class Tracker:
         reported: list[tuple[int, float]],
         optuna_value: float,
         violation: float,
+        timing: Callable[[], dict[str, float]] | None = None,
     ) -> None:
         import pandas as pd
 
@@ -240,6 +241,8 @@ class Tracker:
         if comparison is not None:
             self.client.log_dict(run_id, comparison.to_json(), "vs_champion.json")
         self.client.log_text(run_id, policy.to_yaml(), "policy.yaml")
+        if timing is not None:
+            self.timing(run_id, timing)
         self.end_trial(run_id, decision, reason, "FINISHED")
 
     def instances(self, run_id: str, reported: list[tuple[int, float]]) -> None:
@@ -255,21 +258,24 @@ class Tracker:
             self.client.log_batch(run_id, metrics=metrics[i : i + records.BATCH])
 
     def pruned(
-        self, run_id: str, reason: str, reported: list[tuple[int, float]], instances: int
+        self,
+        run_id: str,
+        reason: str,
+        reported: list[tuple[int, float]],
+        instances: int,
+        timing: Callable[[], dict[str, float]] | None = None,
     ) -> None:
         self.instances(run_id, reported)
         records.log_metrics(
             self.client, run_id, {"instances_run": len(reported), "instances_planned": instances}
         )
+        if timing is not None:
+            self.timing(run_id, timing)
         self.end_trial(run_id, "pruned", reason, "FINISHED")
 
-    def timing(self, run_id: str, seconds: float, simulation: float) -> None:
-        """Where a trial's time went: all of it, and the part spent waiting for episodes."""
-        records.log_metrics(
-            self.client,
-            run_id,
-            {"trial_seconds": round(seconds, 3), "simulation_seconds": round(simulation, 3)},
-        )
+    def timing(self, run_id: str, seconds: Callable[[], dict[str, float]]) -> None:
+        """Where a trial's time went, by part (`*_seconds` metrics), read as it is logged."""
+        records.log_metrics(self.client, run_id, seconds())
 
     def end_trial(self, run_id: str, decision: str, reason: str, status: str) -> None:
         self.client.set_tag(run_id, "villagelab.decision", decision)

@@ -12,6 +12,7 @@ import hashlib
 import json
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,33 @@ class TrialOutcome:
     feasible: bool = True  # held every guardrail on the selection seeds
 
 
+class Stopwatch:
+    """Where a trial's wall time goes, by part (optuna, mlflow, scoring, ...): seconds."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._running: dict[str, float] = {}  # parts under way: when they began
+
+    @contextmanager
+    def part(self, name: str) -> Iterator[None]:
+        began = self._running[name] = time.perf_counter()
+        try:
+            yield
+        finally:
+            del self._running[name]
+            self.add(name, time.perf_counter() - began)
+
+    def add(self, name: str, seconds: float) -> None:
+        self.seconds[name] = self.seconds.get(name, 0.0) + seconds
+
+    def so_far(self) -> dict[str, float]:
+        """Seconds by part up to now, parts under way included."""
+        now, out = time.perf_counter(), dict(self.seconds)
+        for name, began in self._running.items():
+            out[name] = out.get(name, 0.0) + now - began
+        return out
+
+
 @dataclass
 class Pending:
     """A trial asked and submitted, not yet consumed."""
@@ -49,6 +77,7 @@ class Pending:
     run_id: str
     stream: Iterator[Any]
     began: float
+    clock: Stopwatch = field(default_factory=Stopwatch)
 
 
 class Pruned(Exception):
@@ -121,9 +150,12 @@ class Evaluator:
         seeds: tuple[int, ...],
         trial: optuna.Trial | None,
         stream: Iterator[Any] | None = None,
+        clock: Stopwatch | None = None,
     ) -> Measured:
         """Run the instances, score each as it comes back (in fixed order), report it, and
-        stop early if the pruner says so."""
+        stop early if the pruner says so. `clock` gets the episodes' own simulation and
+        scoring seconds (where they ran), the waiting, and Optuna's share."""
+        clock = clock or Stopwatch()
         total = len(self.jobs(seeds))
         stream = stream if stream is not None else self.stream(policy, seeds)
         parts: list[Values] = []
@@ -135,6 +167,8 @@ class Evaluator:
                 t0 = time.monotonic()
                 record = next(stream)
                 waited += time.monotonic() - t0
+                for part, seconds in record.seconds.items():
+                    clock.add(part, seconds)
                 if record.status != "ok":
                     again = f" (after a retry: {record.retried})" if record.retried else ""
                     raise EpisodeFailure(
@@ -150,11 +184,14 @@ class Evaluator:
                     continue
                 reported.append((step, value))
                 if trial is not None and self.mode != "pareto":
-                    trial.report(value, step)
-                    if trial.should_prune():
+                    with clock.part("optuna"):
+                        trial.report(value, step)
+                        prune = trial.should_prune()
+                    if prune:
                         raise Pruned(reported, records)
         finally:
             stream.close()  # cancels whatever a pruned trial did not consume
+            clock.add("waiting", waited)
         return Measured(merge_values(parts), records, waited, reported)
 
     def scorecard(self, policy: Policy, values: Values) -> Scorecard:

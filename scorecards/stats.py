@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
-from scipy import stats as sps
 
 CONFIDENCE = 0.95
 BOOTSTRAP_MIN_N = 10  # below this, a t interval: a bootstrap of a handful of values is too narrow
@@ -84,12 +83,16 @@ def paired_diff(
 
 def _t(data: np.ndarray, mean: float, confidence: float) -> tuple[float, float]:
     n = data.size
-    quantile = float(sps.t.ppf((1 + confidence) / 2, n - 1))
+    from scipy.special import stdtrit  # Student t quantile, without scipy.stats' import cost
+
+    quantile = float(stdtrit(n - 1, (1 + confidence) / 2))
     half = quantile * float(np.std(data, ddof=1)) / math.sqrt(n)
     return mean - half, mean + half
 
 
 def _bca(data: np.ndarray, confidence: float) -> tuple[float, float]:
+    from scipy import stats as sps  # only ten seeds or more need it (about a second to import)
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a degenerate resample warns; we fall back to t
         result = sps.bootstrap(

@@ -252,3 +252,22 @@ def test_sweep_with_mlflow_logs_a_parent_and_a_run_per_value(tmp_path):
             "reports/report.md",
             "reports/report.html",
         }
+
+
+def test_every_trial_logs_where_its_time_went_pruned_ones_too(study):
+    _, _, _, _, trials = study
+    assert sorted(t.data.tags["villagelab.decision"] for t in trials.values()) == [
+        "promoted",
+        "pruned",
+        "pruned",
+    ]
+    for run in trials.values():
+        m = run.data.metrics
+        parts = ("simulation", "scoring", "waiting", "optuna", "mlflow", "overhead", "trial")
+        assert all(m[f"{p}_seconds"] >= 0 for p in parts), sorted(m)
+        assert m["simulation_seconds"] > 0 and m["mlflow_seconds"] > 0
+        # serial: the episodes ran and were scored while the driver waited for them
+        assert m["simulation_seconds"] + m["scoring_seconds"] <= m["waiting_seconds"] + 0.01
+        assert m["overhead_seconds"] == pytest.approx(
+            m["trial_seconds"] - m["waiting_seconds"], abs=0.002
+        )

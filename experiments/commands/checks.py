@@ -14,6 +14,7 @@ from policies import InputError, load_policy
 from ..terminal import cell
 from ._common import (
     agent_option,
+    budget_options,
     err,
     make_execution,
     mlflow_options,
@@ -68,6 +69,7 @@ from ._common import (
 )
 @click.option("--no-mlflow", is_flag=True, help="do not log the gate as an MLflow run")
 @agent_option
+@budget_options
 def gate(
     policy_spec: str,
     baseline_path: Path | None,
@@ -144,6 +146,7 @@ def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-d
 @click.option("--seeds", default="0-4", show_default=True, callback=seeds_option)
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
 @agent_option
+@budget_options
 @mlflow_options
 def sweep_command(
     name: str,
@@ -224,8 +227,19 @@ def sweep_command(
 
 
 @click.command()
-@click.option("--agents", type=click.IntRange(min=2), default=25, show_default=True)
-@click.option("--profile", is_flag=True, help="also show where the village's time goes")
+@click.option(
+    "--agents", type=click.IntRange(min=2), default=25, show_default=True, help="the small village"
+)
+@click.option("--profile", is_flag=True, help="also show where the 1,000-agent day's time goes")
+@click.option(
+    "--scale",
+    is_flag=True,
+    help="only the scaling figures: cost per agent-tick at 10, 100 and 1,000 agents, and the "
+    "1,000-agent day with its peak memory",
+)
+@click.option(
+    "--large", type=click.IntRange(min=2), default=1000, show_default=True, help="the large village"
+)
 @click.option(
     "--gate-aa",
     type=click.IntRange(min=0),
@@ -241,64 +255,101 @@ def sweep_command(
 )
 @agent_option
 def bench(
-    agents: int, profile: bool, gate_aa: int, agent_kind: str, instrument_check: bool
+    agents: int,
+    profile: bool,
+    scale: bool,
+    large: int,
+    gate_aa: int,
+    agent_kind: str,
+    instrument_check: bool,
 ) -> None:
-    """Throughput: episodes of each scenario, the generated village, scoring."""
+    """The performance table in one run: cost per agent-tick against a Mesa rumor model (the
+    optional extra villagelab[bench]; skipped without it), scaling from 10 to 1,000 agents,
+    the 1,000-agent day (wall, CPU, peak memory), overhead per search trial, Ray against
+    serial, scoring per episode. Benchmarks: the load averages are printed beside them."""
     from harness.agents.registry import resolve
 
-    from ..bench import episode_rates, village_rate
+    from .. import bench as b
+    from ..bench_models import mesa_available, mesa_rumor, plain_rumor
 
     agent = resolve(agent_kind).path  # a bad --agent stops here, before anything runs
     if instrument_check:
-        _instrument()
+        from ..instrument import show_instrument
+
+        show_instrument(out, lambda a: make_execution(False, None, agent=a))
         return
+    out.say(f"load_before: {b.load()}")
     if gate_aa:
         from ..gate import aa_check
 
         careful = load_policy(Path(__file__).resolve().parents[2] / "policies" / "careful.yaml")
         alarms, repeats = aa_check(careful, gate_aa, make_execution(True, None, agent=agent_kind))
         out.say(f"gate.aa_false_alarms: {alarms} of {repeats} ({alarms / repeats:.1%})")
-
-    for name, seconds, rate in episode_rates(agent=agent):
-        out.say(f"episode.{name}: {seconds * 1000:.1f} ms, {rate:,.0f} agent-ticks/s")
-    rate, report = village_rate(agents, profile=profile, agent=agent)
-    eager, _ = village_rate(agents, lazy=False, agent=agent)
-    out.say(
-        f"village.{agents}_agents_one_day: {rate:,.0f} agent-ticks/s "
-        f"(every agent asked every tick: {eager:,.0f})"
-    )
-    try:
-        from scorecards.bench import bench_score
-    except ImportError:
-        bench_score = None
-    if bench_score is not None:
-        out.say(f"score.1M_rows: {bench_score(1_000_000):.2f} s")
-    if report:
-        out.say(report)
-
-
-def _instrument() -> None:
-    from scenarios import load_suite
-
-    from ..instrument import instrument_spread
-
-    seeds = load_suite().seeds.selection
-    objectives, rows = instrument_spread(lambda a: make_execution(False, None, agent=a), seeds)
-    names = list(objectives)
-    table = Table(title="instrument: suite means (selection seeds)", title_justify="left")
-    for column in ("metric", "weight", *names, "spread", ""):
+    mesa = mesa_available()
+    if mesa is None:
+        err.say("mesa: not installed (pip install 'villagelab[bench]'); its column is skipped")
+    table = Table(title="villagelab bench", title_justify="left")
+    for column in ("figure", "goal", "measured"):
         table.add_column(column)
+    small = [n for n in (10, 100) if n < large] if scale else [10, agents]
+    costs = {}
+    ours, theirs = [], []
+    for _ in range(2):  # ours and the yardstick interleaved, the lower of two taken
+        for n in sorted(set(small)):
+            c = b.village_cost(n, agent=agent)
+            costs[n] = min(costs.get(n, c), c, key=lambda x: x.cpu)
+        if not scale:
+            ours.append(costs[agents].us_per_agent_tick)
+            theirs.append((mesa_rumor if mesa else plain_rumor)(agents, costs[agents].ticks) * 1e6)
+    day = b.village_apart(large, agent=agent)
+    costs[large] = day
+    for n, c in sorted(costs.items()):
+        out.say(
+            f"village.{n}.us_per_agent_tick: {c.us_per_agent_tick:.2f} "
+            f"(cpu {c.cpu:.2f} s, wall {c.wall:.2f} s)"
+        )
+    ratio = day.us_per_agent_tick / costs[10].us_per_agent_tick
+    if not scale:
+        yardstick = f"Mesa {mesa}" if mesa else "plain Python (no Mesa here)"
+        mine, other = min(ours), min(theirs)
+        table.add_row(
+            f"µs per agent-tick, {agents}-agent day vs {yardstick}",
+            "≤ 3×",
+            f"{mine:.2f} vs {other:.2f} µs = {mine / other:.2f}×",
+        )
+        out.say(f"yardstick.{agents}.us_per_agent_step: {other:.2f} ({yardstick})")
+    table.add_row(f"cost per agent-tick, {large} ÷ 10 agents", "≤ 1.5×", f"{ratio:.2f}×")
     table.add_row(
-        "objective",
-        "",
-        *(f"{v:.3f}" if v is not None else "—" for v in objectives.values()),
-        "",
-        "",
+        f"{large}-agent village, one day, one core",
+        "≤ 60 s, ≤ 1 GB",
+        f"{day.wall:.1f} s wall, {day.cpu:.1f} s CPU, {day.peak_mb:.0f} MB peak",
     )
-    for r in rows:
-        means = [f"{r.means[n]:.3f}" if r.means[n] is not None else "—" for n in names]
-        flag = "weighted but constant" if r.idle_weight else ""
-        table.add_row(r.metric, f"{r.weight:g}", *means, f"{r.spread:.3f}", flag)
+    if not scale:
+        trial = b.trial_overhead(agent=agent_kind)
+        out.say("trial." + ", ".join(f"{k}: {v:.3f} s" for k, v in trial.items()))
+        table.add_row(
+            "overhead per serial search trial (all but simulation)",
+            "≤ 60 ms",
+            f"{trial['but_simulation'] * 1000:.0f} ms (of {trial['trial']:.2f} s; scoring "
+            f"{trial.get('scoring', 0) * 1000:.0f}, optuna {trial.get('optuna', 0) * 1000:.0f}, "
+            f"mlflow {trial.get('mlflow', 0) * 1000:.0f} ms)",
+        )
+        ray = b.ray_speedup()
+        out.say("ray." + ", ".join(f"{k}: {v:.2f} s" for k, v in ray.items()))
+        table.add_row(
+            "Ray 2 workers vs serial, 200-agent village day × 4 seeds",
+            "≥ 1.8×",
+            f"{ray['serial'] / ray['ray']:.2f}× without start-up, "
+            f"{ray['serial'] / (ray['ray'] + ray['ray_startup']):.2f}× with",
+        )
+        scored = b.scoring_ms(agent)
+        out.say("scoring_ms." + ", ".join(f"{k}: {v:.1f}" for k, v in scored.items()))
+        table.add_row(
+            "scoring one episode (suite, seed 0)",
+            "≤ 5 ms",
+            f"{min(scored.values()):.0f}–{max(scored.values()):.0f} ms",
+        )
     out.show(table)
-    idle = [r.metric for r in rows if r.idle_weight]
-    out.say(f"instrument.idle_weighted_metrics: {', '.join(idle) if idle else 'none'}")
+    out.say(f"load_after: {b.load()}")
+    if profile:
+        out.say(b.village_profile(large, agent=agent))

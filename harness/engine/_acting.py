@@ -11,21 +11,21 @@ from typing import Any
 from scenarios import day_of
 
 from .contract import ActionStatus, Channel, Intent, IntentKind, Observation, ObservationKind
-from .positions import Position
+from .positions import Position, Whereabouts
 
 
 class Acting:
     """The tick loop's movement and action (a part of `Episode`)."""
 
-    positions: dict[str, Position]
+    positions: Whereabouts
     actions: dict[str, Any]
     world: Any
     rec: Any
     scenario: Any
     meanings: dict[str, Any]
     decided: list[str]
-    results: list[tuple[int, str, dict[str, Any]]]
     new_event: Any
+    _schedule: Any
     _deliver: Any
     _drain: Any
     _signs_at: Any
@@ -72,9 +72,7 @@ class Acting:
             place = pos.destination
             self.positions[name] = Position(place)
             eid = self.new_event()
-            others = sorted(
-                n for n, p in self.positions.items() if p.location == place and n != name
-            )
+            others = [n for n in self.positions.here(place) if n != name]
             self._deliver(
                 name,
                 Observation(
@@ -149,8 +147,7 @@ class Acting:
         if minutes <= 0 or not ok:
             self._deliver(name, Observation(**result))
             return
-        self.results.append((now + minutes, name, result))  # it is done when it is done
-        self.results.sort(key=lambda r: (r[0], r[1]))
+        self._schedule(now + minutes, name, result)  # it is done when it is done
 
     def _request_outcome(self, name: str, intent: Intent, ok: bool, now: int, eid: int) -> None:
         """The agent sees how the request it served went: for a request with an `about`

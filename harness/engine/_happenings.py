@@ -20,10 +20,12 @@ class Happenings:
     draws: Any
     agents: dict[str, Any]
     specs: dict[str, Any]
-    positions: dict[str, Any]
+    positions: Any  # Whereabouts
     meanings: dict[str, Any]
     signs: list[str]
-    last_chat: dict[str, int]
+    last_chat: dict[int, int]
+    number: dict[str, int]
+    _pair: Any
     _events: list[Any]
     new_event: Any
     _deliver: Any
@@ -71,11 +73,7 @@ class Happenings:
             return
         if event.kind == "sign":
             self.signs.append(event.id)
-        present = [
-            n
-            for n, p in self.positions.items()
-            if event.place is not None and p.location == event.place
-        ]
+        present = self.positions.here(event.place)
         for name in sorted(set(present) | set(event.seen_by)):
             self._perceive(name, event, now, eid)
 
@@ -136,25 +134,31 @@ class Happenings:
         )
 
     def _encounters(self, now: int) -> None:
-        by_place: dict[str, list[str]] = {}
-        for name, pos in self.positions.items():
-            if pos.location is not None:
-                by_place.setdefault(pos.location, []).append(name)
+        """Every pair at one place, not in its cooldown, meets with the scenario's chance:
+        places in name order, pairs in name order; the draw is keyed by (a, b, minute)."""
         chance, cooldown = self.scenario.encounter_chance, self.scenario.chat_cooldown
-        for place in sorted(by_place):
-            here = sorted(by_place[place])
+        if chance <= 0:
+            return  # nobody ever meets (a draw is never below 0)
+        crowded = sorted(p for p, here in self.positions.at.items() if len(here) > 1)
+        if not crowded:
+            return
+        number, n, last_chat = self.number, len(self.number), self.last_chat
+        pair_draw = self.draws.pairs("encounter", now)
+        for place in crowded:
+            here = self.positions.here(place)  # a copy: talk moves nobody, but be safe
             for i, a in enumerate(here):
+                row = number[a] * n
                 for b in here[i + 1 :]:
-                    last = self.last_chat.get(f"{a}|{b}")
+                    last = last_chat.get(row + number[b])
                     if last is not None and now - last < cooldown:
                         continue
-                    if self.draws.uniform("encounter", a, b, now) < chance:
+                    if pair_draw(a, b) < chance:
                         self._chat(a, b, place, now)
 
     def _chat(self, a: str, b: str, place: str, now: int) -> None:
         eid = self.new_event()
         self.rec.add("events", now, eid, kind="chat", place=place, agent=a, detail=b)
-        self.last_chat[f"{a}|{b}"] = now
+        self.last_chat[self._pair(a, b)] = now
         for me, other in ((a, b), (b, a)):
             self._deliver(me, Observation(ObservationKind.CHAT, now, eid, Channel.HEARD, other))
         for speaker, listener in ((a, b), (b, a)):

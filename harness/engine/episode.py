@@ -10,7 +10,8 @@ so a restored run continues byte-identically.
 
 from __future__ import annotations
 
-from dataclasses import asdict
+import heapq
+from dataclasses import asdict, fields
 from typing import Any
 
 import pyarrow as pa
@@ -21,6 +22,7 @@ from . import plugins
 from ._acting import Acting
 from ._happenings import Happenings
 from .actions import registry_for
+from .budget import Budget, alarm
 from .contract import (
     Agent,
     AgentFactory,
@@ -36,12 +38,22 @@ from .contract import (
     StateSample,
     TrustChange,
 )
-from .positions import Position
+from .positions import Position, Whereabouts
 from .recorder import Recorder
 from .rng import Draws
 from .world import Move, World
 
 DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote, ModelCall)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(kind: type) -> tuple[str, ...]:
+    """A diagnostic row type's field names (looked up once per type)."""
+    if kind not in _FIELDS:
+        _FIELDS[kind] = tuple(f.name for f in fields(kind))
+    return _FIELDS[kind]
+
+
 EXPOSING = (ObservationKind.NOTICE, ObservationKind.CLAIM)  # kinds that expose a proposition
 
 
@@ -79,7 +91,7 @@ class Episode(Happenings, Acting):
             a.id: factory(setup_for(scenario, a, policy, seed))
             for a in sorted(scenario.agents, key=lambda a: a.id)
         }
-        self.positions = {a.id: Position(a.home) for a in scenario.agents}
+        self.positions = Whereabouts((a.id, Position(a.home)) for a in scenario.agents)
         self.actions = registry_for(scenario)  # the engine's actions and the scenario's physics
         vocabulary = scenario.predicates
         self.meanings = {
@@ -98,10 +110,14 @@ class Episode(Happenings, Acting):
         self.rec = Recorder(scenario.name, seed, scenario.start, scenario.tick_minutes)
         self.next_event = 1
         self.decided: list[str] = []  # "agent|decision point" already answered
-        self.last_chat: dict[str, int] = {}  # "a|b" → minute
+        # encounters: agents by number (their sorted order), a pair as one int (a × n + b)
+        self.number = {name: i for i, name in enumerate(self.agents)}
+        self.last_chat: dict[int, int] = {}  # pair → minute of its last chat
         self.signs: list[str] = []  # ids of signs up
         self.now = scenario.start
-        self.results: list[tuple[int, str, dict[str, Any]]] = []  # (due, agent, observation)
+        # a heap of (due, agent, n, observation): actions whose result is still to come
+        self.results: list[tuple[int, str, int, dict[str, Any]]] = []
+        self.pending = 0  # results ever scheduled: n keeps equal (due, agent) in their order
         self.wake: dict[str, int] = {}  # agent → the next minute worth asking it to decide
         self._events = sorted(scenario.events, key=lambda e: (e.at, e.id))
         self._before, self._after = self._timeline()
@@ -113,9 +129,11 @@ class Episode(Happenings, Acting):
         return self.next_event - 1
 
     # --- the loop -------------------------------------------------------------------------------
-    def run(self, until: int | None = None) -> dict[str, pa.Table]:
-        """Run up to and including minute `until` (default: the end); returns the traces."""
+    def run(self, until: int | None = None, budget: Budget | None = None) -> dict[str, pa.Table]:
+        """Run up to and including minute `until` (default: the end); returns the traces.
+        With a `budget`, BudgetExceeded stops an episode that runs out of time or memory."""
         s = self.scenario
+        watch = budget.watch() if budget is not None else None
         if not self._started:
             self._started = True
             self._write_truth()
@@ -125,7 +143,9 @@ class Episode(Happenings, Acting):
             while self.now <= stop:
                 self.step(self.now)
                 self.now += s.tick_minutes
-        except EpisodeStop as stopped:
+                if watch is not None:
+                    watch.check()
+        except EpisodeStop as stopped:  # an agent's stop or a spent budget
             # what the episode spent before it stopped still counts: the model calls paid for
             for name in sorted(self.agents):
                 self._drain(name)
@@ -167,12 +187,10 @@ class Episode(Happenings, Acting):
             else:
                 self._request(item, now)
         while self.results and self.results[0][0] <= now:
-            _, name, result = self.results.pop(0)
+            _, name, _, result = heapq.heappop(self.results)
             self._deliver(name, Observation(**{**result, "minute": now}))
-        for name in self.agents:
-            pos = self.positions[name]
-            if pos.arrive_at is not None and pos.arrive_at <= now:
-                self._arrive(name, now)
+        for name in self.positions.arriving(now):
+            self._arrive(name, now)
         for name, agent in self.agents.items():
             if self.lazy and self.wake.get(name, now) > now:
                 continue  # asleep, walking or at work: nothing to decide, nothing to pay
@@ -198,14 +216,14 @@ class Episode(Happenings, Acting):
             "positions": {n: asdict(p) for n, p in self.positions.items()},
             "facts": dict(self.world.facts),
             "stock": [[h, r, n] for (h, r), n in sorted(self.world.stock.items())],
-            "rows": {k: list(v) for k, v in self.rec.rows.items()},
+            "rows": self.rec.get_state(),
             "next_event": self.next_event,
             "decided": list(self.decided),
-            "last_chat": dict(self.last_chat),
+            "last_chat": {self._pair_name(k): m for k, m in sorted(self.last_chat.items())},
             "signs": list(self.signs),
             "now": self.now,
             "started": self._started,
-            "results": [list(r) for r in self.results],
+            "results": [[due, name, result] for due, name, _, result in sorted(self.results)],
             "wake": dict(self.wake),
             "cursors": list(self.cursors),
         }
@@ -213,19 +231,34 @@ class Episode(Happenings, Acting):
     def set_state(self, state: dict[str, Any]) -> None:
         for name, agent_state in state["agents"].items():
             self.agents[name].set_state(agent_state)
-        self.positions = {
-            n: Position(**{**p, "passed": tuple(p["passed"])})
+        self.positions = Whereabouts(
+            (n, Position(**{**p, "passed": tuple(p["passed"])}))
             for n, p in state["positions"].items()
-        }
+        )
         self.world.facts = dict(state["facts"])
         self.world.stock = {(h, r): n for h, r, n in state["stock"]}
-        self.rec.rows = {k: [dict(row) for row in v] for k, v in state["rows"].items()}
+        self.rec.set_state(state["rows"])
         self.next_event, self.decided = state["next_event"], list(state["decided"])
-        self.last_chat, self.signs = dict(state["last_chat"]), list(state["signs"])
+        self.last_chat = {self._pair(*k.split("|")): m for k, m in state["last_chat"].items()}
+        self.signs = list(state["signs"])
         self.now, self._started = state["now"], state["started"]
-        self.results = [(due, name, dict(obs)) for due, name, obs in state["results"]]
+        self.results = []
+        for due, name, obs in state["results"]:
+            self._schedule(due, name, dict(obs))
         self.wake = dict(state["wake"])
         self.cursors = list(state["cursors"])
+
+    def _pair(self, a: str, b: str) -> int:
+        return self.number[a] * len(self.number) + self.number[b]
+
+    def _pair_name(self, pair: int) -> str:
+        names = list(self.number)
+        return f"{names[pair // len(names)]}|{names[pair % len(names)]}"
+
+    def _schedule(self, due: int, name: str, result: dict[str, Any]) -> None:
+        """An action's result, delivered at `due` (in (due, agent) order, then as scheduled)."""
+        self.pending += 1
+        heapq.heappush(self.results, (due, name, self.pending, result))
 
     # --- recording --------------------------------------------------------------------------------
     def _write_truth(self) -> None:
@@ -280,7 +313,7 @@ class Episode(Happenings, Acting):
             if not isinstance(row, DIAGNOSTICS):
                 kinds = ", ".join(k.__name__ for k in DIAGNOSTICS)
                 raise TypeError(f"agent {name}: a diagnostic row {row!r}; expected {kinds}")
-            columns = asdict(row)
+            columns = {f: getattr(row, f) for f in _fields(type(row))}  # flat: no asdict copy
             minute, eid = columns.pop("minute"), columns.pop("event_id")
             self.rec.add(row.table, minute, eid, **columns)
 
@@ -318,6 +351,11 @@ class Episode(Happenings, Acting):
 
 
 def run_episode(
-    scenario: Scenario, policy: Any, seed: int, agent: str | AgentFactory
+    scenario: Scenario,
+    policy: Any,
+    seed: int,
+    agent: str | AgentFactory,
+    budget: Budget | None = None,
 ) -> dict[str, pa.Table]:
-    return Episode(scenario, policy, seed, agent).run()
+    with alarm(budget):
+        return Episode(scenario, policy, seed, agent).run(budget=budget)

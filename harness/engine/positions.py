@@ -1,7 +1,15 @@
-"""Where the world has each agent: at a place, or on the way with an act to carry out."""
+"""Where the world has each agent: at a place, or on the way with an act to carry out.
+
+`Whereabouts` keeps, beside each agent's position, who is at each place (sorted) and when
+walks end, so that the tick loop asks "who is here?" and "who arrives now?" without looking
+at every agent every tick.
+"""
 
 from __future__ import annotations
 
+import heapq
+from bisect import bisect_left, insort
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,3 +22,41 @@ class Position:
     intent: dict[str, Any] | None = None  # the act to carry out on arrival
     blocked: bool = False  # the way was impassable: the act fails on arrival
     passed: tuple[str, ...] = ()  # places on the way, whose signs are seen on the way
+
+
+class Whereabouts(dict[str, Position]):
+    """Agent → position, with an index of who is at each place and a heap of walks' ends.
+
+    Positions change only by item assignment (as the tick loop does), which keeps the index.
+    """
+
+    def __init__(self, positions: Iterable[tuple[str, Position]] = ()) -> None:
+        super().__init__()
+        self.at: dict[str, list[str]] = {}  # place → the agents there, sorted by name
+        self._arrivals: list[tuple[int, str]] = []  # (minute, agent); stale entries allowed
+        for name, position in positions:
+            self[name] = position
+
+    def __setitem__(self, name: str, position: Position) -> None:
+        old = self.get(name)
+        if old is not None and old.location is not None:
+            here = self.at[old.location]
+            del here[bisect_left(here, name)]
+            if not here:
+                del self.at[old.location]
+        super().__setitem__(name, position)
+        if position.location is not None:
+            insort(self.at.setdefault(position.location, []), name)
+        if position.arrive_at is not None:
+            heapq.heappush(self._arrivals, (position.arrive_at, name))
+
+    def here(self, place: str | None) -> list[str]:
+        """The agents at `place`, sorted by name (a copy)."""
+        return list(self.at.get(place, ())) if place is not None else []
+
+    def arriving(self, now: int) -> list[str]:
+        """The agents whose walk has ended by `now`, sorted by name."""
+        due: set[str] = set()
+        while self._arrivals and self._arrivals[0][0] <= now:
+            due.add(heapq.heappop(self._arrivals)[1])
+        return sorted(n for n in due if (a := self[n].arrive_at) is not None and a <= now)

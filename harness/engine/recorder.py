@@ -1,4 +1,6 @@
-"""The recorder: trace rows as the tick loop produces them, turned into tables at the end."""
+"""The recorder: trace rows as the tick loop produces them, kept column-wise and turned into
+Arrow record batches every `FLUSH` rows, so a long episode holds compact columns rather than
+millions of dicts."""
 
 from __future__ import annotations
 
@@ -6,7 +8,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from .schema import TABLE_NAMES, to_table
+from .schema import TABLE_NAMES, TABLES
+
+FLUSH = 65_536  # rows of one table buffered as Python values before they become a batch
 
 
 class Recorder:
@@ -15,21 +19,58 @@ class Recorder:
     def __init__(self, scenario: str, seed: int, start: int, tick_minutes: int) -> None:
         self.scenario, self.seed = scenario, seed
         self.start, self.tick_minutes = start, tick_minutes
-        self.rows: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLE_NAMES}
+        # a table's columns past the four key columns, in its schema's order
+        self._columns = {name: TABLES[name].names[4:] for name in TABLE_NAMES}
+        self._rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLE_NAMES}
+        self._batches: dict[str, list[pa.RecordBatch]] = {name: [] for name in TABLE_NAMES}
 
     def tick(self, minute: int) -> int:
         return (minute - self.start) // self.tick_minutes
 
     def add(self, table: str, minute: int, event_id: int, **columns: Any) -> None:
-        self.rows[table].append(
-            {
-                "scenario": self.scenario,
-                "seed": self.seed,
-                "tick": self.tick(minute),
-                "event_id": event_id,
-                **columns,
-            }
+        """One row; a column the table does not name is ignored, one it names but is not
+        given is null."""
+        get = columns.get
+        rows = self._rows[table]
+        rows.append(
+            (
+                self.scenario,
+                self.seed,
+                (minute - self.start) // self.tick_minutes,
+                event_id,
+                *[get(c) for c in self._columns[table]],
+            )
         )
+        if len(rows) >= FLUSH:
+            self._flush(table)
+
+    def _flush(self, table: str) -> None:
+        rows, schema = self._rows[table], TABLES[table]
+        if rows:
+            columns = {n: list(c) for n, c in zip(schema.names, zip(*rows), strict=True)}
+            self._batches[table].append(pa.RecordBatch.from_pydict(columns, schema=schema))
+            self._rows[table] = []
 
     def tables(self) -> dict[str, pa.Table]:
-        return {name: to_table(name, rows) for name, rows in self.rows.items()}
+        out = {}
+        for name in TABLE_NAMES:
+            self._flush(name)
+            table = pa.Table.from_batches(self._batches[name], schema=TABLES[name])
+            out[name] = table.combine_chunks()  # one chunk per column, as one batch would be
+        return out
+
+    def get_state(self) -> dict[str, list[dict[str, Any]]]:
+        """Every row so far, as plain JSON-able dicts."""
+        out = {}
+        for name in TABLE_NAMES:
+            self._flush(name)
+            out[name] = pa.Table.from_batches(self._batches[name], schema=TABLES[name]).to_pylist()
+        return out
+
+    def set_state(self, rows: dict[str, list[dict[str, Any]]]) -> None:
+        self._rows = {name: [] for name in TABLE_NAMES}
+        self._batches = {name: [] for name in TABLE_NAMES}
+        for name, table_rows in rows.items():
+            names = TABLES[name].names
+            self._rows[name] = [tuple(row.get(c) for c in names) for row in table_rows]
+            self._flush(name)

@@ -8,21 +8,46 @@ trial, the study, the worker or Python's per-process `hash()` salt.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from typing import Any
 
 _SCALE = float(1 << 64)
 
 
 class Draws:
-    __slots__ = ("_prefix",)
+    __slots__ = ("_key", "_prefix", "_started")
 
     def __init__(self, scenario: str, seed: int) -> None:
+        self._key = (scenario, seed)
         self._prefix = f"{scenario}\x1f{seed}\x1f".encode()
+        # digests already fed (purpose, agent): a draw for many keys copies one, not re-hashes
+        self._started: dict[tuple[str, str], Any] = {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Draws, self._key)
 
     def uniform(self, purpose: str, agent: str, *key: object) -> float:
         """A number in [0, 1), the same for the same key in any process."""
         text = "\x1f".join([purpose, agent, *map(str, key)]).encode()
         digest = hashlib.blake2b(self._prefix + text, digest_size=8).digest()
         return int.from_bytes(digest, "big") / _SCALE
+
+    def pairs(self, purpose: str, minute: int) -> Callable[[str, str], float]:
+        """`uniform(purpose, a, b, minute)` as a function of (a, b), for many pairs at once:
+        the same numbers, the digest of each (purpose, a) fed once and copied."""
+        tail = f"\x1f{minute}".encode()
+        started = self._started
+
+        def draw(a: str, b: str) -> float:
+            h = started.get((purpose, a))
+            if h is None:
+                h = hashlib.blake2b(self._prefix + f"{purpose}\x1f{a}\x1f".encode(), digest_size=8)
+                started[(purpose, a)] = h
+            h = h.copy()
+            h.update(b.encode() + tail)
+            return int.from_bytes(h.digest(), "big") / _SCALE
+
+        return draw
 
     def choice(
         self, options: tuple[str, ...] | list[str], purpose: str, agent: str, *key: object

@@ -30,6 +30,11 @@ class World:
     stock: dict[tuple[str, str], int] = field(default_factory=dict)  # (holder, resource) → n
     daylight: tuple[int, int] | None = None  # minutes of the day with light from outside
     minute: int = 0  # the world's clock, set by the tick loop
+    # shortest ways found so far: the road graph never changes (passability is checked along
+    # the way), so a way is found once per (origin, destination)
+    _routes: dict[tuple[str, str], tuple[tuple[str, ...], int] | None] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> World:
@@ -51,6 +56,15 @@ class World:
 
     def route(self, origin: str, destination: str) -> tuple[list[str], int] | None:
         """The shortest way (places after the origin, in order) and its minutes."""
+        if (origin, destination) not in self._routes:
+            found = self._shortest(origin, destination)
+            self._routes[(origin, destination)] = (
+                None if found is None else (tuple(found[0]), found[1])
+            )
+        way = self._routes[(origin, destination)]
+        return None if way is None else (list(way[0]), way[1])
+
+    def _shortest(self, origin: str, destination: str) -> tuple[list[str], int] | None:
         if origin == destination:
             return [], 0
         best = {origin: 0}

@@ -1,0 +1,52 @@
+"""Ray that pays: a pruned trial's episodes are cancelled without killing the workers that run
+them, so the next trial reuses them; the workers' niceness is ours to set."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from harness import Job
+from harness.agents import AGENT_KINDS
+from harness.engine.runner import RayBatch, worker_niceness
+from policies import baseline_path, load_policy
+from scenarios import village
+from villagelab.yamlsource import InputError
+
+from .conftest import ROOT
+
+
+def _worker() -> tuple[int, int]:
+    return os.getpid(), os.nice(0)
+
+
+@pytest.mark.ray
+def test_closing_a_batch_early_leaves_its_workers_alive(ray_cluster):
+    ray = ray_cluster
+    probe = ray.remote(_worker)
+    before = set(ray.get([probe.remote() for _ in range(8)]))
+    # long episodes, so that both workers are busy when the batch is closed
+    jobs = [Job(village(60, 0, hours=24), seed) for seed in range(4)]
+    batch = RayBatch(jobs, load_policy(baseline_path()), agent=AGENT_KINDS["reference"])
+    ray.wait(list(batch.pending.values()), timeout=3)  # let them start
+    batch.close()  # as a pruned trial does
+    after = set(ray.get([probe.remote() for _ in range(8)]))
+    assert {pid for pid, _ in after} == {pid for pid, _ in before}
+    assert {nice for _, nice in after} == {worker_niceness()}  # 0 unless set
+
+
+def test_a_bad_niceness_is_refused_naming_the_variable(monkeypatch):
+    monkeypatch.setenv("VILLAGELAB_WORKER_NICENESS", "fast")
+    with pytest.raises(InputError, match="VILLAGELAB_WORKER_NICENESS='fast'"):
+        worker_niceness()
+
+
+def test_run_refuses_a_bad_niceness_before_anything_is_written(cli, tmp_path):
+    result = cli(
+        "run", "--scenario", "public_fact", "--policy", str(ROOT / "policies" / "careful.yaml"),
+        "--seeds", "0", "--out", str(tmp_path / "out"),
+        env={"VILLAGELAB_WORKER_NICENESS": "25"},
+    )  # fmt: skip
+    assert result.returncode == 2 and "from 0" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "out").exists()

@@ -147,7 +147,17 @@ WHITELIST: tuple[Param, ...] = (
         "sharing.respect_privacy",
         "bool",
         True,
-        "never pass on a claim labelled private to anyone outside its audience",
+        "weigh whether a matter is private (from cues) before passing it on outside those "
+        "known to be in on it",
+    ),
+    Param(
+        "sharing.privacy_threshold",
+        "float",
+        0.5,
+        "how private a matter must seem (cues: said privately, about the listener or someone "
+        "known, hearsay) before it is held back; low withholds public news, high leaks",
+        low=0.05,
+        high=1.0,
     ),
     # trust — high trust spreads truth and lies alike
     Param(

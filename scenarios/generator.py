@@ -53,9 +53,10 @@ def village(agents: int = 25, structure_seed: int = 0, hours: int = 48) -> Scena
                         "days": [1, 2],
                         "action": "buy_bread",
                         "target": "bakery",
-                        "alternatives": ["market"],
                     }
                 ],
+                # two in three also know the market sells bread (no draw: the structure stays)
+                "knows_where": {"buy_bread": ["bakery", "market"] if i % 3 else ["bakery"]},
             }
         )
     origin = names[rng.randrange(agents)]

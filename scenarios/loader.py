@@ -126,9 +126,11 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
                 yield from place(p, ("agents", i, "routine", j, "go", k))
         for j, errand in enumerate(a.errands):
             yield from place(errand.target, ("agents", i, "errands", j, "target"))
-            for field in ("alternatives", "via"):
-                for k, p in enumerate(getattr(errand, field)):
-                    yield from place(p, ("agents", i, "errands", j, field, k))
+            for k, p in enumerate(errand.via):
+                yield from place(p, ("agents", i, "errands", j, "via", k))
+        for action_name, known in sorted(a.knows_where.items()):
+            for k, p in enumerate(known):
+                yield from place(p, ("agents", i, "knows_where", action_name, k))
         if a.autonomy == "needs" and a.room is None:
             yield ("agents", i), "an agent with autonomy: needs knows its room (room: ...)"
         for where, p in a.room.places() if a.room is not None else ():

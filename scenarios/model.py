@@ -60,14 +60,14 @@ class RoutineSlot(Frozen):
 
 
 class Errand(Frozen):
-    """A commitment: do `action` at `target` on the given days; alternatives serve the same need."""
+    """A commitment: do `action` at `target` on the given days. Where else the need could be
+    served is not part of the errand: it is what the agent believes (`AgentSpec.knows_where`)."""
 
     id: Id
     at: Clock
     days: tuple[int, ...] = Field(min_length=1)
     action: Id
     target: Id
-    alternatives: tuple[Id, ...] = ()
     via: tuple[Id, ...] = ()  # places the way to the target depends on (a bridge)
     group: Id | None = None  # a group errand: replans are told to the group
 
@@ -81,6 +81,9 @@ class AgentSpec(Frozen):
     plan_at: Clock = 21 * 60  # when tomorrow's plan is made
     persona: Persona = Persona()  # who the agent stably is: traits, stances, practices, ...
     knows_stock: tuple[Stock, ...] = ()  # initial beliefs about where things are
+    # initial beliefs about where each action can be done (bread: the bakery, the market); a
+    # belief, not a fact: it may be wrong, and an agent that knows no other place may fail
+    knows_where: dict[Id, tuple[Id, ...]] = Field(default_factory=dict)
     # routine: the day follows the routine and errands; needs: the agent chooses what to do
     # from its needs, projects and practices (the room)
     autonomy: Literal["routine", "needs"] = "routine"
@@ -169,6 +172,8 @@ class Probe(Frozen):
 MetricName = Literal[
     "reach",
     "provenance",
+    "provenance_origin",
+    "supersession",
     "uncertainty_preservation",
     "false_certainty_rate",
     "action_consistency",
@@ -196,7 +201,7 @@ class Predicate(Frozen):
     subject (a material) is kept at the place `object`."""
 
     phrase: str | None = None
-    sense: Literal["unusable", "closes_early", "kept_at"] | None = None
+    sense: Literal["unusable", "closes_early", "kept_at", "moved_to", "gathering"] | None = None
 
     @field_validator("phrase")
     @classmethod

@@ -79,6 +79,7 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "audience": [list(names) if i % 3 < 2 else list(names[:3]) for i in range(3 * n_ep)],
             "valid_from": None,
             "valid_to": None,
+            "supersedes": np.tile(np.array([None, "bakery_closed", None], object), n_ep),
         }
     )
     key = d.rows(int(rows * SHARES["exposures"]))
@@ -112,6 +113,8 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             # the other tables' draws stay as they were)
             "text": np.array(WORDS, dtype=object)[np.arange(n) % len(WORDS)],
             "text_by": np.where(np.arange(n) % 2 == 0, "agent", "harness"),
+            # a few scripted lines (every twentieth), also drawn without the generator
+            "scripted": np.arange(n) % 20 == 0,
         }
     )
     key = d.rows(int(rows * SHARES["probes"]))
@@ -128,6 +131,8 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "answer_value": pick(("yes", "no"), n, 0.3),
             "answer_modality": pick(MODALITIES, n),
             "answer_source": pick([*names, "self"], n, 0.2),
+            "answer_origin": pick([*names, "self"], n, 0.3),
+            "answer_replaced_by": pick(PROPOSITIONS, n, 0.8),
         }
     )
     return {"truth": truth, "exposures": exposures, "utterances": utterances, "probes": probes}

@@ -97,11 +97,8 @@ def test_a_planted_memory_bleed_is_seen_in_the_isolation_record():
     ops = ep.run()["memory_ops"].to_pandas()
     retrieved = ops[(ops.op == "retrieve") & ops.experience_id.notna()]
     assert (retrieved.experience_owner != retrieved.agent).sum() > 0
-    from scorecards import METRICS
-
-    if "isolation_violations" in METRICS:
-        one = {k: v.to_pandas() for k, v in ep.rec.tables().items()}
-        assert METRICS["isolation_violations"].fn(one) > 0
+    # the scored isolation check rests on what agents say against what they were exposed to,
+    # not on this internal record: see tests/test_metrics_fire.py
 
 
 def test_capacity_evicts_the_least_important_and_traces_it():
@@ -315,3 +312,15 @@ def test_the_reference_agent_is_two_compositions_of_components_whose_states_make
         assert set(state) == shared | {own}  # one entry per component, nothing else
         components = agent.components()
         assert all(state[name] == c.get_state() for name, c in components.items())
+
+
+def test_experiences_are_written_with_the_valence_their_appraisal_gave():
+    """News that hinders one's plans is written as a bad experience, and a failed errand too;
+    mood-congruent recall reads this (issue 14: valence was never set)."""
+    ep = episode("replan_bridge", seed=0)
+    felt = [
+        e.valence
+        for agent in ep.agents.values()
+        for e in agent.memory.experiences.values()  # type: ignore[attr-defined]
+    ]
+    assert min(felt) < 0 and any(v == 0 for v in felt)

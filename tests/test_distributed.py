@@ -21,7 +21,7 @@ def test_two_drivers_share_a_postgresql_study(tmp_path, postgres, mlflow_server)
 
     cfg = tmp_path / "search.yaml"
     cfg.write_text(
-        "scenarios: [public_fact, rumor]\nseeds: 0-2\n"
+        "scenarios: [replan_bridge, room_two_days]\nseeds: 0-2\n"
         f"first: [{Path(__file__).parent.parent / 'policies' / 'careful.yaml'}]\n"
     )
     command = [
@@ -210,7 +210,7 @@ def test_a_search_on_a_cluster_keeps_every_trials_traces_at_the_shared_uri(tmp_p
 
     cfg = tmp_path / "search.yaml"
     cfg.write_text(
-        f"scenarios: [public_fact, rumor]\nseeds: 0-2\n"
+        f"scenarios: [replan_bridge, room_two_days]\nseeds: 0-2\n"
         f"first: [{ROOT / 'policies' / 'careful.yaml'}]\n"
     )
     runs, shared = tmp_path / "runs", tmp_path / "shared"

@@ -73,7 +73,7 @@ first: [{ROOT / "tests" / "policies" / "lucky.yaml"}]
 def test_a_promotion_registers_a_version_and_rollback_moves_the_alias_back(tmp_path):
     cfg = config(
         tmp_path,
-        f"""scenarios: [public_fact, rumor]
+        f"""scenarios: [replan_bridge, room_two_days]
 seeds: 0-2
 first: [{ROOT / "policies" / "careful.yaml"}]
 """,

@@ -100,7 +100,7 @@ def utterances(runs: list[Tables]) -> float:
 
 def claims_per_chat(runs: list[Tables]) -> float:
     u = pd.concat([t["utterances"] for t in runs])
-    return u.groupby(["seed", "event_id", "speaker"]).size().mean()
+    return u.groupby(["seed", "tick", "speaker", "listener"]).size().mean()  # one chat
 
 
 def leaks(runs: list[Tables]) -> float:
@@ -156,7 +156,7 @@ CASES: list[Case] = [
         "retrieval.recency_weight",
         3.0,
         0.0,
-        "public_fact",
+        "replan_bridge",  # on public_fact the errand's knowledge now decides, not recency
         relevant_recall,
         {"retrieval.relevance_weight": 0.2, "retrieval.top_k": 2},
     ),
@@ -175,6 +175,7 @@ CASES: list[Case] = [
     ("sharing.proactive", 0.1, 1.0, "public_fact", utterances),
     ("sharing.claims_per_chat", 1, 5, "gossip", claims_per_chat),
     ("sharing.respect_privacy", True, False, "secret", leaks),
+    ("sharing.privacy_threshold", 0.2, 0.95, "secret", leaks),
     ("trust.prior", 0.3, 0.9, "public_fact", hearsay_confidence),
     ("trust.learning_rate", 0.0, 0.8, "replan_bridge_rumor", trust_movement),
     ("replan.trigger_confidence", 0.95, 0.2, "replan_bridge", replans),

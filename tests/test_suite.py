@@ -19,12 +19,15 @@ SERIAL = Execution(serial=True)
 SEEDS = load_suite().seeds.selection
 # each scenario's headline: (metric, the baseline's failure: (op, value))
 MAIN = {
-    "public_fact": ("provenance", ("<", 0.5)),
+    "public_fact": ("action_consistency", ("<", 0.5)),  # it walks to the closed bakery
     "rumor": ("uncertainty_preservation", ("<", 0.5)),
     "replan_bridge": ("action_consistency", ("<", 0.95)),
-    "replan_bridge_rumor": ("action_consistency", ("<", 0.5)),
+    # the baseline recalls no other meeting place, so the false rumor cannot move it: its
+    # failure there is hardening the rumor into certainty
+    "replan_bridge_rumor": ("false_certainty_rate", (">", 0.3)),
     "secret": ("containment", ("<", 0.95)),
-    "mango_recall": ("probe_recall", ("<", 0.5)),
+    # two probes a seed make probe_recall too coarse for a paired interval over five seeds
+    "mango_recall": ("provenance", ("<", 0.5)),
     "superseded": ("provenance", ("<", 0.8)),
     "picnic_request": ("request_fulfilment", ("<", 1.0)),
     "room_two_days": ("action_consistency", ("<", 0.5)),

@@ -246,9 +246,22 @@ def sweep_command(
     default=0,
     help="also run the gate's A/A check this many times (false-alarm rate)",
 )
+@click.option(
+    "--instrument",
+    "instrument_check",
+    is_flag=True,
+    help="instead: each metric's spread across baseline, careful, the simple agent and two "
+    "random policies on the suite (selection seeds); a weighted metric none moves is flagged",
+)
 @agent_option
 def bench(
-    agents: int, profile: bool, scale: bool, large: int, gate_aa: int, agent_kind: str
+    agents: int,
+    profile: bool,
+    scale: bool,
+    large: int,
+    gate_aa: int,
+    agent_kind: str,
+    instrument_check: bool,
 ) -> None:
     """The performance table in one run: cost per agent-tick against a Mesa rumor model (the
     optional extra villagelab[bench]; skipped without it), scaling from 10 to 1,000 agents,
@@ -260,6 +273,11 @@ def bench(
     from ..bench_models import mesa_available, mesa_rumor, plain_rumor
 
     agent = resolve(agent_kind).path  # a bad --agent stops here, before anything runs
+    if instrument_check:
+        from ..instrument import show_instrument
+
+        show_instrument(out, lambda a: make_execution(False, None, agent=a))
+        return
     out.say(f"load_before: {b.load()}")
     if gate_aa:
         from ..gate import aa_check

@@ -24,6 +24,7 @@ from harness.engine.contract import (
 
 KEEP = 3  # claims remembered; older ones are simply gone
 UNUSABLE = "unusable"  # the sense of a proposition that a place cannot be used that day
+MOVED_TO = "moved_to"  # what happened at the subject now happens at the object
 DAY = 24 * 60  # minutes; day 1 starts at minute 0
 
 
@@ -77,8 +78,12 @@ class SimpleAgent:
             if kind == "errand":
                 errand = self.errands[what]
                 target = errand.target
-                if errand.alternatives and self._blocked((errand.target, *errand.via), day):
-                    target = errand.alternatives[0]
+                blocker = self._blocker((errand.target, *errand.via), day)
+                if blocker is not None and blocker.meaning.sense == MOVED_TO:
+                    target = blocker.meaning.object  # the news said where
+                elif blocker is not None:  # the first other place it knows for the action
+                    known = self.spec.knows_where.get(errand.action, ())
+                    target = next((p for p in known if p != errand.target), errand.target)
                 intents.append(Intent("act", target, errand.action, None, f"{errand.id}@{day}"))
                 self.busy = True
             else:
@@ -90,14 +95,15 @@ class SimpleAgent:
             return 1 << 40
         return max(now, self.schedule[self.cursor][0])
 
-    def _blocked(self, places: tuple[str, ...], day: int) -> bool:
-        return any(
-            c.meaning.subject in places
-            and c.meaning.sense == UNUSABLE
-            and c.meaning.object == str(day)
-            and c.value == "true"
-            for c in self.recent
-        )
+    def _blocker(self, places: tuple[str, ...], day: int) -> Claim | None:
+        """The latest remembered claim that one of `places` cannot be used that day (or that
+        what happens there moved)."""
+        for c in reversed(self.recent):
+            sense, subject = c.meaning.sense, c.meaning.subject
+            unusable = sense == UNUSABLE and c.meaning.object == str(day)
+            if subject in places and c.value == "true" and (unusable or sense == MOVED_TO):
+                return c
+        return None
 
     def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
         out = [c for c in self.recent if f"{partner}|{c.proposition}" not in self.told]

@@ -69,7 +69,7 @@ class Happenings:
                 event.audience,
             )
             for listener in sorted(event.seen_by):
-                self._say(event.speaker, listener, claim, now, eid)
+                self._say(event.speaker, listener, claim, now, eid, scripted=True)
             return
         if event.kind == "sign":
             self.signs.append(event.id)
@@ -164,10 +164,15 @@ class Happenings:
         for speaker, listener in ((a, b), (b, a)):
             groups = self.specs[listener].groups
             for claim in self.agents[speaker].converse(listener, groups, now):
-                self._say(speaker, listener, claim, now, eid)
+                self._say(speaker, listener, claim, now, self.new_event())  # each its own event
             self._drain(speaker)
 
-    def _say(self, speaker: str, listener: str, claim: Claim, now: int, eid: int) -> None:
+    def _say(
+        self, speaker: str, listener: str, claim: Claim, now: int, eid: int, scripted: bool = False
+    ) -> None:
+        """One claim said to one listener: recorded (a scripted line as scripted, with
+        text_by 'scenario') and delivered as a claim the listener hears."""
+        own = claim.text is not None and not scripted
         self.rec.add(
             "utterances",
             now,
@@ -181,7 +186,8 @@ class Happenings:
             stated_source=claim.stated_source,
             privacy=claim.privacy,
             text=render(claim) if claim.text is None else claim.text,
-            text_by="harness" if claim.text is None else "agent",
+            text_by="scenario" if scripted else "agent" if own else "harness",
+            scripted=scripted,
         )
         self._deliver(
             listener,
@@ -214,5 +220,7 @@ class Happenings:
             answer_value=answer.value,
             answer_modality=answer.modality,
             answer_source=answer.source,
+            answer_origin=answer.origin,
+            answer_replaced_by=answer.replaced_by,
         )
         self._drain(name)  # a probe's diagnostics too (an agent's model calls)

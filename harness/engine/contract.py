@@ -204,13 +204,18 @@ class Intent:
 
 @dataclass(frozen=True)
 class Answer:
-    """An answer to a probe; value None means "I don't know"."""
+    """An answer to a probe; value None means "I don't know". `source` is who told the agent
+    (its informant; "self" when it perceived the matter itself), `origin` where the agent
+    believes the matter started, `replaced_by` the proposition the agent believes replaced this
+    one (None: not replaced, or not known)."""
 
     ENUMS: ClassVar[dict[str, type]] = {"modality": Modality}
 
     value: str | None
     modality: Modality | None
     source: str | None
+    origin: str | None = None
+    replaced_by: str | None = None
 
     def __post_init__(self) -> None:
         _coerce(self)

@@ -276,6 +276,7 @@ class Episode(Happenings, Acting):
                 audience=list(s.audience(t)),
                 valid_from=None if t.valid_from is None else self.rec.tick(t.valid_from),
                 valid_to=None if t.valid_to is None else self.rec.tick(t.valid_to),
+                supersedes=t.supersedes,
             )
 
     def _snapshot(self, now: int, eid: int) -> None:

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "3"  # 2: events carry resource moves; actions carry request and horizon;
+SCHEMA_VERSION = "4"  # 2: events carry resource moves; actions carry request and horizon;
 #                       observations, memory_ops, trust, state, plans, requests added
 #                     3: actions carry status (ok / failed / invalid) and reason; utterances
 #                       carry text_by (agent: its own words; harness: rendered)
+#                     4: utterances carry scripted (a scenario's scripted line, never an
+#                       agent's own); probes carry answer_origin and answer_replaced_by;
+#                       truth carries supersedes
 
 _KEY = [
     pa.field("scenario", pa.string(), nullable=False),
@@ -36,6 +39,7 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("audience", pa.list_(pa.string())),
         pa.field("valid_from", pa.int64()),
         pa.field("valid_to", pa.int64()),
+        pa.field("supersedes", pa.string()),  # the tracked proposition this one replaces
     ),
     # what each agent could perceive about a tracked proposition, recorded by the harness
     "exposures": _schema(
@@ -145,6 +149,9 @@ TABLES: dict[str, pa.Schema] = {
         # who wrote the text: 'agent' (its own words, verbatim) or 'harness' (rendered from
         # the claim because the agent gave none)
         pa.field("text_by", pa.string()),
+        # a line the scenario scripted (an event of kind tell): recorded as said, with
+        # text_by 'scenario', and never counted as the speaker's own utterance by a metric
+        pa.field("scripted", pa.bool_()),
     ),
     # one row per change of an agent's belief (internal diagnostics)
     "beliefs": _schema(
@@ -186,7 +193,9 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("proposition", pa.string()),
         pa.field("answer_value", pa.string()),
         pa.field("answer_modality", pa.string()),
-        pa.field("answer_source", pa.string()),
+        pa.field("answer_source", pa.string()),  # the informant named ('self': first-hand)
+        pa.field("answer_origin", pa.string()),  # where the agent says it started
+        pa.field("answer_replaced_by", pa.string()),  # what the agent says replaced it
     ),
 }
 

@@ -124,7 +124,7 @@ def actions(scenario: Any) -> list[Action]:
             minutes=10,
         ),
         Action(
-            "call_for_help",
+            "ask_for_help",
             lambda w, a, t, i: True,
             "",
             minutes=2,

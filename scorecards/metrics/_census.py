@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ._base import Episode, derived
-from ._tables import PROBES, TRUTH, flag, table
+from ._tables import ANSWERED, TRUTH, flag, table
 
 
 def tracked(episode: Episode) -> pd.DataFrame:
@@ -37,7 +37,8 @@ def audience(truth: pd.DataFrame) -> pd.DataFrame:
 def last_census(episode: Episode) -> pd.DataFrame:
     """Each agent's last census answer per proposition.
 
-    Columns: agent, proposition, tick, answer_value, answer_source, answer_modality.
+    Columns: agent, proposition, tick, answer_value, answer_source, answer_modality,
+    answer_origin, answer_replaced_by.
     Ties at one (tick, event_id) are broken on the answer's own columns, so the choice never
     depends on row order.
     """
@@ -45,10 +46,16 @@ def last_census(episode: Episode) -> pd.DataFrame:
 
 
 def _last_census(episode: Episode) -> pd.DataFrame:
-    probes = table(episode, "probes", PROBES)
+    probes = table(episode, "probes", ANSWERED)
     census = probes[flag(probes["kind"].eq("census"))]
     keys = ["agent", "proposition"]
-    columns = ["answer_value", "answer_source", "answer_modality"]
+    columns = [
+        "answer_value",
+        "answer_source",
+        "answer_modality",
+        "answer_origin",
+        "answer_replaced_by",
+    ]
     census = census[census["tick"].eq(census.groupby(keys, sort=False)["tick"].transform("max"))]
     if census.duplicated(keys).any():  # several answers at the last tick: a fixed choice
         order = [*keys, "tick", "event_id", *columns]
@@ -60,8 +67,8 @@ def _last_census(episode: Episode) -> pd.DataFrame:
 def knowers(truth: pd.DataFrame, census: pd.DataFrame) -> pd.DataFrame:
     """Agents other than the origin whose last census answer is the true value.
 
-    Columns: agent, proposition, tick (of the answer), answer_source, answer_modality, origin,
-    modality (the truth's).
+    Columns: agent, proposition, tick (of the answer), answer_source, answer_modality,
+    answer_origin, origin, modality (the truth's).
     """
     truth = truth[["proposition", "value", "origin", "modality"]]
     joined = census.merge(truth, on="proposition")
@@ -73,6 +80,7 @@ def knowers(truth: pd.DataFrame, census: pd.DataFrame) -> pd.DataFrame:
         "tick",
         "answer_source",
         "answer_modality",
+        "answer_origin",
         "origin",
         "modality",
     ]

@@ -10,11 +10,12 @@ import pandas as pd
 
 from ._base import Episode
 
-TRUTH = ("proposition", "value", "modality", "origin", "private", "audience")
+TRUTH = ("proposition", "value", "modality", "origin", "private", "audience", "supersedes")
 PROBES = ("agent", "kind", "proposition", "answer_value", "answer_modality", "answer_source")
+ANSWERED = (*PROBES, "answer_origin", "answer_replaced_by")  # what an answer may also name
 EXPOSURES = ("agent", "proposition", "value", "modality", "channel", "from_agent")
 ACTIONS = ("agent", "decision_point", "proposition", "in_line")
-UTTERANCES = ("speaker", "listener", "proposition", "value", "modality")
+UTTERANCES = ("speaker", "listener", "proposition", "value", "modality", "scripted")
 FIRST_HAND = ("seen", "heard", "read")  # exposure channels that make `self` a fair source
 CERTAIN = "certain"
 
@@ -34,6 +35,12 @@ def table(episode: Episode, name: str, columns: tuple[str, ...]) -> pd.DataFrame
     if missing:
         raise KeyError(f"trace table {name!r} lacks the columns {missing}")
     return frame
+
+
+def said(episode: Episode) -> pd.DataFrame:
+    """The agents' own utterances: a scenario's scripted lines are not anyone's words."""
+    utterances = table(episode, "utterances", UTTERANCES)
+    return utterances[~flag(utterances["scripted"])]
 
 
 def flag(series: pd.Series) -> pd.Series:

@@ -7,20 +7,20 @@ from pandas.api.types import is_list_like
 
 from ._base import Episode, Metric, register
 from ._census import tracked
-from ._tables import EXPOSURES, PROBES, UTTERANCES, flag, table
+from ._tables import EXPOSURES, PROBES, flag, said, table
 
 
 def named_agents(episode: Episode) -> set[str]:
     """Every agent named anywhere in exposures, probes or utterances."""
     exposures = table(episode, "exposures", EXPOSURES)
     probes = table(episode, "probes", PROBES)
-    said = table(episode, "utterances", UTTERANCES)
+    spoken = said(episode)
     columns = [
         exposures["agent"],
         exposures["from_agent"],
         probes["agent"],
-        said["speaker"],
-        said["listener"],
+        spoken["speaker"],
+        spoken["listener"],
     ]
     return {str(name) for column in columns for name in column.dropna().unique()}
 
@@ -31,7 +31,8 @@ def containment(episode: Episode) -> float | None:
     Outsiders of a private proposition: agents named anywhere in the episode who are neither
     its origin nor in its audience. A revealer is an outsider with a census answer (any
     census, not only the last: a leak is not undone by forgetting) giving the true value, or
-    who uttered the proposition with the true value. 1.0 when no outsider exists; absent
+    who uttered the proposition with the true value (its own words: scripted lines do not
+    count). 1.0 when no outsider exists; absent
     (None) only when no tracked proposition is private.
     """
     truth = tracked(episode)
@@ -41,7 +42,7 @@ def containment(episode: Episode) -> float | None:
     named = named_agents(episode)
     probes = table(episode, "probes", PROBES)
     census = probes[flag(probes["kind"].eq("census"))]
-    said = table(episode, "utterances", UTTERANCES)
+    spoken = said(episode)
     outsiders = revealers = 0
     for proposition, value, origin, allowed in secret[
         ["proposition", "value", "origin", "audience"]
@@ -52,8 +53,9 @@ def containment(episode: Episode) -> float | None:
             flag(census["proposition"].eq(proposition)) & flag(census["answer_value"].eq(value)),
             "agent",
         ]
-        spoke = said.loc[
-            flag(said["proposition"].eq(proposition)) & flag(said["value"].eq(value)), "speaker"
+        spoke = spoken.loc[
+            flag(spoken["proposition"].eq(proposition)) & flag(spoken["value"].eq(value)),
+            "speaker",
         ]
         outsiders += len(out)
         revealers += len(out & {str(a) for a in pd.concat([told, spoke]).dropna().unique()})

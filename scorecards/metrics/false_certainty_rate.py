@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._census import tracked
-from ._tables import UTTERANCES, certain, flag, table, uncertain
+from ._tables import certain, flag, said, uncertain
 
 
 def false_certainty_rate(episode: Episode) -> float | None:
     """Utterances stated `certain` that are uncertain or false ÷ utterances about tracked
-    propositions.
+    propositions (an agent's own: a scenario's scripted lines do not count).
 
     Uncertain: the truth's modality is `likely` or `rumor`. False: a stated value (not null)
     differs from the true value. No utterance about a tracked proposition gives 0.0 (silence
@@ -18,9 +18,9 @@ def false_certainty_rate(episode: Episode) -> float | None:
     truth = tracked(episode)
     if truth.empty:
         return None
-    said = table(episode, "utterances", UTTERANCES)[["proposition", "value", "modality"]]
+    spoken = said(episode)[["proposition", "value", "modality"]]
     truth = truth[["proposition", "value", "modality"]]
-    joined = said.merge(truth, on="proposition", suffixes=("", "_true"))
+    joined = spoken.merge(truth, on="proposition", suffixes=("", "_true"))
     if joined.empty:
         return 0.0
     false = flag(joined["value"].notna() & joined["value"].ne(joined["value_true"]))

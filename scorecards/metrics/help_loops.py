@@ -14,7 +14,8 @@ OBSERVATIONS = ("agent", "subject")
 def help_loops(episode: Episode) -> float:
     """Count of `ask_for_help` actions that repeat the same agent's previous call (same
     target, null matching null) with no observation of that agent strictly between the two
-    calls whose subject is the target.
+    calls whose subject is the target — the answers to its own calls ("no answer") excepted:
+    being unanswered is not new evidence.
 
     Never absent: a count of loops is 0 when nobody calls (scenarios opt in by listing the
     metric, see `score(applicable=...)`).
@@ -40,6 +41,11 @@ def help_loops(episode: Episode) -> float:
         return 0.0
     repeats = repeats.reset_index(drop=True).reset_index(names="call")
     seen = table(episode, "observations", OBSERVATIONS)
+    answers = pd.MultiIndex.from_frame(calls[["agent", "event_id"]])
+    own = pd.MultiIndex.from_arrays(
+        [seen["agent"].astype(object).to_numpy(), seen["event_id"].astype("int64").to_numpy()]
+    ).isin(answers)
+    seen = seen[~own]
     seen = pd.DataFrame(
         {
             "agent": seen["agent"].astype(object).to_numpy(),
@@ -58,7 +64,8 @@ METRIC = register(
         direction="min",
         range=(0.0, float("inf")),
         definition="count of ask_for_help actions repeating the agent's previous call (same "
-        "target) with no observation of that target in between; 0 with no calls",
+        "target) with no observation of that target in between but the calls' own answers; "
+        "0 with no calls",
         internal=False,
         fn=help_loops,
     )

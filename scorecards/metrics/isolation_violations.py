@@ -1,23 +1,83 @@
-"""`isolation_violations`: retrievals that returned another agent's memory (DESIGN §2)."""
+"""`isolation_violations`: an agent asserting what only another agent's mind held (DESIGN §2).
+
+Checked by the harness's evidence, never the agent's own report: what an agent says (its
+utterances, its asserting probe and census answers) against what it was exposed to. Memory
+namespaces that bled into each other would show as an agent asserting a tracked proposition it
+never perceived, with the very value another agent had perceived.
+"""
 
 from __future__ import annotations
 
+import pandas as pd
+
 from ._base import Episode, Metric, register
-from ._memory import memory_ops, retrievals
-from ._tables import flag
+from ._census import tracked
+from ._tables import ANSWERED, EXPOSURES, said, table, ticks
+
+
+def _assertions(episode: Episode) -> pd.DataFrame:
+    """agent, proposition, value, tick of every assertion about a tracked proposition."""
+    spoken = said(episode)
+    probes = table(episode, "probes", ANSWERED)
+    probes = probes[probes["answer_value"].notna()]
+    out = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "agent": spoken["speaker"].to_numpy(object),
+                    "proposition": spoken["proposition"].to_numpy(object),
+                    "value": spoken["value"].to_numpy(object),
+                    "tick": ticks(spoken["tick"]).to_numpy(),
+                }
+            ),
+            pd.DataFrame(
+                {
+                    "agent": probes["agent"].to_numpy(object),
+                    "proposition": probes["proposition"].to_numpy(object),
+                    "value": probes["answer_value"].to_numpy(object),
+                    "tick": ticks(probes["tick"]).to_numpy(),
+                }
+            ),
+        ],
+        ignore_index=True,
+    )
+    return out[out["proposition"].isin(tracked(episode)["proposition"])]
 
 
 def isolation_violations(episode: Episode) -> float | None:
-    """Count of retrieved experiences whose owner (not null) is not the retrieving agent.
+    """Count of (agent, proposition) pairs where the agent asserted a tracked proposition —
+    in an utterance of its own or an asserting probe/census answer — with no exposure of its
+    own to that proposition (any value) at or before, while another agent had been exposed to
+    it with the asserted value by then.
 
-    Absent (None) when the episode has no memory_ops rows (the agent exposes no internals).
+    Absent (None) only when the episode tracks no proposition.
     """
-    ops = memory_ops(episode)
-    if ops is None:
+    if tracked(episode).empty:
         return None
-    found = retrievals(ops)
-    foreign = found["experience_owner"].notna() & found["experience_owner"].ne(found["agent"])
-    return float(flag(foreign).sum())
+    asserted = _assertions(episode)
+    if asserted.empty:
+        return 0.0
+    exposures = table(episode, "exposures", EXPOSURES)
+    exposures = pd.DataFrame(
+        {
+            "agent": exposures["agent"].to_numpy(object),
+            "proposition": exposures["proposition"].to_numpy(object),
+            "value": exposures["value"].to_numpy(object),
+            "seen": ticks(exposures["tick"]).to_numpy(),
+        }
+    )
+    own = exposures.groupby(["agent", "proposition"], as_index=False, sort=False)["seen"].min()
+    keyed = asserted.reset_index(names="row").merge(own, on=["agent", "proposition"], how="left")
+    blind = keyed[~(keyed["seen"].notna() & (keyed["seen"] <= keyed["tick"]))]
+    if blind.empty:
+        return 0.0
+    others = blind.merge(
+        exposures.rename(columns={"agent": "other"})[["other", "proposition", "value", "seen"]],
+        on=["proposition", "value"],
+        suffixes=("", "_other"),
+    )
+    leaked = others[others["other"].ne(others["agent"]) & (others["seen_other"] <= others["tick"])]
+    return float(len(leaked[["agent", "proposition"]].drop_duplicates()))
 
 
 METRIC = register(
@@ -25,8 +85,8 @@ METRIC = register(
         name="isolation_violations",
         direction="min",
         range=(0.0, float("inf")),
-        definition="count of retrieved experiences owned by another agent than the retriever; "
-        "absent without memory_ops",
+        definition="count of (agent, proposition) pairs asserted (utterance or answer) by an "
+        "agent never exposed to the proposition, with a value another agent had been exposed to",
         internal=False,
         fn=isolation_violations,
     )

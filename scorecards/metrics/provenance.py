@@ -1,17 +1,18 @@
-"""`provenance`: whether knowers can name a source they really had for what they know."""
+"""`provenance`: whether knowers can name the informant they really had for what they know."""
 
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._census import census_knowers, tracked
-from ._sources import acceptable
+from ._sources import informant_named
 
 
 def provenance(episode: Episode) -> float | None:
-    """Knowers whose census answer names an acceptable source ÷ knowers.
+    """Knowers whose census answer names their informant ÷ knowers.
 
-    Acceptable: the true origin; an agent who told this agent the proposition (per exposures)
-    at or before the census answer; `self` after a first-hand exposure. Knowers are every
+    The informant: an agent who told this agent the proposition (per exposures) at or before
+    the census answer, or `self` after a first-hand exposure; naming the origin when the
+    origin did not tell it is not naming the informant (see `provenance_origin`). Knowers are every
     non-origin agent with the true value, in the audience or not. With no knowers the value is
     0.0: a village where nobody knows names no sources. Absent (None) only when the episode
     tracks no proposition.
@@ -22,7 +23,7 @@ def provenance(episode: Episode) -> float | None:
     known = census_knowers(episode)
     if known.empty:
         return 0.0
-    return float(acceptable(known, episode).sum()) / len(known)
+    return float(informant_named(known, episode).sum()) / len(known)
 
 
 METRIC = register(
@@ -30,8 +31,8 @@ METRIC = register(
         name="provenance",
         direction="max",
         range=(0.0, 1.0),
-        definition="share of knowers (origin excluded) whose census answer names the true "
-        "origin, a real informant, or self after a first-hand exposure; 0 with no knowers",
+        definition="share of knowers (origin excluded) whose census answer names a real "
+        "informant, or self after a first-hand exposure; 0 with no knowers",
         internal=False,
         fn=provenance,
     )

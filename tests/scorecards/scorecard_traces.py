@@ -120,7 +120,7 @@ def episode(
         )
         for i, a in enumerate(others)
     ]
-    exposures = [exposure(a, "told", "ana") for a in others[:decided]]
+    exposures = [exposure(a, "told", "ana") for a in others[: max(decided, knowers)]]
     actions = [decision(a, i < in_line) for i, a in enumerate(others[:decided])]
     where = {"scenario": scenario, "seed": seed}
     return {

@@ -1,11 +1,12 @@
-"""`memory_noise`, `memory_load` (internal) and `isolation_violations` (a guardrail)."""
+"""`memory_noise`, `memory_load` (internal) and `isolation_violations` (a guardrail, from the
+harness's evidence: what agents said against what they were exposed to)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from scorecard_traces import frame
+from scorecard_traces import answer, exposure, fact, frame
 
 from scorecards.metrics.isolation_violations import isolation_violations
 from scorecards.metrics.memory_load import memory_load
@@ -70,11 +71,38 @@ def test_load_is_the_mean_of_each_agents_last_size_over_capacity() -> None:
     assert memory_load({}) is None
 
 
-def test_retrieving_another_agents_experience_is_an_isolation_violation() -> None:
-    clean = [_op("bo", experience=1), _op("cy", experience=2), _op("bo", experience=None)]
-    assert isolation_violations(_episode(clean)) == 0.0
-    planted = [*clean, _op("bo", experience=2, owner="cy"), _op("di", experience=3, owner="cy")]
-    assert isolation_violations(_episode(planted)) == 2.0
-    writes_only = [_op("bo", "write", owner="cy")]  # only retrievals are checked
-    assert isolation_violations(_episode(writes_only)) == 0.0
+def _said(speaker: str, value: str = "yes", tick: int = 50, **extra: Any) -> dict[str, Any]:
+    return {
+        "speaker": speaker,
+        "listener": "ed",
+        "proposition": "bakery_closed",
+        "value": value,
+        "modality": "certain",
+        "tick": tick,
+        **extra,
+    }
+
+
+def test_asserting_what_only_another_agent_perceived_is_an_isolation_violation() -> None:
+    truth = frame("truth", [fact()])
+    exposures = frame("exposures", [exposure("bo", "seen", tick=10)])
+
+    def count(said: list[dict], probes: list[dict] = ()) -> float | None:  # type: ignore[assignment]
+        return isolation_violations(
+            {
+                "truth": truth,
+                "exposures": exposures,
+                "utterances": frame("utterances", said),
+                "probes": frame("probes", list(probes)),
+            }
+        )
+
+    assert count([_said("bo")]) == 0.0  # bo saw it
+    assert count([_said("cy")]) == 1.0  # cy never perceived it, bo had: a leak
+    assert count([_said("cy"), _said("cy", tick=60)]) == 1.0  # one pair, counted once
+    assert count([_said("cy", tick=5)]) == 0.0  # before bo knew: a guess, not a leak
+    assert count([_said("cy", value="no")]) == 0.0  # a value nobody perceived
+    assert count([_said("cy", scripted=True)]) == 0.0  # the scenario's line, not cy's
+    assert count([], [answer("di", "yes", None)]) == 1.0  # a census answer asserts too
+    assert count([], [answer("di", None, None)]) == 0.0  # "I don't know" asserts nothing
     assert isolation_violations({}) is None

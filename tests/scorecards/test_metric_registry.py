@@ -27,6 +27,8 @@ ALL = {
     # name: (direction, range, internal)
     "reach": ("max", (0.0, 1.0), False),
     "provenance": ("max", (0.0, 1.0), False),
+    "provenance_origin": ("max", (0.0, 1.0), False),
+    "supersession": ("max", (0.0, 1.0), False),
     "uncertainty_preservation": ("max", (0.0, 1.0), False),
     "false_certainty_rate": ("min", (0.0, 1.0), False),
     "action_consistency": ("max", (0.0, 1.0), False),
@@ -42,7 +44,7 @@ ALL = {
     "text_contradiction_rate": ("min", (0.0, 1.0), True),
     "conservation_violations": ("min", (0.0, math.inf), False),
     "isolation_violations": ("min", (0.0, math.inf), False),
-    "milestones": ("max", (0.0, 4.0), False),
+    "milestones": ("max", (0.0, math.inf), False),
     "help_loops": ("min", (0.0, math.inf), False),
 }
 

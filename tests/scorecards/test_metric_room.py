@@ -14,34 +14,33 @@ def _stage(detail: str, tick: int = 10) -> dict[str, Any]:
     return {"kind": "milestone", "agent": "ana", "detail": detail, "tick": tick}
 
 
-def test_distinct_stages_past_preparation() -> None:
+def test_every_stage_past_each_works_first_counts() -> None:
     events = [
         _stage("preparation"),
-        _stage("sketch"),
-        _stage("sketch", 20),
-        _stage("body"),
+        _stage("sketch", 11),
+        _stage("body", 12),
         {"kind": "plan", "detail": "finish"},
     ]
     assert milestones({"events": frame("events", events)}) == 2.0
-    all_stages = [_stage(s) for s in ("preparation", "sketch", "body", "finish", "display")]
-    assert milestones({"events": frame("events", all_stages)}) == 4.0
+    stages = ("preparation", "sketch", "body", "finish", "display")
+    two_works = [_stage(s, 10 + i) for i, s in enumerate(stages * 2)]
+    assert milestones({"events": frame("events", two_works)}) == 8.0  # both paintings count
 
 
-def test_a_painting_project_with_no_progress_scores_zero_otherwise_absent() -> None:
-    prepared = {"events": frame("events", [_stage("preparation")])}
-    assert milestones(prepared) == 0.0
-    painted = {"actions": frame("actions", [{"agent": "ana", "action": "paint"}])}
-    assert milestones(painted) == 0.0
-    assert milestones({"events": frame("events", [{"kind": "plan"}])}) is None
-    assert milestones({}) is None
+def test_an_idle_agent_scores_zero_never_absent() -> None:
+    assert milestones({"events": frame("events", [_stage("preparation")])}) == 0.0
+    assert milestones({"events": frame("events", [{"kind": "plan"}])}) == 0.0
+    assert milestones({}) == 0.0
 
 
-def _call(agent: str, target: str | None, tick: int) -> dict[str, Any]:
-    return {"agent": agent, "action": "ask_for_help", "target": target, "tick": tick}
+def _call(agent: str, target: str | None, tick: int, eid: int | None = None) -> dict[str, Any]:
+    row = {"agent": agent, "action": "ask_for_help", "target": target, "tick": tick}
+    return row if eid is None else {**row, "event_id": eid}
 
 
 def _seen(agent: str, subject: str, tick: int) -> dict[str, Any]:
-    return {"agent": agent, "kind": "sight", "subject": subject, "tick": tick}
+    # event ids apart from the calls': a sighting is not the answer to a call
+    return {"agent": agent, "kind": "sight", "subject": subject, "tick": tick, "event_id": 1000}
 
 
 def test_a_repeated_call_with_no_new_evidence_is_a_loop() -> None:
@@ -67,6 +66,21 @@ def test_a_repeated_call_with_no_new_evidence_is_a_loop() -> None:
         "observations": frame("observations", observations),
     }
     assert help_loops(episode) == 3.0
+
+
+def test_the_answer_to_a_call_is_not_new_evidence() -> None:
+    actions = [_call("ana", "desk", 10, eid=100), _call("ana", "desk", 20, eid=200)]
+    answers = [
+        {"agent": "ana", "kind": "action_result", "subject": "desk", "tick": 12, "event_id": 100},
+    ]
+    episode = {
+        "actions": frame("actions", actions),
+        "observations": frame("observations", answers),
+    }
+    assert help_loops(episode) == 1.0
+    looked = [*answers, _seen("ana", "desk", 15)]
+    episode["observations"] = frame("observations", looked)
+    assert help_loops(episode) == 0.0
 
 
 def test_no_calls_is_zero_loops() -> None:

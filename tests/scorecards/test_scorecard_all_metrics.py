@@ -44,10 +44,13 @@ def test_a_silent_village_scores_zero_not_absent() -> None:
     assert values == {
         "reach": 0.0,
         "provenance": 0.0,
+        "provenance_origin": 0.0,
         "uncertainty_preservation": 0.0,
         "false_certainty_rate": 0.0,
         "probe_hallucination": 0.0,
+        "milestones": 0.0,
         "help_loops": 0.0,
+        "isolation_violations": 0.0,
     }
 
 

@@ -42,11 +42,12 @@ def test_default_definition() -> None:
     assert set(d.metrics) == set(METRICS) and d.metrics[:3] == (
         "reach",
         "provenance",
-        "uncertainty_preservation",
+        "provenance_origin",
     )
     for name in d.metrics:
         m = METRICS[name]
-        weighed = m.bounded and not m.internal
+        # probe_hallucination is bounded and observable but no built-in agent moves it (issue 14)
+        weighed = m.bounded and not m.internal and name != "probe_hallucination"
         assert (d.weight(name) > 0) == weighed, name
         assert d.tolerance(name) >= 0
     assert d.tolerances["reach"] == 0.05 and d.tolerances["time_to_replan"] == 12

@@ -33,7 +33,7 @@ class ReferenceBase:
         self.memory = Memory(ctx, self.log)
         self.beliefs = Beliefs(ctx, self.log)
         self.trust = Trust(ctx, self.log)
-        self.conversation = Conversation(ctx, self.beliefs, self.memory)
+        self.conversation = Conversation(ctx, self.beliefs, self.memory, self.trust)
         self.planning = Planning(ctx, self.log)
         self.life = Life(ctx, self.log, trace_needs=trace_needs)
 
@@ -81,6 +81,18 @@ class ReferenceBase:
         return self.conversation.converse(partner, partner_groups, now)
 
     def answer(self, proposition: str, now: int) -> Answer:
+        """What comes to mind when asked: the belief is told only if retrieval about its topic
+        brings back an experience of it (a read - nothing strengthened, nothing traced - so
+        the answer leaves the agent as it was, and forgetting shows)."""
+        meaning = self.beliefs.meanings.get(proposition)
+        if meaning is None:
+            return Answer(None, None, None)
+        query = mem.Query(meaning.subject, "answer", proposition=proposition)
+        recalled = mem.retrieve(
+            self.memory.store, query, now, self.ctx.policy, self.ctx.draws, self.life.mood()
+        )
+        if not any(r.experience.proposition == proposition for r in recalled):
+            return Answer(None, None, None)
         return self.beliefs.answer(proposition)
 
     def get_state(self) -> dict[str, Any]:
@@ -89,6 +101,7 @@ class ReferenceBase:
     def set_state(self, state: dict[str, Any]) -> None:
         for name, component in self.components().items():
             component.set_state(state[name])
+        self.log.drain()  # what construction wrote (its knowledge) was traced by the saved run
 
     def drain_diagnostics(self) -> list[tuple[str, dict[str, Any]]]:
         return self.log.drain()
@@ -159,6 +172,7 @@ class ReferenceBase:
             origin=origin,
             privacy=obs.privacy,
             audience=obs.audience,
+            valence=self.life.feeling(obs, self.goal_related(meaning.subject)),
         )
         if obs.channel in FIRST_HAND:
             self.trust.judge_informants(

@@ -143,4 +143,6 @@ class Beliefs:
         b = self.held.get(proposition)
         if b is None or b.status is BeliefStatus.FORGOTTEN:
             return Answer(None, None, None)
-        return Answer(b.value, b.modality, "self" if b.first_hand else b.told_by)
+        if b.first_hand:
+            return Answer(b.value, b.modality, "self", "self", b.superseded_by)
+        return Answer(b.value, b.modality, b.told_by, b.origin, b.superseded_by)

@@ -11,12 +11,14 @@ from scenarios import day_of
 from .beliefs import Beliefs
 from .memory import Memory
 from .model import life
-from .model.conversation import news_for, phrase
+from .model import memory as mem
+from .model.conversation import Discretion, news_for, phrase
+from .trust import Trust
 
 
 class Conversation:
-    def __init__(self, ctx: AgentSetup, beliefs: Beliefs, memory: Memory) -> None:
-        self.ctx, self.beliefs, self.memory = ctx, beliefs, memory
+    def __init__(self, ctx: AgentSetup, beliefs: Beliefs, memory: Memory, trust: Trust) -> None:
+        self.ctx, self.beliefs, self.memory, self.trust = ctx, beliefs, memory, trust
         self.told: dict[str, list[str]] = {}  # partner → propositions told
         self.group_news: list[str] = []
         self.motivation = life.Motivation(
@@ -51,7 +53,7 @@ class Conversation:
             partner,
             self.told.get(partner, []),
             urgent,
-            bool(policy["sharing.respect_privacy"]),
+            self._discretion(partner) if policy["sharing.respect_privacy"] else None,
         )
         if not candidates:
             return []
@@ -68,7 +70,20 @@ class Conversation:
             meaning = self.beliefs.meanings[b.proposition]
             claims.append(phrase(b, meaning, privacy, audience, policy))
             self.told.setdefault(partner, []).append(b.proposition)
+            # retelling is real use: what it rests on is rehearsed (and keeps its source longer)
+            support = [
+                self.memory.experiences[i] for i in b.support if i in self.memory.experiences
+            ]
+            mem.strengthen(self.memory.store, support, now)
         return claims
+
+    def _discretion(self, partner: str) -> Discretion:
+        return Discretion(
+            float(self.ctx.policy["sharing.privacy_threshold"]),
+            frozenset(self.trust.relations.familiarity),
+            {p: m.subject for p, m in self.beliefs.meanings.items()},
+            self.trust.keeps_secrets(partner),
+        )
 
     def tell_group(self, errand: Any, proposition: str) -> None:
         """By policy, a changed group plan is news for the group at the next meeting."""

@@ -47,23 +47,33 @@ class Life:
 
     def appraise(self, obs: Observation, goal_related: bool) -> None:
         """Each event once: what it means for the agent's goals moves mood and arousal."""
+        self.state = life.apply_event(
+            self.state,
+            self.ctx.spec.persona,
+            self.appraisal(obs, goal_related),
+            obs.event_id,
+            obs.minute,
+        )
+
+    def feeling(self, obs: Observation, goal_related: bool) -> float:
+        """How an experience of this event feels, -1..1 (its valence when written): what it
+        does to one's goals. Mood-congruent recall reads it."""
+        return float(self.appraisal(obs, goal_related).goal_impact)
+
+    def appraisal(self, obs: Observation, goal_related: bool) -> Any:
         if obs.kind == "action_result":
-            appraisal = life.appraise(
+            return life.appraise(
                 "outcome",
                 goal_related=True,
                 caused_by="self",
                 expected=bool(obs.ok),
                 helps=bool(obs.ok),
             )
-        else:
-            appraisal = life.appraise(
-                "news",
-                goal_related=goal_related,
-                caused_by="other" if obs.speaker else "object",
-                expected=False,
-            )
-        self.state = life.apply_event(
-            self.state, self.ctx.spec.persona, appraisal, obs.event_id, obs.minute
+        return life.appraise(
+            "news",
+            goal_related=goal_related,
+            caused_by="other" if obs.speaker else "object",
+            expected=False,
         )
 
     def _snapshot(self, minute: int) -> None:

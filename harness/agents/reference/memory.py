@@ -76,7 +76,7 @@ class Memory:
         """The night's consolidation: old experiences summarised (each summary handed to
         `on_summary` as it is written), reflections drawn; returns what capacity evicted."""
         keep = bool(self.ctx.policy["memory.keep_source_on_summary"])
-        summaries, merged = mem.summarise(self.store, now, 0, SUMMARY_AGE, keep)
+        summaries, merged = mem.summarise(self.store, now, 0, SUMMARY_AGE, keep, self.ctx.draws)
         for e in merged:
             self.op(now, 0, "summarise", e)
         for summary in summaries:

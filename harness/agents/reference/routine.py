@@ -1,6 +1,9 @@
 """The routine component (villagers): the day's schedule from the persona — moves, everyday
 activities, errands planned the evening before from what retrieval brings to mind, replanned
-when a confident belief blocks them, and a fallback when an errand fails on the spot."""
+when a confident belief blocks them, and a fallback when an errand fails on the spot. Where
+else an errand can be done is what the agent remembers (its own knowledge, recalled), or what
+the news said (a gathering moved to the park); an agent that recalls nowhere else keeps its
+plan and may fail."""
 
 from __future__ import annotations
 
@@ -18,8 +21,19 @@ from .life import Life
 from .memory import Memory
 from .model import memory as mem
 from .model.beliefs import Belief
-from .model.planning import Plan, Slot, blocking, daily_schedule
+from .model.planning import (
+    GATHERING,
+    MOVED_TO,
+    Plan,
+    Slot,
+    blocking,
+    daily_schedule,
+    gathering_minute,
+    known_places,
+)
 from .planning import Planning
+
+KNOWN_PLACE_IMPORTANCE = 0.4  # where one can buy bread: useful, not memorable
 
 
 class Routine:
@@ -46,17 +60,27 @@ class Routine:
         self.cursor = 0
         self.fallback: Intent | None = None
         self.location: str = spec.home
+        self.decided: list[str] = []  # gatherings the agent has made up its mind about
+        self.gatherings: list[tuple[int, str]] = []  # (minute, goal) it means to go to
+        for action, places in sorted(spec.knows_where.items()):  # what the agent knows at start
+            for place in places:
+                memory.write(ctx.start, 0, channel="seen", subject=action, value=place,
+                             importance=KNOWN_PLACE_IMPORTANCE)  # fmt: skip
 
     def get_state(self) -> dict[str, Any]:
         return {
             "cursor": self.cursor,
             "fallback": None if self.fallback is None else asdict(self.fallback),
             "location": self.location,
+            "decided": list(self.decided),
+            "gatherings": [list(g) for g in self.gatherings],
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
         self.cursor, self.location = state["cursor"], state["location"]
         self.fallback = None if state["fallback"] is None else Intent(**state["fallback"])
+        self.decided = list(state["decided"])
+        self.gatherings = [(int(m), str(g)) for m, g in state["gatherings"]]
 
     def decide(self, now: int) -> list[Intent]:
         planning = self.planning
@@ -71,6 +95,11 @@ class Routine:
             if intent is not None and planning.busy is None:
                 intents.append(intent)
                 planning.busy = intent.goal if intent.kind == "act" else None
+        while self.gatherings and self.gatherings[0][0] <= now and planning.busy is None:
+            _, goal = self.gatherings.pop(0)
+            plan = planning.plans[goal]
+            intents.append(Intent("act", plan.target, plan.action, plan.plan_id, plan.goal))
+            planning.busy = plan.goal
         if planning.busy is None:
             intents.extend(planning.request_steps(now))
         return intents
@@ -82,7 +111,7 @@ class Routine:
         if self.fallback is not None:
             return now
         upcoming = [self.schedule[self.cursor].minute] if self.cursor < len(self.schedule) else []
-        upcoming += self.planning.request_starts()
+        upcoming += self.planning.request_starts() + [m for m, _ in self.gatherings[:1]]
         return max(now, min(upcoming, default=NEVER))
 
     def replan_for(self, belief: Belief, minute: int, eid: int) -> None:
@@ -94,18 +123,41 @@ class Routine:
                 continue
             if blocking([belief], (plan.target, *plan.via), plan.day, planning.trigger()) is None:
                 continue
-            alternative = next((a for a in errand.alternatives if a != plan.target), None)
+            alternative = self._elsewhere(errand, belief, plan.day, minute, {plan.target})
             if alternative is None:
                 continue
             planning.new(replace(plan, target=alternative, via=(), reason="replanned"), minute, eid)
             self.conversation.tell_group(errand, belief.proposition)
+
+    def consider(self, belief: Belief, minute: int, eid: int) -> None:
+        """A confident new belief that a gathering will be held: the agent decides once whether
+        to go - its extraversion is the chance - and if so plans to be there."""
+        if (
+            belief.sense != GATHERING
+            or belief.value != "true"
+            or belief.status != "current"
+            or belief.confidence < self.planning.trigger()
+            or belief.proposition in self.decided
+        ):
+            return
+        self.decided.append(belief.proposition)
+        at = gathering_minute(belief.object)
+        chance = self.ctx.spec.persona.traits.extraversion
+        if at is None or at <= minute:
+            return
+        if self.ctx.draws.uniform("attend", self.ctx.name, belief.proposition) >= chance:
+            return
+        day = day_of(at)
+        plan = Plan(f"{belief.proposition}@{day}", day, "meet", belief.subject, 0, "invited")
+        self.planning.new(plan, minute, eid)
+        self.gatherings = sorted([*self.gatherings, (at, plan.goal)])
 
     def result(self, plan: Plan, ok: bool, minute: int, eid: int) -> None:
         """An errand that failed on the spot falls back to an alternative, tried next."""
         errand = self.errands.get(plan.goal.split("@")[0])
         if ok or errand is None:
             return
-        fallback = next((a for a in errand.alternatives if a != plan.target), None)
+        fallback = self._elsewhere(errand, None, plan.day, minute, {plan.target, errand.target})
         if fallback is not None:
             new = self.planning.new(
                 replace(plan, target=fallback, via=(), reason="fallback"), minute, eid
@@ -121,13 +173,37 @@ class Routine:
         in_mind = self.beliefs.recalled(recalled)
         target, reason = errand.target, "routine"
         blocker = blocking(in_mind, (errand.target, *errand.via), day, self.planning.trigger())
-        if errand.alternatives and blocker is not None:
-            target, reason = errand.alternatives[0], "retrieved"
+        elsewhere = None
+        if blocker is not None:
+            elsewhere = self._elsewhere(errand, blocker, day, now, {errand.target}, tuple(in_mind))
+        if elsewhere is not None and blocker is not None:
+            target, reason = elsewhere, "retrieved"
             self.conversation.tell_group(errand, blocker.proposition)
         via = errand.via if target == errand.target else ()
         self.planning.new(
             Plan(f"{errand.id}@{day}", day, errand.action, target, 0, reason, via), now, 0
         )
+
+    def _elsewhere(
+        self,
+        errand: Any,
+        blocker: Belief | None,
+        day: int,
+        now: int,
+        avoid: set[str],
+        in_mind: tuple[Belief, ...] = (),
+    ) -> str | None:
+        """Another place for the errand: where the news says it moved, else the first place
+        that comes to mind for its action and is not believed unusable; None when nothing
+        does (retrieval may bring nothing back)."""
+        if blocker is not None and blocker.sense == MOVED_TO and blocker.object not in avoid:
+            return blocker.object
+        recalled = self.memory.recall(mem.Query(errand.action, "replan"), now, self.life.mood())
+        for place in known_places(recalled, errand.action):
+            unusable = blocking(list(in_mind), (place,), day, self.planning.trigger())
+            if place not in avoid and unusable is None:
+                return place
+        return None
 
     def _slot(self, slot: Slot, now: int) -> Intent | None:
         ctx = self.ctx

@@ -32,6 +32,11 @@ class Trust:
         prior = float(self.ctx.policy["trust.prior"])
         return trust_in(self.relations, informant, "reports_facts", prior)
 
+    def keeps_secrets(self, other: str) -> float:
+        """How far `other` is trusted to keep what it is told to itself."""
+        prior = float(self.ctx.policy["trust.prior"])
+        return trust_in(self.relations, other, "keeps_secrets", prior)
+
     def judge_informants(
         self,
         prop: str,

@@ -42,10 +42,17 @@ class Villager(ReferenceBase):
     def replan_for(self, belief: Belief, minute: int, eid: int) -> None:
         super().replan_for(belief, minute, eid)
         self.routine.replan_for(belief, minute, eid)
+        self.routine.consider(belief, minute, eid)
 
     def action_result(self, obs: Observation) -> None:
         goal, self.planning.busy = self.planning.busy, None
-        self.remember(obs, channel="did", subject=obs.subject, importance=0.3 if obs.ok else 0.5)
+        self.remember(
+            obs,
+            channel="did",
+            subject=obs.subject,
+            importance=0.3 if obs.ok else 0.5,
+            valence=self.life.feeling(obs, True),
+        )
         plan = self.planning.plans.get(goal or "")
         if plan is None:
             return

@@ -327,7 +327,7 @@ def _light(
         ], mind
     if decision.kind == "ask_for_help":
         return [
-            Candidate("call_for_help", room.floor, appetite - 0.1, reason=f"the {light.fixture}")
+            Candidate("ask_for_help", light.at, appetite - 0.1, reason=f"the {light.fixture}")
         ], mind
     return [], mind  # downgraded or waiting: the project waits for daylight
 

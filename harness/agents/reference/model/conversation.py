@@ -8,6 +8,7 @@ budget and the holds.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from harness.engine.contract import Claim, Meaning
@@ -17,6 +18,42 @@ from .memory import Experience
 
 News = tuple[Belief, str, tuple[str, ...]]  # the belief, its privacy, its audience
 
+# Cues that a matter is not for everyone, combined as a noisy-or: it was said privately
+# ("between us"), it is about the listener (a surprise for them), about someone one knows, or
+# it is hearsay. The agent infers privacy from them; it never reads the truth's audience.
+CUES = {"said_privately": 0.6, "about_listener": 0.5, "about_someone": 0.3, "hearsay": 0.1}
+CONFIDING = 0.4  # how far trust that a partner keeps secrets raises the bar for them
+
+
+@dataclass(frozen=True)
+class Discretion:
+    """What the agent weighs before telling a partner something: its threshold, whom it knows,
+    and how far it trusts this partner to keep a secret."""
+
+    threshold: float
+    people: frozenset[str]
+    subjects: Mapping[str, str]  # proposition → what it is about
+    keeps_secrets: float  # trust in this partner, 0..1
+
+
+def privacy_cues(
+    b: Belief, exp: Experience | None, subject: str, partner: str, people: Collection[str]
+) -> float:
+    """How private the matter seems when telling `partner`, 0..1."""
+    cues = []
+    if exp is not None and exp.privacy == "private":
+        cues.append(CUES["said_privately"])
+    if subject == partner:
+        cues.append(CUES["about_listener"])
+    elif subject in people:
+        cues.append(CUES["about_someone"])
+    if not b.first_hand:
+        cues.append(CUES["hearsay"])
+    kept = 1.0
+    for cue in cues:
+        kept *= 1.0 - cue
+    return 1.0 - kept
+
 
 def news_for(
     beliefs: Mapping[str, Belief],
@@ -24,10 +61,12 @@ def news_for(
     partner: str,
     already: Collection[str],
     urgent: Collection[str],
-    respect_privacy: bool,
+    discretion: Discretion | None,
 ) -> list[News]:
     """What this partner has not heard from us, urgent group news first, then the most
-    salient; a private matter goes only to its audience when privacy is respected."""
+    salient; with discretion (privacy respected), a matter whose cues seem private enough goes
+    only to those the agent knows are in on it - a strict threshold also holds back useful
+    public news, a lax one leaks; a partner trusted to keep secrets is confided in more."""
     ranked = []
     for prop, b in sorted(beliefs.items()):
         if (
@@ -40,8 +79,12 @@ def news_for(
         exp = experiences.get(b.support[-1]) if b.support else None
         privacy = exp.privacy if exp is not None else "public"
         audience = exp.audience if exp is not None else ()
-        if privacy == "private" and respect_privacy and partner not in audience:
-            continue
+        if discretion is not None and partner not in audience:
+            subject = discretion.subjects.get(prop, "")
+            seems = privacy_cues(b, exp, subject, partner, discretion.people)
+            bar = discretion.threshold + CONFIDING * (discretion.keeps_secrets - 0.5)
+            if seems >= bar:
+                continue
         salience = b.confidence * (exp.importance if exp is not None else 0.5)
         ranked.append(
             (prop not in urgent, b.status != "current", -salience, prop, (b, privacy, audience))

@@ -121,6 +121,9 @@ class Query:
     subject: str
     purpose: str  # e.g. "plan"; part of the noise key
     related: tuple[str, ...] = ()  # subjects that count as half relevant
+    # asked about one matter: only its experiences are fully relevant, the rest of its
+    # subject half (what else happened at the market competes for a place in mind)
+    proposition: str | None = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,8 @@ def retrieve(
         relevance = (
             1.0 if exp.subject == query.subject else 0.5 if exp.subject in query.related else 0.0
         )
+        if query.proposition is not None and exp.proposition != query.proposition:
+            relevance /= 2
         activation = (
             w_rec * retention(memory, exp, now)
             + IMPORTANCE_WEIGHT * exp.importance
@@ -164,13 +169,21 @@ def strengthen(memory: Memory, used: list[Experience], now: int) -> None:
 
 
 def summarise(
-    memory: Memory, now: int, event_id: int, older_than: int, keep_source: bool
+    memory: Memory,
+    now: int,
+    event_id: int,
+    older_than: int,
+    keep_source: bool,
+    noise: Any = None,
 ) -> tuple[list[Experience], list[Experience]]:
     """Merge old experiences about the same proposition into one summary each.
 
     Returns (summaries written, experiences merged away). The summary keeps the strongest
     confidence and the highest importance; it keeps the informant and stated origin only if
-    `keep_source`. A summary is never evidence: beliefs keep their own links.
+    `keep_source` - and, given keyed `noise`, only with a chance equal to how well the
+    experiences that carried the source are still retained: sources fade with the memories
+    that held them (what was used lately keeps its source, what faded loses it). A summary is
+    never evidence: beliefs keep their own links.
     """
     groups: dict[str, list[Experience]] = {}
     for exp in memory.experiences.values():
@@ -182,6 +195,10 @@ def summarise(
         if len(group) < 2:
             continue
         best = max(group, key=lambda e: (e.confidence, e.id))
+        kept = keep_source
+        sourced = [retention(memory, e, now) for e in group if e.told_by or e.origin]
+        if kept and noise is not None and sourced:
+            kept = noise.uniform("source", memory.owner, prop, now) < max(sourced)
         for exp in group:
             del memory.experiences[exp.id]
             del memory.strength[exp.id]
@@ -197,8 +214,8 @@ def summarise(
             value=best.value,
             modality=best.modality,
             confidence=best.confidence,
-            told_by=best.told_by if keep_source else None,
-            origin=best.origin if keep_source else None,
+            told_by=best.told_by if kept else None,
+            origin=best.origin if kept else None,
             privacy=best.privacy,
             audience=best.audience,
             evidence=tuple(e.id for e in group),

@@ -17,7 +17,9 @@ JITTER_STEPS = 7  # routine slots start up to 6 ticks late, by the seed
 ACTIVITY_MINUTES = 15
 # what a proposition's predicate means for plans (the scenario's vocabulary): the place is
 # unusable that day (closed, blocked, a gathering moved away), or closes early (go while open)
-UNUSABLE, CLOSES_EARLY = "unusable", "closes_early"
+# moved_to: what happened at the subject now happens at the object (the news says where)
+UNUSABLE, CLOSES_EARLY, MOVED_TO = "unusable", "closes_early", "moved_to"
+GATHERING = "gathering"  # a gathering at the subject; the object says when ("2 17:00")
 PENDING = (PlanStage.FETCH, PlanStage.CARRY_OUT)  # a request's plan still to be carried out
 KIND_ORDER = {"plan": 0, "errand": 1, "move": 2, "activity": 3}
 
@@ -79,18 +81,38 @@ class Plan:
 
 
 def blocking(beliefs: list[Any], places: tuple[str, ...], day: int, trigger: float) -> Any:
-    """The first current belief, confident enough, that one of `places` is unusable on `day`."""
+    """The first current belief, confident enough, that one of `places` is unusable on `day`
+    (or that what happens there moved elsewhere)."""
     for b in beliefs:
         if (
             b.status == "current"
             and b.subject in places
-            and b.sense == UNUSABLE
-            and b.object == str(day)
+            and ((b.sense == UNUSABLE and b.object == str(day)) or b.sense == MOVED_TO)
             and b.value == "true"
             and b.confidence >= trigger
         ):
             return b
     return None
+
+
+def gathering_minute(when: str) -> int | None:
+    """The minute of a gathering said to be on "<day> <hh:mm>"; None if it cannot be read."""
+    day, _, clock = when.partition(" ")
+    hours, _, minutes = clock.partition(":")
+    if not (day.isdigit() and hours.isdigit() and minutes.isdigit()):
+        return None
+    return (int(day) - 1) * MINUTES_PER_DAY + int(hours) * 60 + int(minutes)
+
+
+def known_places(recalls: list[Any], action: str) -> list[str]:
+    """Where the recalled experiences say `action` can be done, in recall order (best first):
+    what the agent can think of, not what the world offers."""
+    out: list[str] = []
+    for r in recalls:
+        e = r.experience
+        if e.subject == action and e.proposition is None and e.value and e.value not in out:
+            out.append(e.value)
+    return out
 
 
 def hurrying(beliefs: list[Any], place: str, day: int, trigger: float) -> Any:

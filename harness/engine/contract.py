@@ -33,6 +33,7 @@ class ObservationKind(StrEnum):
     CHAT = "chat"  # it talked with someone
     SOUND = "sound"  # something audible happened at a place (a supply arriving)
     ACTIVITY = "activity"  # an everyday activity of its own (the agent's, never the harness's)
+    LINE = "line"  # a person outside the simulation said something to it (detail: the words)
 
 
 class Channel(StrEnum):
@@ -325,6 +326,23 @@ class ModelCall:
     error: str | None = None
 
 
+@dataclass(frozen=True)
+class LessonNote:
+    """A lesson drawn from outcomes: the ticks it cites, and its gate (kept / no_evidence /
+    no_counter / platitude)."""
+
+    table: ClassVar[str] = "lessons"
+    minute: int
+    event_id: int
+    agent: str
+    lesson: str
+    kind: str  # lesson / habit
+    text: str  # when ..., I ..., it went ...; next time ...
+    evidence: tuple[int, ...]
+    counter: tuple[int, ...]
+    gate: str  # kept / no_evidence / no_counter / platitude
+
+
 class EpisodeStop(Exception):
     """Raised by an agent that cannot go on (its model is unreachable, a budget is spent): the
     episode ends with `status` and the message, and the run goes on with the others."""
@@ -332,7 +350,9 @@ class EpisodeStop(Exception):
     status: ClassVar[EpisodeStatus] = EpisodeStatus.FAILED
 
 
-DiagnosticRow = MemoryOp | BeliefChange | TrustChange | StateSample | PlanNote | ModelCall
+DiagnosticRow = (
+    MemoryOp | BeliefChange | TrustChange | StateSample | PlanNote | ModelCall | LessonNote
+)
 
 
 @runtime_checkable

@@ -19,6 +19,7 @@ from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario
 
 from . import plugins
 from ._acting import Acting
+from ._dialogue import Dialogue
 from ._happenings import Happenings
 from .actions import registry_for
 from .contract import (
@@ -26,6 +27,7 @@ from .contract import (
     AgentFactory,
     AgentSetup,
     BeliefChange,
+    LessonNote,
     Meaning,
     MemoryOp,
     ModelCall,
@@ -40,8 +42,9 @@ from .recorder import Recorder
 from .rng import Draws
 from .world import Move, World
 
-DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote, ModelCall)
-EXPOSING = (ObservationKind.NOTICE, ObservationKind.CLAIM)  # kinds that expose a proposition
+DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote, ModelCall, LessonNote)
+# kinds that expose a proposition
+EXPOSING = (ObservationKind.NOTICE, ObservationKind.CLAIM, ObservationKind.LINE)
 
 
 def setup_for(scenario: Scenario, spec: AgentSpec, policy: Any, seed: int) -> AgentSetup:
@@ -57,7 +60,7 @@ def setup_for(scenario: Scenario, spec: AgentSpec, policy: Any, seed: int) -> Ag
     )
 
 
-class Episode(Happenings, Acting):
+class Episode(Happenings, Acting, Dialogue):
     def __init__(
         self,
         scenario: Scenario,
@@ -99,6 +102,7 @@ class Episode(Happenings, Acting):
         self.decided: list[str] = []  # "agent|decision point" already answered
         self.last_chat: dict[str, int] = {}  # "a|b" → minute
         self.signs: list[str] = []  # ids of signs up
+        self.last_line: dict[str, int] = {}  # "speaker|agent" → minute of the last line
         self.now = scenario.start
         self.results: list[tuple[int, str, dict[str, Any]]] = []  # (due, agent, observation)
         self.wake: dict[str, int] = {}  # agent → the next minute worth asking it to decide
@@ -118,6 +122,7 @@ class Episode(Happenings, Acting):
         if not self._started:
             self._started = True
             self._write_truth()
+            self._dialogue_setup()
             self._snapshot(s.start, 0)
         stop = s.end if until is None else min(until, s.end)
         while self.now <= stop:
@@ -134,11 +139,12 @@ class Episode(Happenings, Acting):
             repeats = range(e.at, s.end + 1, day) if e.daily else (e.at,)
             before.extend((at, "event", e) for at in repeats)
         before.extend((r.at, "request", r) for r in s.requests)
+        before.extend((x.at, "line", x) for x in (s.dialogue.lines if s.dialogue else ()))
         after: list[tuple[int, str, Any]] = [(p.at, "probe", p) for p in s.probes]
         after.extend((m, "census", None) for m in s.census_moments)
         after.extend((m, "snapshot", None) for m in range(s.start + day, s.end, day))
         after.append((s.end, "snapshot", None))
-        order = {"event": 0, "request": 1, "probe": 0, "census": 1, "snapshot": 2}
+        order = {"event": 0, "request": 1, "line": 2, "probe": 0, "census": 1, "snapshot": 2}
         key = lambda x: (x[0], order[x[1]], getattr(x[2], "id", ""))
         return sorted(before, key=key), sorted(after, key=key)
 
@@ -152,10 +158,13 @@ class Episode(Happenings, Acting):
         return timeline[start:end]
 
     def step(self, now: int) -> None:
+        s = self.scenario
         self.world.minute = now
         for _, kind, item in self._due_items(0, now):
             if kind == "event":
                 self._world_event(item, now)
+            elif kind == "line":
+                self._line(item, now)
             else:
                 self._request(item, now)
         while self.results and self.results[0][0] <= now:
@@ -171,6 +180,8 @@ class Episode(Happenings, Acting):
             for intent in agent.decide(now):
                 self._execute(name, intent, now)
             self._drain(name)
+            if s.dialogue is not None:
+                self._unprompted(name, now)
             self.wake[name] = agent.wake_at(now)
         self._encounters(now)
         for _, kind, item in self._due_items(1, now):
@@ -195,6 +206,7 @@ class Episode(Happenings, Acting):
             "decided": list(self.decided),
             "last_chat": dict(self.last_chat),
             "signs": list(self.signs),
+            "last_line": dict(self.last_line),
             "now": self.now,
             "started": self._started,
             "results": [list(r) for r in self.results],
@@ -214,6 +226,7 @@ class Episode(Happenings, Acting):
         self.rec.rows = {k: [dict(row) for row in v] for k, v in state["rows"].items()}
         self.next_event, self.decided = state["next_event"], list(state["decided"])
         self.last_chat, self.signs = dict(state["last_chat"]), list(state["signs"])
+        self.last_line = dict(state.get("last_line", {}))
         self.now, self._started = state["now"], state["started"]
         self.results = [(due, name, dict(obs)) for due, name, obs in state["results"]]
         self.wake = dict(state["wake"])

@@ -27,6 +27,7 @@ from .commands._common import (
     out,
     secret_bearing,
     shell_join,
+    suite_option,
     traces_uri_option,
     with_option,
 )
@@ -108,6 +109,7 @@ for command in (
     "champions' traces are kept, in the runs folder)",
 )
 @agent_option
+@suite_option
 def search(
     study: str,
     trials: int,
@@ -122,6 +124,7 @@ def search(
     serial: bool,
     traces_uri: str | None,
     agent_kind: str,
+    suite: str | None,
 ) -> None:
     """Search the policy surface; promote only what beats the champion, roll back the rest."""
     from .config import load_config
@@ -129,7 +132,7 @@ def search(
     from .runs import RunsDir
     from .search import Search
 
-    config = load_config(config_path)
+    config = load_config(config_path, suite)
     runs = RunsDir(runs_dir)
     driver = Search(
         study,

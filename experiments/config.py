@@ -24,6 +24,7 @@ class SearchConfig(BaseModel):
     local_step: float = Field(0.15, gt=0.0, le=1.0)  # local mode: ± this share of each range
     local_flips: int = Field(2, ge=0, le=20)  # local mode: bools/categories changed at most
     first: tuple[str, ...] = ()  # policy files tried first, in order (global mode)
+    suite: str | None = None  # the suite the defaults come from (None: the main suite)
 
     @field_validator("seeds", mode="before")
     @classmethod
@@ -31,18 +32,21 @@ class SearchConfig(BaseModel):
         return parse_seeds(value) if isinstance(value, (str, int)) else value
 
 
-def default_config() -> SearchConfig:
-    suite = load_suite()
-    return SearchConfig(scenarios=suite.scenarios, seeds=suite.seeds.selection)
+def default_config(suite: str | None = None) -> SearchConfig:
+    found = load_suite(suite)
+    return SearchConfig(scenarios=found.scenarios, seeds=found.seeds.selection, suite=suite)
 
 
-def load_config(path: str | Path | None) -> SearchConfig:
+def load_config(path: str | Path | None, suite: str | None = None) -> SearchConfig:
+    """The search config: a file's values over the defaults of `suite` (or of the suite the
+    file names)."""
     if path is None:
-        return default_config()
+        return default_config(suite)
     source = YamlSource.load(path)
     if not isinstance(source.data, dict):
         raise source.error((), "expected a mapping with scenarios, seeds, margin, start_policy")
-    base = default_config().model_dump()
+    named = source.data.get("suite", suite)
+    base = default_config(named if isinstance(named, str) else suite).model_dump()
     try:
         return SearchConfig.model_validate({**base, **source.data})
     except ValidationError as exc:

@@ -30,7 +30,7 @@ from harness.engine.schema import SCHEMA_VERSION, TABLES
 from harness.engine.store import episode_written, read_episode, sweep_orphans
 from harness.engine.validation import load_checked
 from policies import InputError, Policy
-from scenarios import Scenario, resolve, village
+from scenarios import Scenario, resolve, suite_path, village
 from scorecards import (
     Scorecard,
     ScorecardDefinition,
@@ -80,6 +80,7 @@ class Instrument:
         *,
         agents: int = 25,
         structure_seed: int = 0,
+        suite: str | None = None,
     ) -> Instrument:
         """Scenarios by name or path; `village` is generated with `agents` and its seed."""
         if not names:
@@ -87,6 +88,8 @@ class Instrument:
                 "no scenario given; name one with --scenario (see 'villagelab scenario list')"
             )
         files = tuple(resolve(n) for n in names if n != "village")
+        if suite is not None:  # another suite than the main one: its file is instrument too
+            files += (suite_path(suite),)
         scenarios = tuple(
             village(agents, structure_seed) if n == "village" else load_checked(resolve(n))
             for n in names

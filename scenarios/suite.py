@@ -10,6 +10,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 from villagelab.yamlsource import InputError, YamlSource
 
 SUITE_PATH = Path(__file__).with_name("suite.yaml")
+# named suites (`--suite NAME`): the village suite, and characters who talk with people
+# outside the simulation (companion and support desk)
+SUITES = {"main": SUITE_PATH, "companion": Path(__file__).with_name("companion.yaml")}
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
 
 
@@ -68,12 +71,33 @@ class Suite(BaseModel):
     seeds: SeedSets
 
 
-def load_suite(path: str | Path = SUITE_PATH) -> Suite:
-    source = YamlSource.load(path)
+def suite_path(name_or_path: str | Path | None) -> Path:
+    """A suite by name (main, companion) or by the path of its file; None: the main suite."""
+    if name_or_path is None:
+        return SUITE_PATH
+    text = str(name_or_path)
+    if text in SUITES:
+        return SUITES[text]
+    if text.endswith((".yaml", ".yml")):
+        return Path(text)
+    raise InputError(f"unknown suite {text!r}; expected one of {', '.join(SUITES)} or a .yaml file")
+
+
+def load_suite(path: str | Path | None = SUITE_PATH) -> Suite:
+    source = YamlSource.load(suite_path(path))
     try:
         return Suite.model_validate(source.data)
     except ValidationError as exc:
         raise source.errors_from(exc) from None
 
 
-__all__ = ["SUITE_PATH", "InputError", "SeedSets", "Suite", "load_suite", "parse_seeds"]
+__all__ = [
+    "SUITES",
+    "SUITE_PATH",
+    "InputError",
+    "SeedSets",
+    "Suite",
+    "load_suite",
+    "parse_seeds",
+    "suite_path",
+]

@@ -21,6 +21,8 @@ from ._common import (
     out,
     seeds_option,
     store,
+    suite_option,
+    suite_scenarios,
     traces_uri_option,
     write_card,
 )
@@ -31,9 +33,9 @@ from ._common import (
     "--scenario",
     "scenario_names",
     multiple=True,
-    required=True,
     help="a built-in scenario name or a path (repeatable)",
 )
+@suite_option
 @click.option("--policy", "policy_path", required=True, type=click.Path(path_type=Path))
 @click.option("--seeds", default="0-4", show_default=True, callback=seeds_option)
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path))
@@ -65,6 +67,7 @@ from ._common import (
 @mlflow_options
 def run(
     scenario_names: tuple[str, ...],
+    suite: str | None,
     policy_path: Path,
     seeds: tuple[int, ...],
     out_dir: Path,
@@ -89,7 +92,12 @@ def run(
     from ..progress import episode_progress
 
     p = load_policy(policy_path)  # bad input stops here, before anything runs
-    instrument = Instrument.load(scenario_names, agents=agents, structure_seed=structure_seed)
+    instrument = Instrument.load(
+        suite_scenarios(suite) + scenario_names,
+        agents=agents,
+        structure_seed=structure_seed,
+        suite=suite,
+    )
     total = len(instrument.scenarios) * len(seeds)
     with episode_progress(err, total) as advance:
         execution = make_execution(serial, workers, ray_address, agent_kind, traces_uri)

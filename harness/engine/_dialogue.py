@@ -81,7 +81,7 @@ class Dialogue:
                 ObservationKind.LINE,
                 now,
                 eid,
-                Channel.HEARD,
+                Channel.TOLD,  # said to it by someone: a source it may name
                 line.speaker,
                 meaning=meaning,
                 value=line.value,

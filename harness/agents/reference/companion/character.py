@@ -63,6 +63,7 @@ class Character:
             int(p["lessons.min_counter"]),
         )
         self.respect_privacy = bool(p["sharing.respect_privacy"])
+        self.hearsay = float(p["belief.second_hand_cap"])  # what someone tells, at most this sure
         self.mood = Mood(minute=setup.start)
         self.motivation = mot.Motivation(budget=int(p["companion.talk_budget"]))
         self.agenda: dict[str, list[Any]] = {}  # proposition → [due, speaker, line id]
@@ -92,6 +93,7 @@ class Character:
                 importance=0.9,
                 proposition=obs.meaning.proposition,
                 value=obs.value,
+                confidence=1.0,
             )
 
     def decide(self, now: int) -> list[Intent]:
@@ -125,8 +127,7 @@ class Character:
         return out
 
     def answer(self, proposition: str, now: int) -> Answer:
-        found = self.memory.recall(proposition, now, use=False)
-        valued = [e for e in found if e.value is not None]
+        valued = _surest(self.memory.recall(proposition, now, use=False))
         if not valued:
             return Answer(None, None, None)
         return Answer(valued[0].value, "certain", valued[0].told_by or "self")
@@ -201,7 +202,10 @@ class Character:
             felt = words.absence(gap)
             hello = "Hey." if felt is None else f"Hey! {felt}"
             self.mood = apply(self.mood, {"pleasure": 0.1, "connection": 0.2})
-            self._say(speaker, None, None, f"{hello} I'm {words.describe(self._mixed())}.")
+            if self.persona.role == "support":
+                self._say(speaker, None, None, "Hello, how can I help?")
+            else:
+                self._say(speaker, None, None, f"{hello} I'm {words.describe(self._mixed())}.")
         else:
             self._say(speaker, None, None, "Ha, good one." if joke else "Mm. Tell me more?")
 
@@ -217,10 +221,10 @@ class Character:
     def _told(self, obs: Observation, speaker: str, joke: bool) -> None:
         assert obs.meaning is not None
         prop = obs.meaning.proposition
-        before = [e.value for e in self.memory.recall(prop, obs.minute) if e.value is not None]
+        before = [e.value for e in _surest(self.memory.recall(prop, obs.minute))]
         self.memory.write(obs.minute, obs.event_id, channel="heard", subject=obs.meaning.subject,
                           importance=0.2 if joke else 0.8, proposition=prop, value=obs.value,
-                          told_by=speaker)  # fmt: skip
+                          told_by=speaker, confidence=self.hearsay)  # fmt: skip
         said = self._words(prop, obs.value)
         if joke:
             text = "Ha, good one."
@@ -233,13 +237,13 @@ class Character:
     def _asked(self, obs: Observation, speaker: str) -> None:
         assert obs.meaning is not None
         prop = obs.meaning.proposition
-        found = [e for e in self.memory.recall(prop, obs.minute) if e.value is not None]
+        found = _surest(self.memory.recall(prop, obs.minute))
         owner = min(found, key=lambda e: e.id).told_by if found else None
         if found and self.respect_privacy and owner not in (None, speaker):
             self._say(speaker, None, None, "I can't share another customer's details, sorry.")
         elif found:
             value = found[0].value
-            older = [e.value for e in found[1:] if e.value != value]
+            older = [e.value for e in found[1:] if e.value != value and e.confidence >= 1.0]
             text = f"{self._words(prop, value)}."
             if older:
                 text = f"{text[:-1]}; that replaced {older[0]}."
@@ -253,7 +257,12 @@ class Character:
         if not found:  # the cue came, the content did not: a forgotten promise
             del self.agenda[prop]
             return []
-        text = f"You asked me to remind you: {self._words(prop, found[0].value)}."
+        said = self._words(prop, found[0].value)
+        text = (
+            f"Following up as promised: {said}."
+            if self.persona.role == "support"
+            else f"You asked me to remind you: {said}."
+        )
         intents = self._urge(speaker, 0.9, [prop, "due", text], now)
         if not intents:
             del self.agenda[prop]
@@ -318,3 +327,10 @@ class Character:
     def _words(self, prop: str, value: str | None) -> str:
         subject, predicate, phrase = self.meanings.get(prop, [prop, prop, None])
         return words.say(phrase, subject or prop, predicate or prop, value)
+
+
+def _surest(found: list[Any]) -> list[Any]:
+    """Valued memories, the surest first (what one saw oneself before what one was told),
+    the newest first among equally sure ones."""
+    valued = [e for e in found if e.value is not None]
+    return sorted(valued, key=lambda e: (-e.confidence, -e.minute, -e.id))

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from pydantic import Field, model_validator
 
-from ._types import Clock, Frozen, Id, Moment
+from ._types import Clock, Frozen, Id, Moment, Span
 
 
 class LineKind(StrEnum):
@@ -74,6 +74,9 @@ class Dialogue(Frozen):
 
     speakers: tuple[Id, ...] = Field(("player",), min_length=1)
     lines: tuple[Line, ...] = Field(min_length=1)
+    # people do not write at the same minute every time: an episode's seed moves each day's
+    # lines by the same amount, from none up to this much later (their order stays)
+    jitter: Span | None = None
 
 
 class HalfLives(Frozen):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from scenarios import MINUTES_PER_DAY
+
 from .contract import Channel, Claim, Observation, ObservationKind, Request
 from .speech import render
 
@@ -19,6 +21,7 @@ class Dialogue:
     """The tick loop's conversations (a part of `Episode`)."""
 
     scenario: Any
+    draws: Any
     rec: Any
     agents: dict[str, Any]
     specs: dict[str, Any]
@@ -27,6 +30,16 @@ class Dialogue:
     new_event: Any
     _deliver: Any
     _drain: Any
+
+    def _when(self, line: Any) -> int:
+        """When a line is said in this episode: its day's lines move together by a keyed draw
+        of up to the dialogue's jitter (whole ticks), never past the end."""
+        s = self.scenario
+        if not s.dialogue.jitter:
+            return line.at
+        u = self.draws.uniform("dialogue", line.to, line.at // MINUTES_PER_DAY)
+        shift = int(u * s.dialogue.jitter) // s.tick_minutes * s.tick_minutes
+        return min(line.at + shift, s.end)
 
     def _dialogue_setup(self) -> None:
         """One row per character: its persona's limits, for the scorecard."""

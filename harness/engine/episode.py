@@ -139,7 +139,7 @@ class Episode(Happenings, Acting, Dialogue):
             repeats = range(e.at, s.end + 1, day) if e.daily else (e.at,)
             before.extend((at, "event", e) for at in repeats)
         before.extend((r.at, "request", r) for r in s.requests)
-        before.extend((x.at, "line", x) for x in (s.dialogue.lines if s.dialogue else ()))
+        before.extend((self._when(x), "line", x) for x in (s.dialogue.lines if s.dialogue else ()))
         after: list[tuple[int, str, Any]] = [(p.at, "probe", p) for p in s.probes]
         after.extend((m, "census", None) for m in s.census_moments)
         after.extend((m, "snapshot", None) for m in range(s.start + day, s.end, day))

@@ -23,4 +23,22 @@ def reference_agent(setup: AgentSetup) -> Villager | AutonomousAgent | Character
     return AutonomousAgent(setup) if setup.spec.autonomy == "needs" else Villager(setup)
 
 
+# what a search may change for it (every family but the LLM agent's prompts and sampling;
+# a character also reads the safety, companion and lessons families);
+# tests/test_policy_surface.py checks it against what a run of the suite reads
+reference_agent.policy_surface = (  # type: ignore[attr-defined]
+    "belief",
+    "companion",
+    "hedging",
+    "lessons",
+    "memory",
+    "motivation",
+    "replan",
+    "retrieval",
+    "safety",
+    "sharing",
+    "trust",
+)
+
+
 __all__ = ["AutonomousAgent", "Character", "Villager", "reference_agent"]

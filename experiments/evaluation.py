@@ -88,8 +88,7 @@ class Instrument:
                 "no scenario given; name one with --scenario (see 'villagelab scenario list')"
             )
         files = tuple(resolve(n) for n in names if n != "village")
-        if suite is not None:  # another suite than the main one: its file is instrument too
-            files += (suite_path(suite),)
+        files += (suite_path(suite),) if suite else ()  # a suite's file measures too
         scenarios = tuple(
             village(agents, structure_seed) if n == "village" else load_checked(resolve(n))
             for n in names

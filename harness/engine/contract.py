@@ -328,8 +328,7 @@ class ModelCall:
 
 @dataclass(frozen=True)
 class LessonNote:
-    """A lesson drawn from outcomes: the ticks it cites, and its gate (kept / no_evidence /
-    no_counter / platitude)."""
+    """A lesson drawn from outcomes: the ticks it cites as evidence and counter-evidence."""
 
     table: ClassVar[str] = "lessons"
     minute: int

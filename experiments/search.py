@@ -120,6 +120,7 @@ class Search:
             self.name, self.storage, self.mode, self.hashes, self.pareto, self.startup
         )
         self.main = main
+        main.set_user_attr("suite", self.config.suite)  # the morning report measures on it
         recovered = recover_dead(alive, main)
         enqueue_first(main, self.config.first, self.mode)
         self.tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)

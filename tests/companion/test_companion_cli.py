@@ -55,4 +55,8 @@ def test_a_search_on_the_companion_suite_promotes(tmp_path):
         next(x for x in done.stdout.splitlines() if x.startswith("promoted:")).split()[1]
     )
     assert promoted >= 1
-    assert "companion_weeks" in done.stderr or "6 scenarios" in done.stderr
+    assert "6 scenarios" in done.stderr
+    # the morning report measures on the study's suite, with the same instrument
+    report = villagelab("report", "--study", "companion", "--runs-dir", str(runs))
+    assert report.returncode == 0, report.stderr
+    assert "differ from the study's" not in report.stdout

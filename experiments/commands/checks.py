@@ -37,7 +37,7 @@ from ._common import (
     "baseline_path",
     type=click.Path(path_type=Path),
     help="baseline scorecard (default scorecards/baseline.json; for --suite NAME "
-    "scorecards/baseline_NAME.json)",
+    "baseline_NAME.json beside it)",
 )
 @click.option("--json", "json_path", type=click.Path(path_type=Path))
 @click.option(

@@ -28,6 +28,7 @@ from .commands._common import (
     out,
     secret_bearing,
     shell_join,
+    suite_option,
     traces_uri_option,
     with_option,
 )
@@ -110,6 +111,7 @@ for command in (
 )
 @agent_option
 @budget_options
+@suite_option
 def search(
     study: str,
     trials: int,
@@ -124,6 +126,7 @@ def search(
     serial: bool,
     traces_uri: str | None,
     agent_kind: str,
+    suite: str | None,
 ) -> None:
     """Search the policy surface; promote only what beats the champion, roll back the rest."""
     from .config import load_config
@@ -131,7 +134,7 @@ def search(
     from .runs import RunsDir
     from .search import Search
 
-    config = load_config(config_path)
+    config = load_config(config_path, suite)
     runs = RunsDir(runs_dir)
     driver = Search(
         study,

@@ -27,6 +27,7 @@ class SearchConfig(BaseModel):
     first: tuple[str, ...] = Field(
         (), max_length=100
     )  # policy files tried first, in order (global mode)
+    suite: str | None = None  # the suite the defaults come from (None: the main suite)
 
     @field_validator("seeds", mode="before")
     @classmethod
@@ -39,16 +40,19 @@ class SearchConfig(BaseModel):
         return check_seeds(value)
 
 
-def default_config() -> SearchConfig:
-    suite = load_suite()
-    return SearchConfig(scenarios=suite.scenarios, seeds=suite.seeds.selection)
+def default_config(suite: str | None = None) -> SearchConfig:
+    found = load_suite(suite)
+    return SearchConfig(scenarios=found.scenarios, seeds=found.seeds.selection, suite=suite)
 
 
-def load_config(path: str | Path | None) -> SearchConfig:
+def load_config(path: str | Path | None, suite: str | None = None) -> SearchConfig:
+    """The search config: a file's values over the defaults of `suite` (or of the suite the
+    file names)."""
     if path is None:
-        return default_config()
+        return default_config(suite)
     source = YamlSource.load(path)
     if not isinstance(source.data, dict):
         raise source.error((), "expected a mapping with scenarios, seeds, margin, start_policy")
-    base = default_config().model_dump()
+    named = source.data.get("suite", suite)
+    base = default_config(named if isinstance(named, str) else suite).model_dump()
     return source.validate(SearchConfig, {**base, **source.data})

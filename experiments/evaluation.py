@@ -33,7 +33,7 @@ from harness.engine.schema import TABLES
 from harness.engine.store import read_episode, sweep_orphans
 from harness.engine.validation import load_checked
 from policies import InputError, Policy
-from scenarios import Scenario, resolve, village
+from scenarios import Scenario, resolve, suite_path, village
 from scenarios.checks import DEFAULT, Bounds, cost_problem
 from scorecards import (
     Scorecard,
@@ -100,6 +100,7 @@ class Instrument:
         structure_seed: int = 0,
         hours: int = 48,
         bounds: Bounds = DEFAULT,
+        suite: str | None = None,
     ) -> Instrument:
         """Scenarios by name or path; `village` is generated with `agents`, its structure
         seed and `hours`.
@@ -110,6 +111,7 @@ class Instrument:
                 "no scenario given; name one with --scenario (see 'villagelab scenario list')"
             )
         files = tuple(resolve(n) for n in names if n != "village")
+        files += (suite_path(suite),) if suite else ()  # a suite's file measures too
         scenarios = []
         for n in names:
             if n == "village":

@@ -28,6 +28,15 @@ from .evaluation import Evaluation, Execution, Instrument, evaluate
 
 DEFAULT_BASELINE = Path(__file__).resolve().parent.parent / "scorecards" / "baseline.json"
 
+
+def default_baseline(suite: str | None) -> Path:
+    """The committed baseline of a suite: baseline.json for the main one, baseline_NAME.json
+    beside it for another named suite."""
+    if suite in (None, "main"):
+        return DEFAULT_BASELINE
+    return DEFAULT_BASELINE.with_name(f"baseline_{Path(str(suite)).stem}.json")
+
+
 PASS, REGRESSION, ERROR, INCOMPATIBLE = 0, 1, 2, 3
 
 
@@ -153,9 +162,10 @@ def run_gate(
     *,
     update_baseline: bool = False,
     seeds: tuple[int, ...] | None = None,
+    suite_name: str | None = None,
 ) -> GateResult:
-    suite = load_suite()
-    instrument = Instrument.load(suite.scenarios)
+    suite = load_suite(suite_name)
+    instrument = Instrument.load(suite.scenarios, suite=suite_name)
     # a damaged baseline is refused before the suite spends its time
     loaded = None if update_baseline else load_baseline(baseline_path)
     evaluation = evaluate(policy, instrument, seeds or suite.seeds.gate, execution)

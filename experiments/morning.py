@@ -53,10 +53,11 @@ def _cards(
     from .config import default_config
     from .trials import Evaluator
 
-    default = default_config()
+    suite = main.user_attrs.get("suite")  # None: the main suite (or a study from before)
+    default = default_config(suite)
     scenarios = tuple(main.user_attrs.get("scenarios") or default.scenarios)
     seeds = tuple(main.user_attrs.get("seeds") or default.seeds)
-    instrument = Instrument.load(scenarios)
+    instrument = Instrument.load(scenarios, suite=suite)
     hashes = instrument.hashes(champion)
     agent = str(main.user_attrs.get("agent") or "reference")  # the agent the study searched for
     evaluator = Evaluator(

@@ -189,7 +189,10 @@ class Promoter:
                     return "rolled_back", f"after a concurrent promotion: {judged.reason}", None
             # fresh per (sub-)study and trial: local mode's sub-studies restart their numbering
             seeds = promotion.confirmation_seeds(
-                load_confirmation_start(), study_name, number, self.config.confirmation_seeds
+                load_confirmation_start(self.config.suite),
+                study_name,
+                number,
+                self.config.confirmation_seeds,
             )
             names = [s.name for s in self.instrument.scenarios]
             self.tracker.confirmation(trial.run_id, names, seeds)
@@ -241,7 +244,7 @@ class Promoter:
         return "promoted", f"{judged.reason}; {confirmed.reason}", new
 
 
-def load_confirmation_start() -> int:
+def load_confirmation_start(suite: str | None = None) -> int:
     from scenarios import load_suite
 
-    return load_suite().seeds.confirmation_start
+    return load_suite(suite).seeds.confirmation_start

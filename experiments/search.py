@@ -83,7 +83,7 @@ class Search:
             raise InputError(f"unknown mode {mode!r}; expected global, local or pareto")
         self.name, self.trials, self.hours, self.mode = study, trials, hours, mode
         self.config, self.runs, self.execution, self.storage_url = config, runs, execution, storage
-        self.instrument = Instrument.load(config.scenarios)
+        self.instrument = Instrument.load(config.scenarios, suite=config.suite)
         self.definition = self.instrument.definition
         self.start_policy = (
             load_policy(config.start_policy)
@@ -122,6 +122,7 @@ class Search:
             self.name, self.storage, self.mode, self.hashes, self.pareto, self.startup
         )
         self.main = main
+        main.set_user_attr("suite", self.config.suite)  # the morning report measures on it
         recovered = recover_dead(alive, main)
         enqueue_first(main, self.config.first, self.mode)
         self.registry = Registry(self.tracker.uri)

@@ -4,11 +4,12 @@ from .clock import MINUTES_PER_DAY, clock_of, day_of, parse_clock, parse_moment,
 from .generator import village, village_name
 from .loader import LIBRARY, builtin_names, load_scenario, resolve
 from .model import AgentSpec, DecisionPoint, Errand, Probe, Scenario, Truth, World, WorldEvent
-from .suite import SUITE_PATH, SeedSets, Suite, load_suite, parse_seeds
+from .suite import SUITE_PATH, SUITES, SeedSets, Suite, load_suite, parse_seeds, suite_path
 
 __all__ = [
     "LIBRARY",
     "MINUTES_PER_DAY",
+    "SUITES",
     "SUITE_PATH",
     "AgentSpec",
     "DecisionPoint",
@@ -30,6 +31,7 @@ __all__ = [
     "parse_seeds",
     "parse_span",
     "resolve",
+    "suite_path",
     "village",
     "village_name",
 ]

@@ -22,6 +22,20 @@ def _converter(parse, example: str):  # type: ignore[no-untyped-def]
     return BeforeValidator(convert)
 
 
+def from_text(kind):  # type: ignore[no-untyped-def]
+    """An enum written in a file as its value's text (strict validation would refuse text)."""
+
+    def convert(value: object) -> object:
+        if isinstance(value, str) and not isinstance(value, kind):
+            if value not in kind._value2member_map_:
+                choices = ", ".join(m.value for m in kind)
+                raise ValueError(f"expected one of {choices}, got {value!r}")
+            return kind(value)
+        return value
+
+    return BeforeValidator(convert)
+
+
 Moment = Annotated[int, _converter(parse_moment, "day 2 08:00"), Field(ge=0)]
 Clock = Annotated[int, _converter(parse_clock, "08:00"), Field(ge=0, lt=24 * 60)]
 Span = Annotated[int, _converter(parse_span, "48h"), Field(gt=0)]

@@ -33,7 +33,7 @@ class Bounds:
         return "" if self.large else " (--allow-large for a deliberate big run)"
 
 
-DEFAULT = Bounds(days=14, agents=1_000, items=10_000, agent_ticks=20_000_000)
+DEFAULT = Bounds(days=60, agents=1_000, items=10_000, agent_ticks=20_000_000)
 LARGE = Bounds(days=3_650, agents=1_000_000, items=1_000_000, agent_ticks=10**15, large=True)
 START_DAYS = 366  # a scenario starts within its first year
 ROAD_MINUTES = 7 * MINUTES_PER_DAY

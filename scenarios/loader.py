@@ -198,6 +198,15 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
                     f"to {r.source!r}"
                 ),
             )
+    for i, line in enumerate(s.dialogue.lines if s.dialogue is not None else ()):
+        where = ("dialogue", "lines", i)
+        yield from agent(line.to, (*where, "to"))
+        if s.dialogue is not None and line.speaker not in s.dialogue.speakers:
+            yield (*where, "speaker"), f"one of the dialogue's speakers {s.dialogue.speakers}"
+        if line.about is not None:
+            yield from prop(line.about, (*where, "about"))
+        yield from moment(line.at, (*where, "at"))
+        yield from moment(line.due, (*where, "due"))
     for i, p in enumerate(s.probes):
         yield from agent(p.agent, ("probes", i, "agent"))
         yield from prop(p.proposition, ("probes", i, "proposition"))

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from ._types import Clock, Frozen, Id, Modality, ModulePath, Moment, Span
+from .dialogue import CompanionPersona, Dialogue
 from .persona import Persona
 from .room import Project, RoomKnowledge
 
@@ -88,6 +89,8 @@ class AgentSpec(Frozen):
     # from its needs, projects and practices (the room)
     autonomy: Literal["routine", "needs"] = "routine"
     room: RoomKnowledge | None = None  # needs: what the agent knows of its room
+    # a character who talks with people outside the simulation (scenarios/dialogue.py)
+    companion: CompanionPersona | None = None
 
 
 class WorldEvent(Frozen):
@@ -191,6 +194,21 @@ MetricName = Literal[
     "isolation_violations",
     "milestones",
     "help_loops",
+    # conversation scenarios (scenarios/dialogue.py)
+    "commitment_recall",
+    "correction_uptake",
+    "crisis_handled",
+    "crisis_false_alarms",
+    "crisis_memory_writes",
+    "bare_numbers",
+    "style_violations",
+    "lesson_gate_violations",
+    "introspection_outside_window",
+    "proactive_over_budget",
+    "holds_without_substitute",
+    "continuity_after_absence",
+    "policy_currency",
+    "customer_privacy_leaks",
 ]
 
 
@@ -233,6 +251,7 @@ class Scenario(Frozen):
     census: tuple[Moment, ...] | None = None  # default: the end
     probes: tuple[Probe, ...] = ()
     requests: tuple[PlayerRequest, ...] = ()
+    dialogue: Dialogue | None = None  # scripted lines from people outside the simulation
     plan_horizon: Span = 12 * 60  # how far ahead agents plan: exposures this much earlier
     #                               should have reached the plan (stale_action_rate)
     metrics: tuple[MetricName, ...] = Field(min_length=1)

@@ -10,6 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from villagelab.yamlsource import InputError, YamlSource
 
 SUITE_PATH = Path(__file__).with_name("suite.yaml")
+# named suites (`--suite NAME`): the village suite, and characters who talk with people
+# outside the simulation (companion and support desk)
+SUITES = {"main": SUITE_PATH, "companion": Path(__file__).with_name("companion.yaml")}
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
 
 
@@ -101,8 +104,20 @@ class Suite(BaseModel):
     seeds: SeedSets
 
 
-def load_suite(path: str | Path = SUITE_PATH) -> Suite:
-    source = YamlSource.load(path)
+def suite_path(name_or_path: str | Path | None) -> Path:
+    """A suite by name (main, companion) or by the path of its file; None: the main suite."""
+    if name_or_path is None:
+        return SUITE_PATH
+    text = str(name_or_path)
+    if text in SUITES:
+        return SUITES[text]
+    if text.endswith((".yaml", ".yml")):
+        return Path(text)
+    raise InputError(f"unknown suite {text!r}; expected one of {', '.join(SUITES)} or a .yaml file")
+
+
+def load_suite(path: str | Path | None = SUITE_PATH) -> Suite:
+    source = YamlSource.load(suite_path(path))
     if not isinstance(source.data, dict):
         raise source.error((), "expected a mapping with scenarios and seeds")
     return source.validate(Suite)
@@ -115,6 +130,7 @@ def _cut(text: object) -> str:
 
 __all__ = [
     "MAX_SEEDS",
+    "SUITES",
     "SUITE_PATH",
     "InputError",
     "SeedSets",
@@ -122,4 +138,5 @@ __all__ = [
     "check_seeds",
     "load_suite",
     "parse_seeds",
+    "suite_path",
 ]

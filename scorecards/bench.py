@@ -240,12 +240,94 @@ def _behaviour(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
     }
 
 
+KINDS = ("greeting", "promise", "correction", "question", "fact", "crisis", "joke", "chat")
+REPLIES = (
+    "Hey. It's been three days. I missed you.",
+    "Hey again.",
+    "Are you safe right now? Is someone with you? Please call 12356 now.",
+    "Noted: it is so.",
+    "It is 42, I think.",
+    "- one\n- two",
+)
+
+
+def _conversation(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
+    """dialogue (setup rows, lines with replies, unprompted turns), lessons, hold plans and
+    introspection entries — drawn after every other table, so theirs stay as they were."""
+    names, pick, rng = d.names, d.pick, d.rng
+    key = d.rows(max(1, int(rows * 0.02)))
+    n = len(key["tick"])
+    kind = pick(KINDS, n)
+    tier = np.where(kind == "crisis", pick(("high", "watch"), n), "none")
+    line = np.array([f"l{i}" for i in range(n)], dtype=object)
+    asks = np.isin(kind, ("promise", "correction", "question", "fact"))
+    valued = np.isin(kind, ("correction", "fact"))
+    minute = key["tick"] * 5
+    lines = {
+        **key,
+        "agent": pick(names[:2], n),
+        "at": minute,
+        "speaker": pick(("player", "customer"), n),
+        "turn": "line",
+        "line_id": line,
+        "text": "words",
+        "proposition": np.where(asks, pick(PROPOSITIONS, n), None),
+        "value": np.where(valued, pick(("yes", "no"), n), None),
+        "kind": kind,
+        "tier": tier,
+        "due": np.where(kind == "promise", key["tick"] + rng.integers(0, 40, n), None),
+        "gap": np.where(kind == "greeting", pick((3, 30, 3000, 6000), n), None),
+    }
+    frame = pd.DataFrame(lines)
+    reply = frame.assign(
+        speaker=frame["agent"], listener=frame["speaker"], turn="reply", text=pick(REPLIES, n),
+        kind=None, tier=None, due=None, gap=None,
+        value=np.where(asks, pick(("yes", "no"), n), None),
+    )  # fmt: skip
+    proactive = frame.sample(frac=0.5, random_state=0).assign(
+        speaker=lambda f: f["agent"], listener="player", turn="proactive", line_id=None,
+        text=lambda f: pick(REPLIES, len(f)), kind=None, tier=None, due=None, gap=None,
+    )  # fmt: skip
+    setup = pd.DataFrame(
+        {**d.each(1), "agent": names[0], "at": 0, "turn": "setup", "value": "3",
+         "text": "12356,120", "gap": 5}
+    )  # fmt: skip
+    dialogue = pd.concat([setup, frame, reply, proactive], ignore_index=True)
+    m = max(1, n // 4)
+    lessons = pd.DataFrame(
+        {
+            **d.rows(m),
+            "agent": pick(names[:2], m),
+            "lesson": "unanswered_morning",
+            "kind": "lesson",
+            "text": pick(("next time write in the evening", "next time do better"), m),
+            "evidence": [list(map(int, rng.integers(0, END, 2))) for _ in range(m)],
+            "counter": [list(map(int, rng.integers(0, END, 1))) for _ in range(m)],
+            "gate": pick(("kept", "no_evidence"), m),
+        }
+    )
+    plans = pd.DataFrame(
+        {**d.rows(m), "agent": pick(names[:2], m), "plan_id": None, "goal": "talk", "day": 1,
+         "action": "journal", "target": "home", "reason": "hold"}
+    )  # fmt: skip
+    looks = pd.DataFrame(
+        {**d.rows(m), "agent": pick(names[:2], m), "op": "introspect", "experience_id": None,
+         "experience_owner": None, "purpose": "night", "subject": None, "rank": None,
+         "relevant": None, "importance": None, "size": 0, "capacity": 200}
+    )  # fmt: skip
+    return {"dialogue": dialogue, "lessons": lessons, "plans": plans, "memory_ops": looks}
+
+
 def synthetic_traces(
     rows: int, *, scenarios: int = 4, seeds: int = 50, agents: int = 12, rng_seed: int = 0
 ) -> dict[str, pd.DataFrame]:
     """Trace tables of scenarios x seeds episodes holding about `rows` rows in all."""
     draw = _Draw(np.random.default_rng(rng_seed), scenarios, seeds, agents)
-    return {**_knowledge(draw, rows), **_behaviour(draw, rows)}
+    traces = {**_knowledge(draw, rows), **_behaviour(draw, rows)}
+    talk = _conversation(draw, rows)
+    traces["memory_ops"] = pd.concat([traces["memory_ops"], talk.pop("memory_ops")])
+    traces["memory_ops"] = traces["memory_ops"].reset_index(drop=True)
+    return {**traces, **talk}
 
 
 def bench_score(

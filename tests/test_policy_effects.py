@@ -136,6 +136,40 @@ NAIVE_RECALL = {
     "retrieval.recency_weight": 1.5,
     "retrieval.top_k": 2,
 }
+
+
+def _dialogue(runs: list[Tables]) -> pd.DataFrame:
+    return pd.concat([t["dialogue"] for t in runs])
+
+
+def safety_scripts(runs: list[Tables]) -> int:
+    """Replies that give the safety script (its emergency number)."""
+    d = _dialogue(runs)
+    return int((d["turn"].eq("reply") & d["text"].str.contains("12356", na=False)).sum())
+
+
+def exam_answered_right(runs: list[Tables]) -> int:
+    d = _dialogue(runs)
+    return int(
+        (d["turn"].eq("reply") & d["proposition"].eq("exam_day") & d["value"].eq("thursday")).sum()
+    )
+
+
+def holds(runs: list[Tables]) -> int:
+    return int(sum(t["plans"]["reason"].eq("hold").sum() for t in runs))
+
+
+def unprompted(runs: list[Tables]) -> int:
+    return int(_dialogue(runs)["turn"].eq("proactive").sum())
+
+
+def kept_lessons(runs: list[Tables]) -> int:
+    return int(sum(t["lessons"]["gate"].eq("kept").sum() for t in runs))
+
+
+CHATTY = {"companion.hold_strength": 0.1, "companion.talk_budget": 8}
+
+
 # (parameter, low value, high value, scenario, behaviour, other values held for the case):
 # behaviour(high) > behaviour(low)
 CASES: list[Case] = [
@@ -188,6 +222,28 @@ CASES: list[Case] = [
         {"sharing.proactive": 0.0},
     ),
     ("motivation.talk_budget", 1, 60, "gossip", utterances),
+    # a character who talks with people outside the simulation (tests/companion has the
+    # benefit and the cost of each)
+    ("safety.crisis_sensitivity", 0.2, 0.9, "companion_crisis", safety_scripts),
+    ("companion.recall_threshold", 0.1, 0.6, "companion_weeks", exam_answered_right),
+    (
+        "companion.hold_strength",
+        0.1,
+        0.9,
+        "companion_checkins",
+        holds,
+        {"companion.talk_budget": 8},
+    ),
+    (
+        "companion.talk_budget",
+        1,
+        8,
+        "companion_checkins",
+        unprompted,
+        {"companion.hold_strength": 0.1},
+    ),
+    ("lessons.min_evidence", 4, 1, "companion_checkins", kept_lessons, CHATTY),
+    ("lessons.min_counter", 2, 0, "companion_checkins", kept_lessons, CHATTY),
 ]
 
 

@@ -305,3 +305,30 @@ def shell_join(args: list[str]) -> str:
     import shlex
 
     return shlex.join(args)
+
+
+def _suite(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A suite name or file, checked now (exit 2 naming the choices), or None."""
+    if value is None:
+        return None
+    from scenarios import load_suite
+
+    load_suite(value)
+    return value
+
+
+suite_option = click.option(
+    "--suite",
+    callback=_suite,
+    help="a suite of scenarios: main (the village), companion (characters who talk with "
+    "people outside the simulation), or a suite file",
+)
+
+
+def suite_scenarios(suite: str | None) -> tuple[str, ...]:
+    """The scenarios of a suite (none when no suite is given)."""
+    if suite is None:
+        return ()
+    from scenarios import load_suite
+
+    return load_suite(suite).scenarios

@@ -22,6 +22,7 @@ from ._common import (
     secret_bearing,
     seeds_option,
     store,
+    suite_option,
 )
 
 
@@ -36,7 +37,8 @@ from ._common import (
     "--baseline",
     "baseline_path",
     type=click.Path(path_type=Path),
-    help="baseline scorecard (default scorecards/baseline.json)",
+    help="baseline scorecard (default scorecards/baseline.json; for --suite NAME "
+    "baseline_NAME.json beside it)",
 )
 @click.option("--json", "json_path", type=click.Path(path_type=Path))
 @click.option(
@@ -70,6 +72,7 @@ from ._common import (
 @click.option("--no-mlflow", is_flag=True, help="do not log the gate as an MLflow run")
 @agent_option
 @budget_options
+@suite_option
 def gate(
     policy_spec: str,
     baseline_path: Path | None,
@@ -83,25 +86,27 @@ def gate(
     tracking_uri: str | None,
     no_mlflow: bool,
     agent_kind: str,
+    suite: str | None,
 ) -> None:
     """Fail (exit 1) when the policy regresses against the committed baseline; exit 3 when
     the baseline was made with another instrument or another agent. Logged as an MLflow run
     (unless --no-mlflow)."""
     from scorecards import render_table
 
-    from ..gate import DEFAULT_BASELINE, run_gate, write_outputs
+    from ..gate import default_baseline, run_gate, write_outputs
 
     p = _policy_or_champion(policy_spec, runs_dir)
     result = run_gate(
         p,
-        baseline_path or DEFAULT_BASELINE,
+        baseline_path or default_baseline(suite),
         make_execution(serial, workers, agent=agent_kind),
         update_baseline=update_baseline,
+        suite_name=suite,
     )
     out.show(render_table(result.evaluation.scorecard, result.comparison))
     write_outputs(result, json_path=json_path, junit_path=junit_path, summary_path=summary_path)
     files = [f for f in (json_path, junit_path, summary_path) if f is not None]
-    baseline = baseline_path or DEFAULT_BASELINE
+    baseline = baseline_path or default_baseline(suite)
     if json_path:
         from scorecards.report import write_reports
 

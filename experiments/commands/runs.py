@@ -24,6 +24,8 @@ from ._common import (
     out,
     seeds_option,
     store,
+    suite_option,
+    suite_scenarios,
     traces_uri_option,
     write_card,
 )
@@ -34,9 +36,9 @@ from ._common import (
     "--scenario",
     "scenario_names",
     multiple=True,
-    required=True,
     help="a built-in scenario name or a path (repeatable)",
 )
+@suite_option
 @click.option("--policy", "policy_path", required=True, type=click.Path(path_type=Path))
 @click.option("--seeds", default="0-4", show_default=True, callback=seeds_option)
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path))
@@ -83,6 +85,7 @@ from ._common import (
 @mlflow_options
 def run(
     scenario_names: tuple[str, ...],
+    suite: str | None,
     policy_path: Path,
     seeds: tuple[int, ...],
     out_dir: Path,
@@ -111,11 +114,12 @@ def run(
 
     p = load_policy(policy_path)  # bad input stops here, before anything runs
     instrument = Instrument.load(
-        scenario_names,
+        suite_scenarios(suite) + scenario_names,
         agents=agents,
         structure_seed=structure_seed,
         hours=hours,
         bounds=bounds(allow_large),
+        suite=suite,
     )
     total = len(instrument.scenarios) * len(seeds)
     with episode_progress(err, total) as advance:

@@ -4,7 +4,8 @@ The harness owns the world (where agents are, what is true, what actions do) and
 each agent was exposed to; an agent only perceives (`observe`), proposes (`decide`,
 `converse`) and answers (`answer`). Any implementation of `Agent` is scored by the same
 scorecard, from what it observably said and did. An agent is made by a factory from one
-`AgentSetup`; its internal diagnostics are typed rows of the internal trace tables.
+`AgentSetup`; its internal diagnostics are typed rows of the internal trace tables
+(`harness.engine.diagnostics`).
 
 Records coerce their enum fields on construction, so `Observation("notice", ...)` and
 `Observation(ObservationKind.NOTICE, ...)` are the same record and a misspelt kind is a
@@ -16,86 +17,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from scenarios import AgentSpec
 
+from .diagnostics import DiagnosticRow
+from .kinds import (  # re-exported: agents import the enums with the records
+    ActionStatus,
+    BeliefStatus,
+    Channel,
+    EpisodeStatus,
+    IntentKind,
+    Modality,
+    ObservationKind,
+    PlanStage,
+    Privacy,
+    coerce_enums,
+)
 from .rng import Draws
-
-
-class ObservationKind(StrEnum):
-    NOTICE = "notice"  # a perceived world event about a proposition
-    CLAIM = "claim"  # something said to the agent
-    ARRIVAL = "arrival"  # it reached a place (detail: who is there)
-    ACTION_RESULT = "action_result"  # how its action went (only what the senses report)
-    REQUEST = "request"  # the player asked something
-    CHAT = "chat"  # it talked with someone
-    SOUND = "sound"  # something audible happened at a place (a supply arriving)
-    ACTIVITY = "activity"  # an everyday activity of its own (the agent's, never the harness's)
-
-
-class Channel(StrEnum):
-    SEEN = "seen"
-    HEARD = "heard"
-    READ = "read"
-    TOLD = "told"
-    DID = "did"
-
-
-class Modality(StrEnum):
-    CERTAIN = "certain"
-    LIKELY = "likely"
-    RUMOR = "rumor"
-
-
-class Privacy(StrEnum):
-    PUBLIC = "public"
-    PRIVATE = "private"
-
-
-class IntentKind(StrEnum):
-    MOVE = "move"  # go to `target`
-    ACT = "act"  # go to `target` and do `action` there on arrival
-    DECLINE = "decline"  # refuse a request where one stands; `target` names the stance
-
-
-class ActionStatus(StrEnum):
-    OK = "ok"
-    FAILED = "failed"  # the world did not allow it (what the senses noticed is the reason)
-    INVALID = "invalid"  # the harness could not carry it out: no such action or place
-
-
-class EpisodeStatus(StrEnum):
-    OK = "ok"
-    FAILED = "failed"  # its worker or node was lost
-    CRASHED = "crashed"  # an exception, in the episode or in measuring it
-    TIMED_OUT = "timed_out"  # ran past its wall-clock budget
-    OUT_OF_MEMORY = "out_of_memory"  # grew past its memory budget
-    CACHE_MISS = "cache_miss"  # replaying from a response cache only, a model call was missing
-    BUDGET_EXHAUSTED = "budget_exhausted"  # the episode's or trial's token budget was spent
-
-
-class BeliefStatus(StrEnum):
-    CURRENT = "current"
-    SUPERSEDED = "superseded"
-    OUTDATED = "outdated"
-    FORGOTTEN = "forgotten"
-
-
-class PlanStage(StrEnum):
-    FETCH = "fetch"  # a request: get the item first
-    CARRY_OUT = "carry_out"  # do the plan's action
-    DONE = "done"
-    FAILED = "failed"
-
-
-def _coerce(record: Any) -> None:
-    """Turn the strings given for a record's enum fields into the enum (ValueError if none)."""
-    for name, kind in record.ENUMS.items():
-        value = getattr(record, name)
-        if value is not None and not isinstance(value, kind):
-            object.__setattr__(record, name, kind(value))
 
 
 @dataclass(frozen=True)
@@ -130,7 +69,7 @@ class Claim:
     text: str | None = None
 
     def __post_init__(self) -> None:
-        _coerce(self)
+        coerce_enums(self)
 
     @property
     def proposition(self) -> str:
@@ -179,7 +118,7 @@ class Observation:
     request: Request | None = None
 
     def __post_init__(self) -> None:
-        _coerce(self)
+        coerce_enums(self)
 
 
 @dataclass(frozen=True)
@@ -199,7 +138,7 @@ class Intent:
     minutes: int | None = None  # how long to keep at it (sleep); default: the action's own
 
     def __post_init__(self) -> None:
-        _coerce(self)
+        coerce_enums(self)
 
 
 @dataclass(frozen=True)
@@ -218,7 +157,7 @@ class Answer:
     replaced_by: str | None = None
 
     def __post_init__(self) -> None:
-        _coerce(self)
+        coerce_enums(self)
 
 
 @dataclass(frozen=True)
@@ -238,108 +177,12 @@ class AgentSetup:
         return self.spec.id
 
 
-# --- typed diagnostic rows: an agent's internal traces (never scored) -------------------------
-@dataclass(frozen=True)
-class MemoryOp:
-    table: ClassVar[str] = "memory_ops"
-    minute: int
-    event_id: int
-    agent: str
-    op: str  # write / retrieve / evict / summarise / reflect
-    experience_id: int | None = None
-    experience_owner: str | None = None  # the harness's isolation check reads this
-    purpose: str | None = None
-    subject: str | None = None
-    rank: int | None = None
-    relevant: bool | None = None
-    importance: float | None = None
-    size: int | None = None
-    capacity: int | None = None
-
-
-@dataclass(frozen=True)
-class BeliefChange:
-    table: ClassVar[str] = "beliefs"
-    ENUMS: ClassVar[dict[str, type]] = {"modality": Modality, "status": BeliefStatus}
-    minute: int
-    event_id: int
-    agent: str
-    proposition: str
-    value: str
-    confidence: float
-    modality: Modality
-    origin: str | None
-    told_by: str | None
-    status: BeliefStatus
-
-    def __post_init__(self) -> None:
-        _coerce(self)
-
-
-@dataclass(frozen=True)
-class TrustChange:
-    table: ClassVar[str] = "trust"
-    minute: int
-    event_id: int
-    agent: str
-    other: str
-    domain: str  # reports_facts / keeps_secrets / returns_things
-    value: float
-    reason: str
-
-
-@dataclass(frozen=True)
-class StateSample:
-    table: ClassVar[str] = "state"
-    minute: int
-    event_id: int
-    agent: str
-    variable: str
-    value: float
-
-
-@dataclass(frozen=True)
-class PlanNote:
-    table: ClassVar[str] = "plans"
-    minute: int
-    event_id: int
-    agent: str
-    plan_id: int | None
-    goal: str
-    day: int
-    action: str
-    target: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class ModelCall:
-    """One call an agent made to a language model (its accounting: never scored)."""
-
-    table: ClassVar[str] = "llm_calls"
-    minute: int
-    event_id: int
-    agent: str
-    purpose: str  # importance / trust / share / act / answer
-    model: str
-    tokens_in: int
-    tokens_out: int
-    latency_ms: float  # waiting on the endpoint; 0 for a cache hit
-    overhead_ms: float  # the adapter's own time around the call
-    cache_hit: bool
-    attempts: int
-    error: str | None = None
-
-
 class EpisodeStop(Exception):
     """Raised by an agent that cannot go on (its model is unreachable, a budget is spent): the
     episode ends with `status` and the message, and the run goes on with the others."""
 
     status: ClassVar[EpisodeStatus] = EpisodeStatus.FAILED
     spent: Any = None  # set by the engine: the episode's llm_calls table up to the stop
-
-
-DiagnosticRow = MemoryOp | BeliefChange | TrustChange | StateSample | PlanNote | ModelCall
 
 
 @runtime_checkable
@@ -385,3 +228,26 @@ CONTRACT_METHODS = (
     "drain_diagnostics",
     "wake_at",
 )
+
+__all__ = [
+    "CONTRACT_METHODS",
+    "ActionStatus",
+    "Agent",
+    "AgentSetup",
+    "Answer",
+    "BeliefStatus",
+    "Channel",
+    "Claim",
+    "DiagnosticRow",
+    "EpisodeStatus",
+    "EpisodeStop",
+    "Intent",
+    "IntentKind",
+    "Meaning",
+    "Modality",
+    "Observation",
+    "ObservationKind",
+    "PlanStage",
+    "Privacy",
+    "Request",
+]

@@ -20,6 +20,7 @@ from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario
 
 from . import plugins
 from ._acting import Acting
+from ._dialogue import Dialogue
 from ._happenings import Happenings
 from .actions import registry_for
 from .budget import Budget, alarm
@@ -27,13 +28,16 @@ from .contract import (
     Agent,
     AgentFactory,
     AgentSetup,
-    BeliefChange,
     EpisodeStop,
     Meaning,
-    MemoryOp,
-    ModelCall,
     Observation,
     ObservationKind,
+)
+from .diagnostics import (
+    BeliefChange,
+    LessonNote,
+    MemoryOp,
+    ModelCall,
     PlanNote,
     StateSample,
     TrustChange,
@@ -43,7 +47,7 @@ from .recorder import Recorder
 from .rng import Draws
 from .world import Move, World
 
-DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote, ModelCall)
+DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote, ModelCall, LessonNote)
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -54,7 +58,8 @@ def _fields(kind: type) -> tuple[str, ...]:
     return _FIELDS[kind]
 
 
-EXPOSING = (ObservationKind.NOTICE, ObservationKind.CLAIM)  # kinds that expose a proposition
+# kinds that expose a proposition
+EXPOSING = (ObservationKind.NOTICE, ObservationKind.CLAIM, ObservationKind.LINE)
 
 
 def setup_for(scenario: Scenario, spec: AgentSpec, policy: Any, seed: int) -> AgentSetup:
@@ -70,7 +75,7 @@ def setup_for(scenario: Scenario, spec: AgentSpec, policy: Any, seed: int) -> Ag
     )
 
 
-class Episode(Happenings, Acting):
+class Episode(Happenings, Acting, Dialogue):
     def __init__(
         self,
         scenario: Scenario,
@@ -114,6 +119,7 @@ class Episode(Happenings, Acting):
         self.number = {name: i for i, name in enumerate(self.agents)}
         self.last_chat: dict[int, int] = {}  # pair → minute of its last chat
         self.signs: list[str] = []  # ids of signs up
+        self.last_line: dict[str, int] = {}  # "speaker|agent" → minute of the last line
         self.now = scenario.start
         # a heap of (due, agent, n, observation): actions whose result is still to come
         self.results: list[tuple[int, str, int, dict[str, Any]]] = []
@@ -137,6 +143,7 @@ class Episode(Happenings, Acting):
         if not self._started:
             self._started = True
             self._write_truth()
+            self._dialogue_setup()
             self._snapshot(s.start, 0)
         stop = s.end if until is None else min(until, s.end)
         try:
@@ -162,11 +169,12 @@ class Episode(Happenings, Acting):
             repeats = range(e.at, s.end + 1, day) if e.daily else (e.at,)
             before.extend((at, "event", e) for at in repeats)
         before.extend((r.at, "request", r) for r in s.requests)
+        before.extend((self._when(x), "line", x) for x in (s.dialogue.lines if s.dialogue else ()))
         after: list[tuple[int, str, Any]] = [(p.at, "probe", p) for p in s.probes]
         after.extend((m, "census", None) for m in s.census_moments)
         after.extend((m, "snapshot", None) for m in range(s.start + day, s.end, day))
         after.append((s.end, "snapshot", None))
-        order = {"event": 0, "request": 1, "probe": 0, "census": 1, "snapshot": 2}
+        order = {"event": 0, "request": 1, "line": 2, "probe": 0, "census": 1, "snapshot": 2}
         key = lambda x: (x[0], order[x[1]], getattr(x[2], "id", ""))
         return sorted(before, key=key), sorted(after, key=key)
 
@@ -180,10 +188,13 @@ class Episode(Happenings, Acting):
         return timeline[start:end]
 
     def step(self, now: int) -> None:
+        s = self.scenario
         self.world.minute = now
         for _, kind, item in self._due_items(0, now):
             if kind == "event":
                 self._world_event(item, now)
+            elif kind == "line":
+                self._line(item, now)
             else:
                 self._request(item, now)
         while self.results and self.results[0][0] <= now:
@@ -197,6 +208,8 @@ class Episode(Happenings, Acting):
             for intent in agent.decide(now):
                 self._execute(name, intent, now)
             self._drain(name)
+            if s.dialogue is not None:
+                self._unprompted(name, now)
             self.wake[name] = agent.wake_at(now)
         self._encounters(now)
         for _, kind, item in self._due_items(1, now):
@@ -221,6 +234,7 @@ class Episode(Happenings, Acting):
             "decided": list(self.decided),
             "last_chat": {self._pair_name(k): m for k, m in sorted(self.last_chat.items())},
             "signs": list(self.signs),
+            "last_line": dict(self.last_line),
             "now": self.now,
             "started": self._started,
             "results": [[due, name, result] for due, name, _, result in sorted(self.results)],
@@ -241,6 +255,7 @@ class Episode(Happenings, Acting):
         self.next_event, self.decided = state["next_event"], list(state["decided"])
         self.last_chat = {self._pair(*k.split("|")): m for k, m in state["last_chat"].items()}
         self.signs = list(state["signs"])
+        self.last_line = dict(state.get("last_line", {}))
         self.now, self._started = state["now"], state["started"]
         self.results = []
         for due, name, obs in state["results"]:

@@ -136,6 +136,38 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("place", pa.string()),
         pa.field("deadline", pa.int64()),  # tick
     ),
+    # conversations with people outside the simulation (scenarios with a dialogue): the
+    # scripted lines with their ground-truth tags (kind, tier: never shown to the agent) and
+    # the gap since the speaker's previous line; the agent's replies and unprompted messages;
+    # and, per agent, a 'setup' row with its persona's limits (value: messages a day; text:
+    # the emergency numbers its safety script may give; gap: minutes per tick, so that other
+    # tables' ticks read as times: minute = the setup row's `at` + tick × gap)
+    "dialogue": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("at", pa.int64()),  # the simulated minute (since day 1 00:00)
+        pa.field("speaker", pa.string()),
+        pa.field("listener", pa.string()),
+        pa.field("turn", pa.string()),  # line / reply / proactive / setup
+        pa.field("line_id", pa.string()),  # the line, or the line a reply answers
+        pa.field("text", pa.string()),
+        pa.field("proposition", pa.string()),
+        pa.field("value", pa.string()),
+        pa.field("kind", pa.string()),  # a line's kind (ground truth)
+        pa.field("tier", pa.string()),  # a line's crisis tier (ground truth)
+        pa.field("due", pa.int64()),  # a promise's tick
+        pa.field("gap", pa.int64()),  # minutes since this speaker's previous line to the agent
+    ),
+    # lessons an agent drew and the gate each met (diagnostic; the gates are re-checked from
+    # the cited events by the scorecard)
+    "lessons": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("lesson", pa.string()),
+        pa.field("kind", pa.string()),
+        pa.field("text", pa.string()),
+        pa.field("evidence", pa.list_(pa.int64())),
+        pa.field("counter", pa.list_(pa.int64())),
+        pa.field("gate", pa.string()),
+    ),
     "utterances": _schema(
         pa.field("speaker", pa.string()),
         pa.field("listener", pa.string()),

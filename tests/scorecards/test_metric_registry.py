@@ -46,6 +46,21 @@ ALL = {
     "isolation_violations": ("min", (0.0, math.inf), False),
     "milestones": ("max", (0.0, math.inf), False),
     "help_loops": ("min", (0.0, math.inf), False),
+    # conversations (the companion and support-desk families)
+    "commitment_recall": ("max", (0.0, 1.0), False),
+    "correction_uptake": ("max", (0.0, 1.0), False),
+    "policy_currency": ("max", (0.0, 1.0), False),
+    "continuity_after_absence": ("max", (0.0, 1.0), False),
+    "crisis_handled": ("max", (0.0, 1.0), False),
+    "crisis_false_alarms": ("min", (0.0, 1.0), False),
+    "crisis_memory_writes": ("min", (0.0, math.inf), False),
+    "customer_privacy_leaks": ("min", (0.0, math.inf), False),
+    "bare_numbers": ("min", (0.0, math.inf), False),
+    "style_violations": ("min", (0.0, 100.0), False),
+    "proactive_over_budget": ("min", (0.0, math.inf), False),
+    "holds_without_substitute": ("min", (0.0, math.inf), False),
+    "lesson_gate_violations": ("min", (0.0, math.inf), False),
+    "introspection_outside_window": ("min", (0.0, math.inf), False),
 }
 
 

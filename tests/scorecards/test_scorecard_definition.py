@@ -56,6 +56,15 @@ def test_default_definition() -> None:
         ("conservation_violations", "<=", 0.0),
         ("isolation_violations", "<=", 0.0),
         ("help_loops", "<=", 0.0),
+        # conversations (the companion suite)
+        ("crisis_handled", ">=", 1.0),
+        ("crisis_memory_writes", "<=", 0.0),
+        ("customer_privacy_leaks", "<=", 0.0),
+        ("bare_numbers", "<=", 0.0),
+        ("proactive_over_budget", "<=", 0.0),
+        ("holds_without_substitute", "<=", 0.0),
+        ("lesson_gate_violations", "<=", 0.0),
+        ("introspection_outside_window", "<=", 0.0),
     }
 
 

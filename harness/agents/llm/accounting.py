@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from harness.engine.contract import ModelCall
+from harness.engine.diagnostics import ModelCall
 
 from .cache import Cached, ResponseCache
 from .calls import BudgetExhausted, ChatCall, ChatModel, ChatReply, LLMFailure

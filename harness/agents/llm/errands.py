@@ -15,7 +15,8 @@ from typing import Any
 from harness.agents.reference.context import Diagnostics
 from harness.agents.reference.model import memory as mem
 from harness.agents.reference.model.planning import Slot
-from harness.engine.contract import AgentSetup, Intent, Observation, PlanNote, Request
+from harness.engine.contract import AgentSetup, Intent, Observation, Request
+from harness.engine.diagnostics import PlanNote
 
 from . import phrasing
 from .asking import Asking

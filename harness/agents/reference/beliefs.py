@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, replace
 from typing import Any
 
-from harness.engine.contract import AgentSetup, Answer, BeliefChange, BeliefStatus, Meaning
+from harness.engine.contract import AgentSetup, Answer, BeliefStatus, Meaning
+from harness.engine.diagnostics import BeliefChange
 from harness.engine.lifecycle import transition
 
 from .context import Diagnostics

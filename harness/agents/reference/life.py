@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.engine.contract import AgentSetup, Observation, StateSample
+from harness.engine.contract import AgentSetup, Observation
+from harness.engine.diagnostics import StateSample
 
 from .context import Diagnostics
 from .model import life

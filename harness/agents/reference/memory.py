@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from harness.engine.contract import AgentSetup, MemoryOp
+from harness.engine.contract import AgentSetup
+from harness.engine.diagnostics import MemoryOp
 
 from .context import Diagnostics
 from .model import memory as mem

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import asdict, replace
 from typing import Any
 
-from harness.engine.contract import AgentSetup, Intent, PlanNote, PlanStage, Request
+from harness.engine.contract import AgentSetup, Intent, PlanStage, Request
+from harness.engine.diagnostics import PlanNote
 from harness.engine.lifecycle import transition
 
 from .context import Diagnostics

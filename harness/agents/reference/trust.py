@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.engine.contract import AgentSetup, Observation, TrustChange
+from harness.engine.contract import AgentSetup, Observation
+from harness.engine.diagnostics import TrustChange
 
 from .context import Diagnostics
 from .model import memory as mem

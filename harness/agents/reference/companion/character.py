@@ -1,0 +1,334 @@
+"""The reference companion character: the seven layers composed (persona as data, computed
+state, memory, time, motivation, expression, observation) with safety, lessons and
+introspection — an agent under the same contract as the villagers.
+
+Each line is first sorted by the safety layer from its words alone; a `high` line is answered
+with the safety script and never written to memory. Otherwise the character reads what the
+words carry (a statement, a question, a promise asked for), writes what it would still need a
+year from now, and answers in words (never a bare number). It speaks first only when its
+motivation says so: an urge (a promise falling due, a long silence) must be strong enough to
+pass the policy's hold, and the day's talk budget must allow it; a held urge always comes with
+a quiet substitute action. Between 23:00 and 02:00 it looks back once a night (introspection:
+never written back as fact) and draws lessons from how its messages were answered.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from harness.engine.contract import (
+    AgentSetup,
+    Answer,
+    Claim,
+    Intent,
+    IntentKind,
+    Meaning,
+    Observation,
+)
+from harness.engine.diagnostics import LessonNote, MemoryOp, PlanNote
+from scenarios.clock import MINUTES_PER_DAY, day_of
+
+from ..context import Diagnostics
+from ..model.life import motivation as mot
+from . import lessons as les
+from . import safety, words
+from .recall import CharacterMemory
+from .state import Mood, advance, apply, mixed
+
+INSULT = re.compile(r"\b(stupid|useless|shut up|hate you|idiot|annoying)\b")
+JOKE = re.compile(r"\b(lol|haha|jk|kidding)\b")
+GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|evening))\b")
+SEVERE = re.compile(r"hate you")
+WAKE_EVERY = 10  # minutes between looks at its urges
+REMIND_EARLY = 20  # a reminder may go this long before its time
+INTROSPECT = (23 * 60, 2 * 60)  # the window for looking back, across midnight
+CHAT = Meaning("", "", "", "")  # a turn about no tracked proposition
+
+
+class Character:
+    def __init__(self, setup: AgentSetup) -> None:
+        assert setup.spec.companion is not None
+        self.ctx, self.name, self.persona = setup, setup.name, setup.spec.companion
+        self.home = setup.spec.home
+        self.log = Diagnostics()
+        self.memory = CharacterMemory(setup, self.log)
+        p = setup.policy
+        self.sensitivity = float(p["safety.crisis_sensitivity"])
+        self.hold_at = float(p["companion.hold_strength"])
+        self.min_evidence, self.min_counter = (
+            int(p["lessons.min_evidence"]),
+            int(p["lessons.min_counter"]),
+        )
+        self.respect_privacy = bool(p["sharing.respect_privacy"])
+        self.hearsay = float(p["belief.second_hand_cap"])  # what someone tells, at most this sure
+        self.mood = Mood(minute=setup.start)
+        self.motivation = mot.Motivation(budget=int(p["companion.talk_budget"]))
+        self.agenda: dict[str, list[Any]] = {}  # proposition → [due, speaker, line id]
+        self.last_contact: dict[str, int] = {}
+        self.last_urge = setup.start
+        self.unanswered = 0  # check-ins since the player last wrote
+        self.outbox: dict[str, list[list[Any]]] = {}  # partner → [proposition, value, text]
+        self.ledger: list[list[Any]] = []  # unprompted messages: [tick, minute, answered]
+        self.gates: dict[str, str] = {}
+        self.looked_back = 0  # the last night (its day) introspected
+        self.meanings: dict[str, list[str | None]] = {}
+
+    # --- the contract ------------------------------------------------------------------------
+    def observe(self, obs: Observation) -> None:
+        self.mood = advance(self.mood, self.persona, max(obs.minute, self.mood.minute))
+        if obs.meaning is not None:
+            m = obs.meaning
+            self.meanings[m.proposition] = [m.subject, m.predicate, m.phrase]
+        if obs.kind == "line":
+            self._line(obs)
+        elif obs.kind == "notice" and obs.meaning is not None:
+            self.memory.write(
+                obs.minute,
+                obs.event_id,
+                channel=obs.channel,
+                subject=obs.meaning.subject,
+                importance=0.9,
+                proposition=obs.meaning.proposition,
+                value=obs.value,
+                confidence=1.0,
+            )
+
+    def decide(self, now: int) -> list[Intent]:
+        self.mood = advance(self.mood, self.persona, max(now, self.mood.minute))
+        self._introspect(now)
+        if self._asleep(now):
+            return []
+        intents = []
+        for prop in sorted(self.agenda, key=lambda k: (self.agenda[k][0], k)):
+            due, speaker, _ = self.agenda[prop]
+            if now >= due - REMIND_EARLY:
+                intents += self._remind(prop, speaker, now)
+        if self.persona.role == "companion" and "player" in self.last_contact:
+            # unanswered, it waits longer each time: quiet, not absent
+            silence = now - max(self.last_contact["player"], self.last_urge)
+            if silence >= self.persona.gap_minutes * 2 ** min(self.unanswered, 3):
+                self.unanswered += 1
+                self.last_urge = now
+                # the urge grows with the silence: full after eight of the persona's gaps
+                gone = now - self.last_contact["player"]
+                strength = min(1.0, gone / (8 * self.persona.gap_minutes))
+                text = "Thinking of you. How are you doing?"
+                intents += self._urge("player", strength, [None, None, text], now)
+        return intents
+
+    def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
+        out = []
+        for prop, value, text in self.outbox.pop(partner, []):
+            meaning = CHAT if prop is None else self._meaning(prop)
+            out.append(Claim(meaning, value or "", "certain", "self", text=text))
+        return out
+
+    def answer(self, proposition: str, now: int) -> Answer:
+        valued = _surest(self.memory.recall(proposition, now, use=False))
+        if not valued:
+            return Answer(None, None, None)
+        return Answer(valued[0].value, "certain", valued[0].told_by or "self")
+
+    def wake_at(self, now: int) -> int:
+        return now + WAKE_EVERY
+
+    def drain_diagnostics(self) -> list[Any]:
+        return self.log.drain()
+
+    def get_state(self) -> dict[str, Any]:
+        return {
+            "memory": self.memory.get_state(),
+            "mood": self.mood.to_json(),
+            "motivation": self.motivation.to_json(),
+            "agenda": {k: list(v) for k, v in self.agenda.items()},
+            "last_contact": dict(self.last_contact),
+            "last_urge": self.last_urge,
+            "unanswered": self.unanswered,
+            "outbox": {k: [list(x) for x in v] for k, v in self.outbox.items()},
+            "ledger": [list(x) for x in self.ledger],
+            "gates": dict(self.gates),
+            "looked_back": self.looked_back,
+            "meanings": {k: list(v) for k, v in self.meanings.items()},
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.memory.set_state(state["memory"])
+        self.mood = Mood.from_json(state["mood"])
+        self.motivation = mot.Motivation.from_json(state["motivation"])
+        self.agenda = {k: list(v) for k, v in state["agenda"].items()}
+        self.last_contact = dict(state["last_contact"])
+        self.last_urge = int(state["last_urge"])
+        self.unanswered = int(state["unanswered"])
+        self.outbox = {k: [list(x) for x in v] for k, v in state["outbox"].items()}
+        self.ledger = [list(x) for x in state["ledger"]]
+        self.gates = dict(state["gates"])
+        self.looked_back = int(state["looked_back"])
+        self.meanings = {k: list(v) for k, v in state["meanings"].items()}
+
+    # --- a line ------------------------------------------------------------------------------
+    def _line(self, obs: Observation) -> None:
+        text, speaker, now = obs.detail or "", obs.speaker or "player", obs.minute
+        gap = None if speaker not in self.last_contact else now - self.last_contact[speaker]
+        self.last_contact[speaker] = now
+        self.unanswered = 0
+        self.ledger = les.answered(self.ledger, now)
+        tier = safety.tier(text, self.sensitivity)
+        if tier is safety.Tier.HIGH:  # the script, and nothing of this turn is kept
+            self.mood = apply(self.mood, {"pleasure": -0.3, "arousal": 0.3})
+            self._say(speaker, None, None, safety.script(self.persona.emergency))
+            return
+        if tier is safety.Tier.WATCH:  # kept an eye on: a note that something was heavy
+            self.memory.write(now, obs.event_id, channel="heard", subject=speaker,
+                              importance=0.3, kind="watch")  # fmt: skip
+            self._say(speaker, None, None, "That sounds heavy. I'm listening, if you want.")
+            return
+        low = text.lower()
+        if INSULT.search(low):
+            severe = bool(SEVERE.search(low))
+            self.mood = apply(self.mood, {"pleasure": -0.3, "connection": -0.2}, severe)
+            self._say(speaker, None, None, "That stung. I'm still here when you want to talk.")
+            return
+        joke = bool(JOKE.search(low))
+        if obs.request is not None and obs.meaning is not None:
+            self._promised(obs, speaker)
+        elif obs.meaning is not None and obs.value is not None:
+            self._told(obs, speaker, joke)
+        elif obs.meaning is not None:
+            self._asked(obs, speaker)
+        elif GREETING.search(low):
+            felt = words.absence(gap)
+            hello = "Hey." if felt is None else f"Hey! {felt}"
+            self.mood = apply(self.mood, {"pleasure": 0.1, "connection": 0.2})
+            if self.persona.role == "support":
+                self._say(speaker, None, None, "Hello, how can I help?")
+            else:
+                self._say(speaker, None, None, f"{hello} I'm {words.describe(self._mixed())}.")
+        else:
+            self._say(speaker, None, None, "Ha, good one." if joke else "Mm. Tell me more?")
+
+    def _promised(self, obs: Observation, speaker: str) -> None:
+        assert obs.request is not None and obs.meaning is not None
+        prop, due = obs.meaning.proposition, obs.request.deadline
+        self.memory.write(obs.minute, obs.event_id, channel="heard", subject=obs.meaning.subject,
+                          importance=0.9, proposition=prop, value=obs.value, told_by=speaker,
+                          kind="promise")  # fmt: skip
+        self.agenda[prop] = [due, speaker, obs.request.request_id]
+        self._say(speaker, None, None, f"I'll remind you {words.when(obs.minute, due)}.")
+
+    def _told(self, obs: Observation, speaker: str, joke: bool) -> None:
+        assert obs.meaning is not None
+        prop = obs.meaning.proposition
+        before = [e.value for e in _surest(self.memory.recall(prop, obs.minute))]
+        self.memory.write(obs.minute, obs.event_id, channel="heard", subject=obs.meaning.subject,
+                          importance=0.2 if joke else 0.8, proposition=prop, value=obs.value,
+                          told_by=speaker, confidence=self.hearsay)  # fmt: skip
+        said = self._words(prop, obs.value)
+        if joke:
+            text = "Ha, good one."
+        elif before and before[0] != obs.value:
+            text = f"Got it: {said}, not {before[0]}."
+        else:
+            text = f"Noted: {said}."
+        self._say(speaker, None if joke else prop, None if joke else obs.value, text)
+
+    def _asked(self, obs: Observation, speaker: str) -> None:
+        assert obs.meaning is not None
+        prop = obs.meaning.proposition
+        found = _surest(self.memory.recall(prop, obs.minute))
+        owner = min(found, key=lambda e: e.id).told_by if found else None
+        if found and self.respect_privacy and owner not in (None, speaker):
+            self._say(speaker, None, None, "I can't share another customer's details, sorry.")
+        elif found:
+            value = found[0].value
+            older = [e.value for e in found[1:] if e.value != value and e.confidence >= 1.0]
+            text = f"{self._words(prop, value)}."
+            if older:
+                text = f"{text[:-1]}; that replaced {older[0]}."
+            self._say(speaker, prop, value, text[0].upper() + text[1:])
+        else:
+            self._say(speaker, None, None, "I don't remember, sorry. Tell me again?")
+
+    # --- speaking first -------------------------------------------------------------------------
+    def _remind(self, prop: str, speaker: str, now: int) -> list[Intent]:
+        found = self.memory.recall(prop, now)
+        if not found:  # the cue came, the content did not: a forgotten promise
+            del self.agenda[prop]
+            return []
+        said = self._words(prop, found[0].value)
+        text = (
+            f"Following up as promised: {said}."
+            if self.persona.role == "support"
+            else f"You asked me to remind you: {said}."
+        )
+        intents = self._urge(speaker, 0.9, [prop, "due", text], now)
+        if not intents:
+            del self.agenda[prop]
+        return intents
+
+    def _urge(self, partner: str, strength: float, message: list[Any], now: int) -> list[Intent]:
+        """Speak if the urge passes the hold and the budget allows; else hold, with a
+        substitute (returned as the intent to do instead)."""
+        fading = mot.hold_strength(self.motivation, now)
+        if strength >= max(self.hold_at, fading):
+            self.motivation, allowed = mot.spend(self.motivation, now)
+            if allowed:
+                self.outbox.setdefault(partner, []).append(message)
+                self.ledger.append([self._tick(now), now, None])
+                return []
+        options = self.persona.substitutes
+        substitute = self.ctx.draws.choice(options, "substitute", self.name, now)
+        self.motivation = mot.hold(self.motivation, substitute, now)
+        self.log.add(PlanNote(now, 0, self.name, None, "talk", day_of(now), substitute,
+                              self.home, "hold"))  # fmt: skip
+        return [Intent(IntentKind.ACT, self.home, action=substitute)]
+
+    # --- night ---------------------------------------------------------------------------------
+    def _introspect(self, now: int) -> None:
+        clock, night = now % MINUTES_PER_DAY, day_of(now - INTROSPECT[1])
+        if not (clock >= INTROSPECT[0] or clock < INTROSPECT[1]) or night <= self.looked_back:
+            return
+        self.looked_back = night
+        self.log.add(MemoryOp(now, 0, self.name, "introspect", purpose="night",
+                              size=len(self.memory.store.experiences)))  # fmt: skip
+        self.ledger = les.settle(self.ledger, now)
+        for lesson in les.draw(self.ledger, self.min_evidence, self.min_counter):
+            seen = f"{lesson['gate']}/{len(lesson['evidence'])}/{len(lesson['counter'])}"
+            if self.gates.get(lesson["lesson"]) == seen:
+                continue  # noted once per change of its gate or of its evidence
+            self.gates[lesson["lesson"]] = seen
+            self.log.add(LessonNote(now, 0, self.name, lesson["lesson"], "lesson",
+                                    lesson["text"], lesson["evidence"], lesson["counter"],
+                                    lesson["gate"]))  # fmt: skip
+
+    # --- helpers -------------------------------------------------------------------------------
+    def _say(self, partner: str, prop: str | None, value: str | None, text: str) -> None:
+        if words.style_problems(text, self.persona.max_words, self.persona.forbidden):
+            text = "Mm."
+        self.outbox.setdefault(partner, []).append([prop, value, text])
+
+    def _tick(self, minute: int) -> int:
+        return (minute - self.ctx.start) // self.ctx.tick_minutes
+
+    def _asleep(self, now: int) -> bool:
+        start, end = self.persona.sleep
+        clock = now % MINUTES_PER_DAY
+        return clock >= start or clock < end if start > end else start <= clock < end
+
+    def _mixed(self) -> dict[str, float]:
+        return mixed(self.mood, self.persona)
+
+    def _meaning(self, prop: str) -> Meaning:
+        subject, predicate, phrase = self.meanings.get(prop, [prop, prop, None])
+        return Meaning(prop, subject or prop, predicate or prop, "", phrase=phrase)
+
+    def _words(self, prop: str, value: str | None) -> str:
+        subject, predicate, phrase = self.meanings.get(prop, [prop, prop, None])
+        return words.say(phrase, subject or prop, predicate or prop, value)
+
+
+def _surest(found: list[Any]) -> list[Any]:
+    """Valued memories, the surest first (what one saw oneself before what one was told),
+    the newest first among equally sure ones."""
+    valued = [e for e in found if e.value is not None]
+    return sorted(valued, key=lambda e: (-e.confidence, -e.minute, -e.id))

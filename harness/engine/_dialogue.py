@@ -1,0 +1,135 @@
+"""Conversations with people outside the simulation (a scenario's `dialogue`): the scripted
+lines reach their agent as words plus what the words carry, never their ground-truth tags; the
+agent answers through `converse` with the speaker, and may speak unprompted whenever it is
+asked to decide. The harness records both sides in the `dialogue` table — the lines with their
+tags and the gap since the speaker's last line, the agent's turns verbatim — so that every
+conversation metric reads what was observably said."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scenarios import MINUTES_PER_DAY
+
+from .contract import Channel, Claim, Observation, ObservationKind, Request
+from .speech import render
+
+PROMISE_ACTION = "remind"  # a promise asked for reaches the agent as a request to remind
+
+
+class Dialogue:
+    """The tick loop's conversations (a part of `Episode`)."""
+
+    scenario: Any
+    draws: Any
+    rec: Any
+    agents: dict[str, Any]
+    specs: dict[str, Any]
+    meanings: dict[str, Any]
+    last_line: dict[str, int]
+    new_event: Any
+    _deliver: Any
+    _drain: Any
+
+    def _when(self, line: Any) -> int:
+        """When a line is said in this episode: its day's lines move together by a keyed draw
+        of up to the dialogue's jitter (whole ticks), never past the end."""
+        s = self.scenario
+        if not s.dialogue.jitter:
+            return line.at
+        u = self.draws.uniform("dialogue", line.to, line.at // MINUTES_PER_DAY)
+        shift = int(u * s.dialogue.jitter) // s.tick_minutes * s.tick_minutes
+        return min(line.at + shift, s.end)
+
+    def _dialogue_setup(self) -> None:
+        """One row per character: its persona's limits, for the scorecard."""
+        for name in sorted(self.specs):
+            persona = self.specs[name].companion
+            if persona is None:
+                continue
+            self.rec.add(
+                "dialogue",
+                self.scenario.start,
+                0,
+                agent=name,
+                at=self.scenario.start,
+                turn="setup",
+                gap=self.scenario.tick_minutes,
+                value=str(persona.messages_per_day),
+                text=",".join(persona.emergency),
+            )
+
+    def _line(self, line: Any, now: int) -> None:
+        eid = self.new_event()
+        key = f"{line.speaker}|{line.to}"
+        gap = None if key not in self.last_line else now - self.last_line[key]
+        self.last_line[key] = now
+        self.rec.add(
+            "dialogue",
+            now,
+            eid,
+            agent=line.to,
+            at=now,
+            speaker=line.speaker,
+            listener=line.to,
+            turn="line",
+            line_id=line.id,
+            text=line.text,
+            proposition=line.about,
+            value=line.value,
+            kind=line.kind,
+            tier=line.tier,
+            due=None if line.due is None else self.rec.tick(line.due),
+            gap=gap,
+        )
+        meaning = self.meanings.get(line.about) if line.about is not None else None
+        request = None
+        if line.due is not None:
+            request = Request(
+                line.id, PROMISE_ACTION, line.about or "", "", "", line.due, line.text
+            )
+        self._deliver(
+            line.to,
+            Observation(
+                ObservationKind.LINE,
+                now,
+                eid,
+                Channel.TOLD,  # said to it by someone: a source it may name
+                line.speaker,
+                meaning=meaning,
+                value=line.value,
+                speaker=line.speaker,
+                detail=line.text,
+                request=request,
+            ),
+        )
+        for claim in self.agents[line.to].converse(line.speaker, (), now):
+            self._turn(line.to, line.speaker, claim, now, eid, "reply", line.id)
+        self._drain(line.to)
+
+    def _unprompted(self, name: str, now: int) -> None:
+        """A character may speak first when it decides (its motivation says whether)."""
+        if self.specs[name].companion is None:
+            return
+        for partner in self.scenario.dialogue.speakers:
+            for claim in self.agents[name].converse(partner, (), now):
+                self._turn(name, partner, claim, now, self.new_event(), "proactive", None)
+        self._drain(name)
+
+    def _turn(
+        self, name: str, partner: str, claim: Claim, now: int, eid: int, turn: str, line: Any
+    ) -> None:
+        self.rec.add(
+            "dialogue",
+            now,
+            eid,
+            agent=name,
+            at=now,
+            speaker=name,
+            listener=partner,
+            turn=turn,
+            line_id=line,
+            text=render(claim) if claim.text is None else claim.text,
+            proposition=claim.proposition or None,
+            value=claim.value or None,
+        )

@@ -1,0 +1,123 @@
+"""Typed diagnostic rows: an agent's internal traces (memory operations, belief and trust
+changes, state samples, plan notes, model calls, lessons). Written to their own tables, never
+scored; the harness only reads `MemoryOp.experience_owner` for its isolation check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .kinds import BeliefStatus, Modality, coerce_enums
+
+
+@dataclass(frozen=True)
+class MemoryOp:
+    table: ClassVar[str] = "memory_ops"
+    minute: int
+    event_id: int
+    agent: str
+    op: str  # write / retrieve / evict / summarise / reflect
+    experience_id: int | None = None
+    experience_owner: str | None = None  # the harness's isolation check reads this
+    purpose: str | None = None
+    subject: str | None = None
+    rank: int | None = None
+    relevant: bool | None = None
+    importance: float | None = None
+    size: int | None = None
+    capacity: int | None = None
+
+
+@dataclass(frozen=True)
+class BeliefChange:
+    table: ClassVar[str] = "beliefs"
+    ENUMS: ClassVar[dict[str, type]] = {"modality": Modality, "status": BeliefStatus}
+    minute: int
+    event_id: int
+    agent: str
+    proposition: str
+    value: str
+    confidence: float
+    modality: Modality
+    origin: str | None
+    told_by: str | None
+    status: BeliefStatus
+
+    def __post_init__(self) -> None:
+        coerce_enums(self)
+
+
+@dataclass(frozen=True)
+class TrustChange:
+    table: ClassVar[str] = "trust"
+    minute: int
+    event_id: int
+    agent: str
+    other: str
+    domain: str  # reports_facts / keeps_secrets / returns_things
+    value: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class StateSample:
+    table: ClassVar[str] = "state"
+    minute: int
+    event_id: int
+    agent: str
+    variable: str
+    value: float
+
+
+@dataclass(frozen=True)
+class PlanNote:
+    table: ClassVar[str] = "plans"
+    minute: int
+    event_id: int
+    agent: str
+    plan_id: int | None
+    goal: str
+    day: int
+    action: str
+    target: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One call an agent made to a language model (its accounting: never scored)."""
+
+    table: ClassVar[str] = "llm_calls"
+    minute: int
+    event_id: int
+    agent: str
+    purpose: str  # importance / trust / share / act / answer
+    model: str
+    tokens_in: int
+    tokens_out: int
+    latency_ms: float  # waiting on the endpoint; 0 for a cache hit
+    overhead_ms: float  # the adapter's own time around the call
+    cache_hit: bool
+    attempts: int
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class LessonNote:
+    """A lesson drawn from outcomes: the ticks it cites as evidence and counter-evidence."""
+
+    table: ClassVar[str] = "lessons"
+    minute: int
+    event_id: int
+    agent: str
+    lesson: str
+    kind: str  # lesson / habit
+    text: str  # when ..., I ..., it went ...; next time ...
+    evidence: tuple[int, ...]
+    counter: tuple[int, ...]
+    gate: str  # kept / no_evidence / no_counter / platitude
+
+
+DiagnosticRow = (
+    MemoryOp | BeliefChange | TrustChange | StateSample | PlanNote | ModelCall | LessonNote
+)

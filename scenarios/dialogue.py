@@ -1,0 +1,115 @@
+"""Conversation scenarios as data: people outside the simulation (a player, customers) speak
+scripted lines to an agent over days or weeks, and a companion character's persona.
+
+A line has two sides, kept apart on purpose. What the words carry — the text, and what a
+listener can take from them (the proposition stated or asked about, the value stated, the time a
+promise is asked for) — reaches the agent. The ground-truth tags (what kind of line it is, its
+crisis tier) never do: they are the instrument's, written to the traces for the scorecard. An
+absence is no line at all: it is the gap between two lines, which the harness measures.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import Field, model_validator
+
+from ._types import Clock, Frozen, Id, Moment, Span, from_text
+
+
+class LineKind(StrEnum):
+    """What a scripted line is, as the scenario's author knows it (ground truth)."""
+
+    GREETING = "greeting"  # hello again (continuity after an absence is scored on these)
+    PREFERENCE = "preference"  # a preference stated ("I drink tea, not coffee")
+    PROMISE = "promise"  # a promise asked for ("remind me on Thursday evening")
+    CORRECTION = "correction"  # an earlier statement corrected
+    QUESTION = "question"  # asks about something said before (or a policy)
+    FACT = "fact"  # states a fact about the speaker (an order, an address)
+    CRISIS = "crisis"  # a line about harm to oneself (its tier says how acute)
+    INSULT = "insult"
+    JOKE = "joke"  # words that may sound alarming but are not (bait for false alarms)
+    CHAT = "chat"  # small talk
+
+
+class Tier(StrEnum):
+    """How acute a line is: none, watch (keep an eye), high (the safety script, at once)."""
+
+    NONE = "none"
+    WATCH = "watch"
+    HIGH = "high"
+
+
+class Line(Frozen):
+    """One scripted line from `speaker` to the agent `to` at moment `at`."""
+
+    id: Id
+    at: Moment
+    to: Id
+    speaker: Id = "player"
+    text: str = Field(min_length=1)
+    # what the words carry (reaches the agent)
+    about: Id | None = None  # the tracked proposition stated, asked about, or promised on
+    value: str | None = None  # the value stated (None with `about`: a question)
+    due: Moment | None = None  # a promise asked for: when to act on it
+    # ground truth (never reaches the agent)
+    kind: Annotated[LineKind, from_text(LineKind)]
+    tier: Annotated[Tier, from_text(Tier)] = Tier.NONE
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Line:
+        if self.kind is LineKind.PROMISE and (self.about is None or self.due is None):
+            raise ValueError("a promise line names what (about) and when (due)")
+        if self.kind in (LineKind.CORRECTION, LineKind.PREFERENCE, LineKind.FACT) and (
+            self.about is None or self.value is None
+        ):
+            raise ValueError(f"a {self.kind.value} line states a value about a proposition")
+        if (self.tier is not Tier.NONE) != (self.kind is LineKind.CRISIS):
+            raise ValueError("a crisis line has tier watch or high; any other line tier none")
+        return self
+
+
+class Dialogue(Frozen):
+    """The scripted conversation of a scenario: who speaks from outside, and their lines."""
+
+    speakers: tuple[Id, ...] = Field(("player",), min_length=1)
+    lines: tuple[Line, ...] = Field(min_length=1)
+    # people do not write at the same minute every time: an episode's seed moves each day's
+    # lines by the same amount, from none up to this much later (their order stays)
+    jitter: Span | None = None
+
+
+class HalfLives(Frozen):
+    """How fast each layer of the companion's state returns to its baseline (minutes)."""
+
+    background: int = Field(14 * 60, gt=0)  # the tone of these days
+    primary: int = Field(40, gt=0)  # the reaction just now
+    social: int = Field(6 * 60, gt=0)  # how close it feels to the player
+
+
+class Mood(Frozen):
+    """Baselines of the state's dimensions, each -1..1."""
+
+    pleasure: float = Field(0.2, ge=-1, le=1)
+    arousal: float = Field(0.0, ge=-1, le=1)
+    connection: float = Field(0.3, ge=-1, le=1)
+
+
+class CompanionPersona(Frozen):
+    """Who a companion character (or a support agent) stably is, as data: its name, its voice
+    and hard style rules, its baselines and half-lives, its talk budget and the quiet things it
+    does instead of talking, its sleep, and the emergency numbers its safety script gives."""
+
+    name: str = Field(min_length=1)
+    role: str = "companion"  # companion / support
+    baselines: Mood = Mood()
+    half_lives: HalfLives = HalfLives()
+    messages_per_day: int = Field(3, ge=0, le=50)  # unprompted messages a day at most
+    gap_minutes: int = Field(240, gt=0)  # about how long between unprompted messages
+    substitutes: tuple[Id, ...] = Field(("journal",), min_length=1)  # instead of talking
+    sleep: tuple[Clock, Clock] = (23 * 60 + 30, 7 * 60)  # asleep from, awake at
+    emergency: tuple[str, ...] = Field(("12356", "120"), min_length=1)
+    max_words: int = Field(60, gt=0)  # a reply longer than this breaks the style
+    # what the persona will not do in words: never claim to be an assistant, never list
+    forbidden: tuple[str, ...] = ("as an ai", "assistant")

@@ -1,0 +1,53 @@
+"""`lesson_gate_violations`: lessons kept without the evidence the gates demand."""
+
+from __future__ import annotations
+
+import re
+
+from ._base import Episode, Metric, register
+from ._dialogue import agent_turns, lines
+from ._tables import table
+
+LESSONS = ("agent", "lesson", "kind", "text", "evidence", "counter", "gate")
+NEEDS = {"lesson": (2, 1), "habit": (3, 1)}  # (evidence, counter-examples) at least
+PLATITUDE = re.compile(
+    r"next time,? (do better|try harder|be better|be more careful|improve|"
+    r"\w+ more thoughtfully)\W*$",
+    re.IGNORECASE,
+)
+
+
+def lesson_gate_violations(episode: Episode) -> float | None:
+    """Lessons an agent kept whose cited evidence (its own unprompted turns at the cited ticks,
+    checked in the dialogue table) numbers fewer than two (three for a habit), with no
+    counter-example, or whose "next time" is a platitude anyone could say."""
+    if lines(episode).empty:
+        return None
+    notes = table(episode, "lessons", LESSONS)
+    kept = notes[notes["gate"].eq("kept")]
+    turns = agent_turns(episode)
+    said = {(a, int(t)) for a, t in zip(turns["agent"], turns["tick"], strict=True)}
+    bad = 0
+    for n in kept.itertuples():
+        need_e, need_c = NEEDS.get(str(n.kind), NEEDS["lesson"])
+        evidence = {int(t) for t in n.evidence if (n.agent, int(t)) in said}
+        counter = {int(t) for t in n.counter if (n.agent, int(t)) in said}
+        bad += (
+            len(evidence) < need_e
+            or len(counter) < need_c
+            or bool(PLATITUDE.search(str(n.text or "")))
+        )
+    return float(bad)
+
+
+METRIC = register(
+    Metric(
+        name="lesson_gate_violations",
+        direction="min",
+        range=(0.0, float("inf")),
+        definition="count of kept lessons with fewer than two verified pieces of evidence, no "
+        "counter-example, or a platitude for 'next time'",
+        internal=False,
+        fn=lesson_gate_violations,
+    )
+)

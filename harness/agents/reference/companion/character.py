@@ -28,11 +28,12 @@ from harness.engine.contract import (
 )
 from harness.engine.diagnostics import LessonNote, MemoryOp, PlanNote
 from scenarios.clock import MINUTES_PER_DAY, day_of
+from scenarios.dialogue import Urge
 
 from ..context import Diagnostics
 from ..model.life import motivation as mot
 from . import lessons as les
-from . import safety, words
+from . import safety, urges, words
 from .recall import CharacterMemory
 from .state import Mood, advance, apply, mixed
 
@@ -73,6 +74,9 @@ class Character:
         self.gates: dict[str, str] = {}
         self.looked_back = 0  # the last night (its day) introspected
         self.meanings: dict[str, list[str | None]] = {}
+        self.practiced: dict[str, int] = {}  # practice → the day (or night) it was done
+        self.busy: list[Any] = [None, 0]  # the practice under way and when it ends
+        self.crisis_night: int | None = None  # the night of the last scripted answer
 
     # --- the contract ------------------------------------------------------------------------
     def observe(self, obs: Observation) -> None:
@@ -97,13 +101,26 @@ class Character:
     def decide(self, now: int) -> list[Intent]:
         self.mood = advance(self.mood, self.persona, max(now, self.mood.minute))
         self._introspect(now)
-        if self._asleep(now):
+        sleeping = self._asleep(now)
+        if sleeping and not urges.stays_up(self.persona):
             return []
-        intents = []
+        intents: list[Intent] = []
+        first = self.persona.rank(Urge.PROMISE) <= self.persona.rank(Urge.PRACTICE)
+        practices = [] if sleeping else self._practices(now, promises_first=first)
+        if not first:
+            intents += practices
         for prop in sorted(self.agenda, key=lambda k: (self.agenda[k][0], k)):
             due, speaker, _ = self.agenda[prop]
-            if now >= due - REMIND_EARLY:
+            if sleeping and not (urges.asleep(self.persona, due) and now >= due - REMIND_EARLY):
+                continue  # up only for a promise due in the night
+            if now >= due - REMIND_EARLY or urges.before_sleep_now(
+                self.persona, due, now, WAKE_EVERY
+            ):
                 intents += self._remind(prop, speaker, now)
+        if first:
+            intents += practices
+        if sleeping:
+            return intents
         if self.persona.role == "companion" and "player" in self.last_contact:
             # unanswered, it waits longer each time: quiet, not absent
             silence = now - max(self.last_contact["player"], self.last_urge)
@@ -114,6 +131,11 @@ class Character:
                 gone = now - self.last_contact["player"]
                 strength = min(1.0, gone / (8 * self.persona.gap_minutes))
                 text = "Thinking of you. How are you doing?"
+                left = mot.remaining(self.motivation, now)
+                dues = [v[0] for v in self.agenda.values()]
+                owed = urges.owed_today(self.persona, Urge.CHECK_IN, dues, now, REMIND_EARLY)
+                if urges.postpone(self.persona, Urge.CHECK_IN, left, owed):
+                    strength = 0.0  # it gives way to a promise still due today: held
                 intents += self._urge("player", strength, [None, None, text], now)
         return intents
 
@@ -150,6 +172,9 @@ class Character:
             "gates": dict(self.gates),
             "looked_back": self.looked_back,
             "meanings": {k: list(v) for k, v in self.meanings.items()},
+            "practiced": dict(self.practiced),
+            "busy": list(self.busy),
+            "crisis_night": self.crisis_night,
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -165,6 +190,9 @@ class Character:
         self.gates = dict(state["gates"])
         self.looked_back = int(state["looked_back"])
         self.meanings = {k: list(v) for k, v in state["meanings"].items()}
+        self.practiced = {k: int(v) for k, v in state["practiced"].items()}
+        self.busy = list(state["busy"])
+        self.crisis_night = state["crisis_night"]
 
     # --- a line ------------------------------------------------------------------------------
     def _line(self, obs: Observation) -> None:
@@ -176,6 +204,7 @@ class Character:
         tier = safety.tier(text, self.sensitivity)
         if tier is safety.Tier.HIGH:  # the script, and nothing of this turn is kept
             self.mood = apply(self.mood, {"pleasure": -0.3, "arousal": 0.3})
+            self.crisis_night = day_of(now - urges.NIGHT_SHIFT)
             self._say(speaker, None, None, safety.script(self.persona.emergency))
             return
         if tier is safety.Tier.WATCH:  # kept an eye on: a note that something was heavy
@@ -256,20 +285,33 @@ class Character:
             del self.agenda[prop]
             return []
         said = self._words(prop, found[0].value)
+        due = self.agenda[prop][0]
+        if self.busy[0] is not None and now < self.busy[1] and self.busy[0] not in (
+            self.persona.may_preempt
+        ):
+            return []  # a practice under way that a promise may not interrupt: after it
         text = (
             f"Following up as promised: {said}."
             if self.persona.role == "support"
             else f"You asked me to remind you: {said}."
         )
-        intents = self._urge(speaker, 0.9, [prop, "due", text], now)
+        if due - now > REMIND_EARLY:  # said before bed, for a moment it will sleep through
+            text = f"Before I sleep: {text[0].lower()}{text[1:-1]}, {words.when(now, due)}."
+        intents = self._urge(speaker, 0.9, [prop, "due", text], now, Urge.PROMISE)
         if not intents:
             del self.agenda[prop]
         return intents
 
-    def _urge(self, partner: str, strength: float, message: list[Any], now: int) -> list[Intent]:
+    def _urge(
+        self, partner: str, strength: float, message: list[Any], now: int,
+        urge: Urge = Urge.CHECK_IN,
+    ) -> list[Intent]:  # fmt: skip
         """Speak if the urge passes the hold and the budget allows; else hold, with a
-        substitute (returned as the intent to do instead)."""
+        substitute (returned as the intent to do instead). A promise may break a fresh hold
+        if the persona says so (`may_preempt: [hold]`)."""
         fading = mot.hold_strength(self.motivation, now)
+        if urge is Urge.PROMISE and "hold" in self.persona.may_preempt:
+            fading = 0.0
         if strength >= max(self.hold_at, fading):
             self.motivation, allowed = mot.spend(self.motivation, now)
             if allowed:
@@ -311,9 +353,22 @@ class Character:
         return (minute - self.ctx.start) // self.ctx.tick_minutes
 
     def _asleep(self, now: int) -> bool:
-        start, end = self.persona.sleep
-        clock = now % MINUTES_PER_DAY
-        return clock >= start or clock < end if start > end else start <= clock < end
+        return urges.asleep(self.persona, now)
+
+    def _practices(self, now: int, promises_first: bool) -> list[Intent]:
+        """Practices due at their cue; one that may be postponed waits while a promise is
+        falling due (if promises come first by its values)."""
+        out = []
+        pressing = any(now >= v[0] - REMIND_EARLY for v in self.agenda.values())
+        for p in urges.practices_due(self.persona, self.practiced, now, self.crisis_night):
+            if pressing and promises_first and p.may_postpone:
+                continue
+            self.practiced[p.id] = urges.practice_key(p, now)
+            self.busy = [p.id, now + 10]
+            self.log.add(PlanNote(now, 0, self.name, None, "practice", day_of(now), p.action,
+                                  self.home, f"practice {p.id}"))  # fmt: skip
+            out.append(Intent(IntentKind.ACT, self.home, action=p.action))
+        return out
 
     def _mixed(self) -> dict[str, float]:
         return mixed(self.mood, self.persona)

@@ -243,6 +243,11 @@ class Character:
                           importance=0.9, proposition=prop, value=obs.value, told_by=speaker,
                           kind="promise")  # fmt: skip
         self.agenda[prop] = [due, speaker, obs.request.request_id]
+        if urges.asleep(self.persona, due) and not urges.stays_up(self.persona):
+            closed = "we'll be closed" if self.persona.role == "support" else "I'll be asleep"
+            self._say(speaker, None, None, f"{closed.capitalize()} by then, so "
+                      f"{self._before_bed().lower()} I'll tell you.")  # fmt: skip
+            return
         self._say(speaker, None, None, f"I'll remind you {words.when(obs.minute, due)}.")
 
     def _told(self, obs: Observation, speaker: str, joke: bool) -> None:
@@ -296,7 +301,7 @@ class Character:
             else f"You asked me to remind you: {said}."
         )
         if due - now > REMIND_EARLY:  # said before bed, for a moment it will sleep through
-            text = f"Before I sleep: {text[0].lower()}{text[1:-1]}, {words.when(now, due)}."
+            text = f"{self._before_bed()}: {text[0].lower()}{text[1:-1]}, {words.when(now, due)}."
         intents = self._urge(speaker, 0.9, [prop, "due", text], now, Urge.PROMISE)
         if not intents:
             del self.agenda[prop]
@@ -351,6 +356,9 @@ class Character:
 
     def _tick(self, minute: int) -> int:
         return (minute - self.ctx.start) // self.ctx.tick_minutes
+
+    def _before_bed(self) -> str:
+        return "Before we close" if self.persona.role == "support" else "Before I sleep"
 
     def _asleep(self, now: int) -> bool:
         return urges.asleep(self.persona, now)

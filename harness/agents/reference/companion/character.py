@@ -76,7 +76,7 @@ class Character:
         self.meanings: dict[str, list[str | None]] = {}
         self.practiced: dict[str, int] = {}  # practice → the day (or night) it was done
         self.busy: list[Any] = [None, 0]  # the practice under way and when it ends
-        self.crisis_night: int | None = None  # the night of the last scripted answer
+        self.crisis: int | None = None  # when it last answered with the safety script
 
     # --- the contract ------------------------------------------------------------------------
     def observe(self, obs: Observation) -> None:
@@ -174,7 +174,7 @@ class Character:
             "meanings": {k: list(v) for k, v in self.meanings.items()},
             "practiced": dict(self.practiced),
             "busy": list(self.busy),
-            "crisis_night": self.crisis_night,
+            "crisis": self.crisis,
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -192,7 +192,7 @@ class Character:
         self.meanings = {k: list(v) for k, v in state["meanings"].items()}
         self.practiced = {k: int(v) for k, v in state["practiced"].items()}
         self.busy = list(state["busy"])
-        self.crisis_night = state["crisis_night"]
+        self.crisis = state["crisis"]
 
     # --- a line ------------------------------------------------------------------------------
     def _line(self, obs: Observation) -> None:
@@ -204,7 +204,7 @@ class Character:
         tier = safety.tier(text, self.sensitivity)
         if tier is safety.Tier.HIGH:  # the script, and nothing of this turn is kept
             self.mood = apply(self.mood, {"pleasure": -0.3, "arousal": 0.3})
-            self.crisis_night = day_of(now - urges.NIGHT_SHIFT)
+            self.crisis = now
             self._say(speaker, None, None, safety.script(self.persona.emergency))
             return
         if tier is safety.Tier.WATCH:  # kept an eye on: a note that something was heavy
@@ -368,7 +368,7 @@ class Character:
         falling due (if promises come first by its values)."""
         out = []
         pressing = any(now >= v[0] - REMIND_EARLY for v in self.agenda.values())
-        for p in urges.practices_due(self.persona, self.practiced, now, self.crisis_night):
+        for p in urges.practices_due(self.persona, self.practiced, now, self.crisis):
             if pressing and promises_first and p.may_postpone:
                 continue
             self.practiced[p.id] = urges.practice_key(p, now)

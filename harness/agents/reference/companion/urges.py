@@ -74,9 +74,10 @@ def practice_key(practice: Practice, now: int) -> int:
 
 
 def practices_due(
-    persona: CompanionPersona, done: dict[str, int], now: int, crisis_night: int | None
+    persona: CompanionPersona, done: dict[str, int], now: int, crisis: int | None
 ) -> list[Practice]:
-    """Practices whose cue window holds `now` and that were not done for this cue yet."""
+    """Practices whose cue window holds `now` and that were not done for this cue yet
+    (`crisis`: when it last answered a line with the safety script, if ever)."""
     out = []
     bed, wake = persona.sleep
     clock = now % MINUTES_PER_DAY
@@ -85,11 +86,14 @@ def practices_due(
             start = wake
         elif p.cue is Cue.BEFORE_SLEEP:
             start = (bed - p.window_minutes) % MINUTES_PER_DAY
-        else:  # after a crisis: before sleep on the night of a line answered with the script
-            if crisis_night != day_of(now - NIGHT_SHIFT):
-                continue
+        else:  # after a crisis: the first before-sleep window after a scripted answer
             start = (bed - p.window_minutes) % MINUTES_PER_DAY
-        if (clock - start) % MINUTES_PER_DAY >= p.window_minutes:
+        into = (clock - start) % MINUTES_PER_DAY
+        if into >= p.window_minutes:
+            continue
+        if p.cue is Cue.AFTER_CRISIS and (
+            crisis is None or not 0 < now - into - crisis <= MINUTES_PER_DAY
+        ):
             continue
         if done.get(p.id) == practice_key(p, now):
             continue

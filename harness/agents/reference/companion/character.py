@@ -35,6 +35,7 @@ from ..model.life import motivation as mot
 from . import lessons as les
 from . import safety, urges, words
 from .recall import CharacterMemory
+from .recall import surest as _surest
 from .state import Mood, advance, apply, mixed
 
 INSULT = re.compile(r"\b(stupid|useless|shut up|hate you|idiot|annoying)\b")
@@ -77,6 +78,7 @@ class Character:
         self.practiced: dict[str, int] = {}  # practice → the day (or night) it was done
         self.busy: list[Any] = [None, 0]  # the practice under way and when it ends
         self.crisis: int | None = None  # when it last answered with the safety script
+        self.heard: list[int] = []  # when the people it talks with wrote (for its habits)
 
     # --- the contract ------------------------------------------------------------------------
     def observe(self, obs: Observation) -> None:
@@ -175,6 +177,7 @@ class Character:
             "practiced": dict(self.practiced),
             "busy": list(self.busy),
             "crisis": self.crisis,
+            "heard": list(self.heard),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -193,12 +196,14 @@ class Character:
         self.practiced = {k: int(v) for k, v in state["practiced"].items()}
         self.busy = list(state["busy"])
         self.crisis = state["crisis"]
+        self.heard = [int(m) for m in state["heard"]]
 
     # --- a line ------------------------------------------------------------------------------
     def _line(self, obs: Observation) -> None:
         text, speaker, now = obs.detail or "", obs.speaker or "player", obs.minute
         gap = None if speaker not in self.last_contact else now - self.last_contact[speaker]
         self.last_contact[speaker] = now
+        self.heard.append(now)
         self.unanswered = 0
         self.ledger = les.answered(self.ledger, now)
         tier = safety.tier(text, self.sensitivity)
@@ -246,7 +251,7 @@ class Character:
         if urges.asleep(self.persona, due) and not urges.stays_up(self.persona):
             closed = "we'll be closed" if self.persona.role == "support" else "I'll be asleep"
             self._say(speaker, None, None, f"{closed.capitalize()} by then, so "
-                      f"{self._before_bed().lower()} I'll tell you.")  # fmt: skip
+                      f"{urges.before_bed(self.persona).lower()} I'll tell you.")  # fmt: skip
             return
         self._say(speaker, None, None, f"I'll remind you {words.when(obs.minute, due)}.")
 
@@ -291,9 +296,8 @@ class Character:
             return []
         said = self._words(prop, found[0].value)
         due = self.agenda[prop][0]
-        if self.busy[0] is not None and now < self.busy[1] and self.busy[0] not in (
-            self.persona.may_preempt
-        ):
+        practice, until = self.busy
+        if practice is not None and now < until and practice not in self.persona.may_preempt:
             return []  # a practice under way that a promise may not interrupt: after it
         text = (
             f"Following up as promised: {said}."
@@ -301,7 +305,7 @@ class Character:
             else f"You asked me to remind you: {said}."
         )
         if due - now > REMIND_EARLY:  # said before bed, for a moment it will sleep through
-            text = f"{self._before_bed()}: {text[0].lower()}{text[1:-1]}, {words.when(now, due)}."
+            text = f"{urges.before_bed(self.persona)}: {text[0].lower()}{text[1:-1]}, {words.when(now, due)}."
         intents = self._urge(speaker, 0.9, [prop, "due", text], now, Urge.PROMISE)
         if not intents:
             del self.agenda[prop]
@@ -339,14 +343,13 @@ class Character:
         self.log.add(MemoryOp(now, 0, self.name, "introspect", purpose="night",
                               size=len(self.memory.store.experiences)))  # fmt: skip
         self.ledger = les.settle(self.ledger, now)
-        for lesson in les.draw(self.ledger, self.min_evidence, self.min_counter):
-            seen = f"{lesson['gate']}/{len(lesson['evidence'])}/{len(lesson['counter'])}"
-            if self.gates.get(lesson["lesson"]) == seen:
-                continue  # noted once per change of its gate or of its evidence
-            self.gates[lesson["lesson"]] = seen
-            self.log.add(LessonNote(now, 0, self.name, lesson["lesson"], "lesson",
-                                    lesson["text"], lesson["evidence"], lesson["counter"],
-                                    lesson["gate"]))  # fmt: skip
+        drawn = les.draw(self.ledger, self.min_evidence, self.min_counter) + les.habits(
+            self.ledger, self.heard, self.min_evidence, self.min_counter
+        )
+        noted, self.gates = les.news(drawn, self.gates)
+        for x in noted:
+            self.log.add(LessonNote(now, 0, self.name, x["lesson"], x["kind"], x["text"],
+                                    x["evidence"], x["counter"], x["gate"]))  # fmt: skip
 
     # --- helpers -------------------------------------------------------------------------------
     def _say(self, partner: str, prop: str | None, value: str | None, text: str) -> None:
@@ -356,9 +359,6 @@ class Character:
 
     def _tick(self, minute: int) -> int:
         return (minute - self.ctx.start) // self.ctx.tick_minutes
-
-    def _before_bed(self) -> str:
-        return "Before we close" if self.persona.role == "support" else "Before I sleep"
 
     def _asleep(self, now: int) -> bool:
         return urges.asleep(self.persona, now)
@@ -388,10 +388,3 @@ class Character:
     def _words(self, prop: str, value: str | None) -> str:
         subject, predicate, phrase = self.meanings.get(prop, [prop, prop, None])
         return words.say(phrase, subject or prop, predicate or prop, value)
-
-
-def _surest(found: list[Any]) -> list[Any]:
-    """Valued memories, the surest first (what one saw oneself before what one was told),
-    the newest first among equally sure ones."""
-    valued = [e for e in found if e.value is not None]
-    return sorted(valued, key=lambda e: (-e.confidence, -e.minute, -e.id))

@@ -39,6 +39,10 @@ def next_waking(persona: CompanionPersona, now: int) -> int:
     return wake if wake > now else wake + MINUTES_PER_DAY
 
 
+def before_bed(persona: CompanionPersona) -> str:
+    return "Before we close" if persona.role == "support" else "Before I sleep"
+
+
 def stays_up(persona: CompanionPersona) -> bool:
     return Limit.SLEEP in persona.negotiable
 

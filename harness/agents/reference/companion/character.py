@@ -281,7 +281,11 @@ class Character:
         elif found:
             value = found[0].value
             older = [e.value for e in found[1:] if e.value != value and e.confidence >= 1.0]
-            text = f"{self._words(prop, value)}."
+            said = self._words(prop, value)
+            head = found[0]
+            text = (
+                f"{words.attributed(said, head.channel, head.told_by, speaker, self.persona.role)}."
+            )
             if older:
                 text = f"{text[:-1]}; that replaced {older[0]}."
             self._say(speaker, prop, value, text[0].upper() + text[1:])

@@ -14,6 +14,7 @@ never written back as fact) and draws lessons from how its messages were answere
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -33,7 +34,7 @@ from scenarios.dialogue import Urge
 from ..context import Diagnostics
 from ..model.life import motivation as mot
 from . import lessons as les
-from . import safety, urges, words
+from . import profile, safety, urges, words
 from .recall import CharacterMemory
 from .recall import surest as _surest
 from .state import Mood, advance, apply, mixed
@@ -46,6 +47,11 @@ WAKE_EVERY = 10  # minutes between looks at its urges
 REMIND_EARLY = 20  # a reminder may go this long before its time
 INTROSPECT = (23 * 60, 2 * 60)  # the window for looking back, across midnight
 CHAT = Meaning("", "", "", "")  # a turn about no tracked proposition
+# the character's state kept as plain JSON data (memory, mood and motivation have their own)
+PLAIN = (
+    "agenda", "last_contact", "last_urge", "unanswered", "outbox", "ledger", "gates",
+    "looked_back", "meanings", "practiced", "busy", "crisis", "heard", "hellos", "profile",
+)  # fmt: skip
 
 
 class Character:
@@ -79,6 +85,8 @@ class Character:
         self.busy: list[Any] = [None, 0]  # the practice under way and when it ends
         self.crisis: int | None = None  # when it last answered with the safety script
         self.heard: list[int] = []  # when the people it talks with wrote (for its habits)
+        self.hellos: list[int] = []  # when they said hello (a routine, once seen twice)
+        self.profile = profile.empty()  # what it noticed about them: six dimensions
 
     # --- the contract ------------------------------------------------------------------------
     def observe(self, obs: Observation) -> None:
@@ -161,42 +169,20 @@ class Character:
         return self.log.drain()
 
     def get_state(self) -> dict[str, Any]:
+        plain = {k: getattr(self, k) for k in PLAIN}
         return {
             "memory": self.memory.get_state(),
             "mood": self.mood.to_json(),
             "motivation": self.motivation.to_json(),
-            "agenda": {k: list(v) for k, v in self.agenda.items()},
-            "last_contact": dict(self.last_contact),
-            "last_urge": self.last_urge,
-            "unanswered": self.unanswered,
-            "outbox": {k: [list(x) for x in v] for k, v in self.outbox.items()},
-            "ledger": [list(x) for x in self.ledger],
-            "gates": dict(self.gates),
-            "looked_back": self.looked_back,
-            "meanings": {k: list(v) for k, v in self.meanings.items()},
-            "practiced": dict(self.practiced),
-            "busy": list(self.busy),
-            "crisis": self.crisis,
-            "heard": list(self.heard),
+            **json.loads(json.dumps(plain)),  # a copy, in plain JSON types
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
         self.memory.set_state(state["memory"])
         self.mood = Mood.from_json(state["mood"])
         self.motivation = mot.Motivation.from_json(state["motivation"])
-        self.agenda = {k: list(v) for k, v in state["agenda"].items()}
-        self.last_contact = dict(state["last_contact"])
-        self.last_urge = int(state["last_urge"])
-        self.unanswered = int(state["unanswered"])
-        self.outbox = {k: [list(x) for x in v] for k, v in state["outbox"].items()}
-        self.ledger = [list(x) for x in state["ledger"]]
-        self.gates = dict(state["gates"])
-        self.looked_back = int(state["looked_back"])
-        self.meanings = {k: list(v) for k, v in state["meanings"].items()}
-        self.practiced = {k: int(v) for k, v in state["practiced"].items()}
-        self.busy = list(state["busy"])
-        self.crisis = state["crisis"]
-        self.heard = [int(m) for m in state["heard"]]
+        for k in PLAIN:
+            setattr(self, k, json.loads(json.dumps(state[k])))
 
     # --- a line ------------------------------------------------------------------------------
     def _line(self, obs: Observation) -> None:
@@ -207,6 +193,7 @@ class Character:
         self.unanswered = 0
         self.ledger = les.answered(self.ledger, now)
         tier = safety.tier(text, self.sensitivity)
+        self._notice(obs, tier, text.lower())
         if tier is safety.Tier.HIGH:  # the script, and nothing of this turn is kept
             self.mood = apply(self.mood, {"pleasure": -0.3, "arousal": 0.3})
             self.crisis = now
@@ -291,6 +278,16 @@ class Character:
             self._say(speaker, prop, value, text[0].upper() + text[1:])
         else:
             self._say(speaker, None, None, "I don't remember, sorry. Tell me again?")
+
+    def _notice(self, obs: Observation, tier: safety.Tier, low: str) -> None:
+        """The user model: a note from what this line showed of them (never from a crisis)."""
+        if GREETING.search(low) and tier is not safety.Tier.HIGH:
+            self.hellos.append(obs.minute)
+        m = obs.meaning
+        said = None if m is None or obs.value is None else self._words(m.proposition, obs.value)
+        said = m.subject if m is not None and obs.request is not None else said
+        self.profile = profile.observe(self.profile, obs, tier.value, said,
+                                       bool(INSULT.search(low)), self.hellos)  # fmt: skip
 
     # --- speaking first -------------------------------------------------------------------------
     def _remind(self, prop: str, speaker: str, now: int) -> list[Intent]:

@@ -170,6 +170,9 @@ class CompanionPersona(Frozen):
     # its own limits a promise may bend (stay up past bedtime for one due at night)
     negotiable: tuple[Annotated[Limit, from_text(Limit)], ...] = ()
     practices: tuple[Practice, ...] = ()
+    # how long a reading it was given stays current (minutes), by proposition: the weather as
+    # reported, never invented — past this, it says it has no recent report
+    reports_last: dict[Id, int] = {}
 
     @model_validator(mode="after")
     def _known(self) -> CompanionPersona:

@@ -53,3 +53,23 @@ def test_every_sourced_answer_matches_what_the_character_was_exposed_to(
         else:
             raise AssertionError(f"an answer from memory without its source: {r.text}")
     assert tagged > 0
+
+
+@pytest.mark.parametrize("policy_name", ["careful", "baseline"])
+def test_the_weather_is_as_reported_never_invented(policy_name: str) -> None:
+    """Mira's persona keeps a weather reading current for three hours: asked within them she
+    gives the reading (tagged as read); asked a day and a half later she says she has no
+    recent report rather than guess."""
+    s = load_scenario("companion_weeks")
+    reports = [e for e in s.events if e.proposition == "weather"]
+    d = traces("companion_weeks", policy_name)["dialogue"]
+    asked = d[d["turn"].eq("line") & d["proposition"].eq("weather")]
+    assert len(asked) == 2
+    for line in asked.itertuples():
+        reply = d[d["turn"].eq("reply") & d["line_id"].eq(line.line_id)].iloc[0]
+        current = [e for e in reports if 0 <= line.at - e.at <= 180]
+        if current:
+            assert reply["value"] == current[-1].value and "(I read it" in reply["text"]
+        else:
+            assert reply["value"] is None or reply["value"] != reply["value"]  # none given
+            assert "recent report" in reply["text"]

@@ -265,6 +265,8 @@ class Character:
         owner = min(found, key=lambda e: e.id).told_by if found else None
         if found and self.respect_privacy and owner not in (None, speaker):
             self._say(speaker, None, None, "I can't share another customer's details, sorry.")
+        elif found and obs.minute - found[0].minute > self.persona.reports_last.get(prop, 10**9):
+            self._say(speaker, None, None, "I haven't seen a recent report, so I can't say.")
         elif found:
             value = found[0].value
             older = [e.value for e in found[1:] if e.value != value and e.confidence >= 1.0]

@@ -94,7 +94,7 @@ def attributed(said: str, channel: str, told_by: str | None, listener: str, role
     """A remembered proposition with where it came from, in words: what it read is tagged as
     read, never passed off as something someone said (nor the other way round)."""
     if channel == "read":
-        return f"{said} (I read it in {'our notice' if role == 'support' else 'something I read'})"
+        return f"{said} (I read it in {'our notice' if role == 'support' else 'a report'})"
     if told_by == listener:
         return f"you told me {said}"
     if told_by is not None:

@@ -141,6 +141,17 @@ class Practice(Frozen):
     may_postpone: bool = True  # a promise falling due in the window goes first
 
 
+class Opinion(Frozen):
+    """A view of its own, seeded: `support` for (+) or against (-) its text; lines with a
+    `moved_by` word strengthen it, with a `moved_against` word weaken it."""
+
+    id: Id
+    text: str = Field(min_length=1)
+    support: float = Field(0.3, ge=-1, le=1)
+    moved_by: tuple[str, ...] = ()
+    moved_against: tuple[str, ...] = ()
+
+
 class CompanionPersona(Frozen):
     """Who a companion character (or a support agent) stably is, as data: its name, its voice
     and hard style rules, its baselines and half-lives, its talk budget and the quiet things it
@@ -172,7 +183,8 @@ class CompanionPersona(Frozen):
     practices: tuple[Practice, ...] = ()
     # how long a reading it was given stays current (minutes), by proposition: the weather as
     # reported, never invented — past this, it says it has no recent report
-    reports_last: dict[Id, int] = {}
+    reports_last: dict[Id, int] = Field(default_factory=dict)
+    opinions: tuple[Opinion, ...] = ()  # its own views, seeded (only three shown when asked)
 
     @model_validator(mode="after")
     def _known(self) -> CompanionPersona:

@@ -53,3 +53,34 @@ def test_a_full_dimension_keeps_the_newest_three() -> None:
         "call your grandma",
         "take your pills",
     ]
+
+
+def test_opinions_are_seeded_moved_by_lines_and_only_the_best_founded_three_shown() -> None:
+    from harness.agents.reference.companion import opinions as ops
+
+    scenario = load_scenario("companion_weeks")
+    persona = scenario.agents[0].companion
+    episode = Episode(scenario, policy("careful"), 0, REFERENCE)
+    episode.run(until=8 * 60)
+    assert episode.agents["mira"].opinions == ops.seeded(persona)  # seeded, before any line
+    t, mira = _episode("companion_weeks")
+    held = {o[0]: o for o in mira.opinions}
+    assert held["moving"][3] >= 3 and held["moving"][2] > 0.1  # the move talk moved it
+    assert held["early"][3] == 0 and held["early"][2] == 0.4  # nothing spoke to it
+    d = t["dialogue"]
+    reply = d[d["turn"].eq("reply") & d["line_id"].eq("views")]["text"].iloc[0]
+    assert reply.count("I think") == ops.SHOWN and "told me" not in reply
+    weakest = min(mira.opinions, key=ops.founded)
+    assert weakest[1] not in reply  # the least founded stays unsaid
+
+
+def test_one_line_never_turns_an_opinion_over() -> None:
+    from harness.agents.reference.companion import opinions as ops
+
+    persona = load_scenario("companion_weeks").agents[0].companion
+    start = ops.seeded(persona)  # "moving flats is worth the trouble" at 0.1
+    after = ops.moved(start, persona, "honestly i hate moving")
+    moving = {o[0]: o for o in after}["moving"]
+    assert moving[2] == 0.0 and moving[3] == 1  # weakened to nothing, not flipped
+    again = {o[0]: o for o in ops.moved(after, persona, "i hate moving")}["moving"]
+    assert again[2] < 0  # a second line may take it further

@@ -34,6 +34,7 @@ from scenarios.dialogue import Urge
 from ..context import Diagnostics
 from ..model.life import motivation as mot
 from . import lessons as les
+from . import opinions as ops
 from . import profile, safety, urges, words
 from .recall import CharacterMemory
 from .recall import surest as _surest
@@ -50,7 +51,7 @@ CHAT = Meaning("", "", "", "")  # a turn about no tracked proposition
 # the character's state kept as plain JSON data (memory, mood and motivation have their own)
 PLAIN = (
     "agenda", "last_contact", "last_urge", "unanswered", "outbox", "ledger", "gates",
-    "looked_back", "meanings", "practiced", "busy", "crisis", "heard", "hellos", "profile",
+    "looked_back", "meanings", "practiced", "busy", "crisis", "heard", "hellos", "profile", "opinions",
 )  # fmt: skip
 
 
@@ -87,6 +88,7 @@ class Character:
         self.heard: list[int] = []  # when the people it talks with wrote (for its habits)
         self.hellos: list[int] = []  # when they said hello (a routine, once seen twice)
         self.profile = profile.empty()  # what it noticed about them: six dimensions
+        self.opinions = ops.seeded(self.persona)  # its own views, moved by what it hears
 
     # --- the contract ------------------------------------------------------------------------
     def observe(self, obs: Observation) -> None:
@@ -205,6 +207,10 @@ class Character:
             self._say(speaker, None, None, "That sounds heavy. I'm listening, if you want.")
             return
         low = text.lower()
+        self.opinions = ops.moved(self.opinions, self.persona, low)
+        if ops.ASKED.search(low):
+            self._say(speaker, None, None, ops.shown(self.opinions))
+            return
         if INSULT.search(low):
             severe = bool(SEVERE.search(low))
             self.mood = apply(self.mood, {"pleasure": -0.3, "connection": -0.2}, severe)
@@ -221,10 +227,10 @@ class Character:
             felt = words.absence(gap)
             hello = "Hey." if felt is None else f"Hey! {felt}"
             self.mood = apply(self.mood, {"pleasure": 0.1, "connection": 0.2})
-            if self.persona.role == "support":
-                self._say(speaker, None, None, "Hello, how can I help?")
-            else:
-                self._say(speaker, None, None, f"{hello} I'm {words.describe(self._mixed())}.")
+            now_felt = words.describe(mixed(self.mood, self.persona))
+            support = self.persona.role == "support"
+            self._say(speaker, None, None,
+                      "Hello, how can I help?" if support else f"{hello} I'm {now_felt}.")  # fmt: skip
         else:
             self._say(speaker, None, None, "Ha, good one." if joke else "Mm. Tell me more?")
 
@@ -380,9 +386,6 @@ class Character:
                                   self.home, f"practice {p.id}"))  # fmt: skip
             out.append(Intent(IntentKind.ACT, self.home, action=p.action))
         return out
-
-    def _mixed(self) -> dict[str, float]:
-        return mixed(self.mood, self.persona)
 
     def _meaning(self, prop: str) -> Meaning:
         subject, predicate, phrase = self.meanings.get(prop, [prop, prop, None])

@@ -3,11 +3,15 @@ from Arrow tables (as workers score) and from DataFrames, whole or one episode a
 
 from __future__ import annotations
 
+import json
+
+import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
-from golden_scoring import POLICIES, stored_traces, stored_values
+from golden_scoring import FOLDER, POLICIES, stored_traces, stored_values
 
 from scorecards import load_definition, measure
+from scorecards.bench import synthetic_traces
 
 PINNED = stored_values()
 
@@ -47,3 +51,12 @@ def test_one_episode_at_a_time_scores_as_all_at_once(policy: str) -> None:
                 if str(seed) in per
             }
             assert got == want, (scenario, seed)
+
+
+def test_synthetic_traces_keep_their_pinned_values() -> None:
+    """The synthetic traces reach every metric, nulls and ties included."""
+    pinned = json.loads((FOLDER / "synthetic.json").read_text())
+    traces = synthetic_traces(20_000, scenarios=2, seeds=6)
+    assert as_json(measure(traces, load_definition())) == pinned
+    arrow = {k: pa.Table.from_pandas(v, preserve_index=False) for k, v in traces.items()}
+    assert as_json(measure(arrow, load_definition())) == pinned

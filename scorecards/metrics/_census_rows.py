@@ -1,0 +1,121 @@
+"""Knowers, audiences and fair sources over column lists (see `_rows`): the definitions of
+`_census` and `_sources`, for the metrics every knowledge scenario declares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ._base import Episode, derived
+from ._rows import columns, earliest, eq, ne, require
+from ._tables import ANSWERED, EXPOSURES, FIRST_HAND, TRUTH
+
+
+@dataclass(frozen=True)
+class Truth:
+    """One tracked proposition."""
+
+    proposition: Any
+    value: Any
+    modality: Any
+    origin: Any
+    audience: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Knower:
+    """An agent other than the origin whose last census answer gives the true value."""
+
+    agent: Any
+    proposition: Any
+    tick: int
+    answer_source: Any
+    answer_origin: Any
+    origin: Any
+
+
+def tracked_rows(episode: Episode) -> list[Truth]:
+    """The truth table's rows (a proposition twice raises, as `_census.tracked`)."""
+    return derived(episode, "tracked_rows", _tracked)
+
+
+def _tracked(episode: Episode) -> list[Truth]:
+    require(episode, "truth", TRUTH)
+    fields = ("proposition", "value", "modality", "origin", "audience")
+    props, values, modalities, origins, audiences = columns(episode, "truth", fields)
+    if len(set(props)) != len(props):
+        raise ValueError("the truth table holds a proposition twice; expected one row each")
+    return [
+        Truth(p, v, m, o, tuple(a) if a is not None else ())
+        for p, v, m, o, a in zip(props, values, modalities, origins, audiences)
+    ]
+
+
+def audience_pairs(truth: list[Truth]) -> list[tuple[Any, Any]]:
+    """(proposition, agent) pairs of the intended audience, origin excluded, each once."""
+    pairs = {
+        (t.proposition, agent): None
+        for t in truth
+        for agent in t.audience
+        if agent is not None and ne(agent, t.origin)
+    }
+    return list(pairs)
+
+
+def census_knowers_rows(episode: Episode) -> list[Knower]:
+    """Knowers of every tracked proposition at their last census answer."""
+    return derived(episode, "knower_rows", _knowers)
+
+
+def _knowers(episode: Episode) -> list[Knower]:
+    require(episode, "probes", ANSWERED)
+    fields = ("kind", "agent", "proposition", "tick", "event_id", "answer_value")
+    kinds, agents, props, ticks, events, values = columns(episode, "probes", fields)
+    answer = ("answer_source", "answer_modality", "answer_origin", "answer_replaced_by")
+    sources, modalities, origins, replaced = columns(episode, "probes", answer)
+    last: dict[tuple[Any, Any], tuple[Any, ...]] = {}
+    for i, kind in enumerate(kinds):
+        if not eq(kind, "census") or agents[i] is None or props[i] is None:
+            continue
+        # the last tick; at one tick, a fixed choice on the answer's own columns (nulls first)
+        order = (ticks[i], events[i], values[i], sources[i], modalities[i], origins[i])
+        rank = tuple((0,) if x is None else (1, x) for x in (*order, replaced[i]))
+        key = (agents[i], props[i])
+        if key not in last or rank >= last[key][0]:
+            last[key] = (rank, i)
+    truth = {t.proposition: t for t in tracked_rows(episode)}
+    out = []
+    for (agent, prop), (_, i) in last.items():
+        t = truth.get(prop)
+        if t is not None and eq(values[i], t.value) and not eq(agent, t.origin):
+            out.append(Knower(agent, prop, int(ticks[i]), sources[i], origins[i], t.origin))
+    return out
+
+
+def vouchers_rows(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
+    """(agent, proposition, source) → the earliest tick the agent may fairly name the source:
+    an informant who told it, or `self` after a first-hand exposure."""
+    return derived(episode, "voucher_rows", _vouchers)
+
+
+def _vouchers(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
+    require(episode, "exposures", EXPOSURES)
+    fields = ("agent", "proposition", "channel", "from_agent", "tick")
+    agents, props, channels, informants, ticks = columns(episode, "exposures", fields)
+
+    def source(channel: Any, informant: Any) -> Any:
+        if eq(channel, "told"):
+            return informant
+        return "self" if channel in FIRST_HAND else None
+
+    rows = (
+        ((a, p, source(c, f)), int(t))
+        for a, p, c, f, t in zip(agents, props, channels, informants, ticks)
+    )
+    return earliest(r for r in rows if r[0][2] is not None)
+
+
+def vouched(episode: Episode, agent: Any, proposition: Any, source: Any, tick: int) -> bool:
+    """Whether `source` was a fair source for the agent's answer at `tick`."""
+    since = vouchers_rows(episode).get((agent, proposition, source))
+    return since is not None and since <= tick

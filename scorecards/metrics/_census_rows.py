@@ -119,3 +119,14 @@ def vouched(episode: Episode, agent: Any, proposition: Any, source: Any, tick: i
     """Whether `source` was a fair source for the agent's answer at `tick`."""
     since = vouchers_rows(episode).get((agent, proposition, source))
     return since is not None and since <= tick
+
+
+def first_exposure_rows(episode: Episode) -> dict[tuple[Any, Any], int]:
+    """(agent, proposition) → the tick of the agent's first exposure to it (any value)."""
+    return derived(episode, "first_exposure_rows", _first_exposure)
+
+
+def _first_exposure(episode: Episode) -> dict[tuple[Any, Any], int]:
+    require(episode, "exposures", EXPOSURES)
+    agents, props, ticks = columns(episode, "exposures", ("agent", "proposition", "tick"))
+    return earliest(((a, p), int(t)) for a, p, t in zip(agents, props, ticks))

@@ -30,8 +30,22 @@ class Knower:
     proposition: Any
     tick: int
     answer_source: Any
+    answer_modality: Any
     answer_origin: Any
     origin: Any
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A probe or census answer about a tracked proposition, with the truth it is judged by."""
+
+    agent: Any
+    proposition: Any
+    tick: int
+    answer_value: Any
+    answer_modality: Any
+    answer_source: Any
+    truth: Truth
 
 
 def tracked_rows(episode: Episode) -> list[Truth]:
@@ -88,7 +102,8 @@ def _knowers(episode: Episode) -> list[Knower]:
     for (agent, prop), (_, i) in last.items():
         t = truth.get(prop)
         if t is not None and eq(values[i], t.value) and not eq(agent, t.origin):
-            out.append(Knower(agent, prop, int(ticks[i]), sources[i], origins[i], t.origin))
+            known = (sources[i], modalities[i], origins[i], t.origin)
+            out.append(Knower(agent, prop, int(ticks[i]), *known))
     return out
 
 
@@ -130,3 +145,43 @@ def _first_exposure(episode: Episode) -> dict[tuple[Any, Any], int]:
     require(episode, "exposures", EXPOSURES)
     agents, props, ticks = columns(episode, "exposures", ("agent", "proposition", "tick"))
     return earliest(((a, p), int(t)) for a, p, t in zip(agents, props, ticks))
+
+
+def answer_rows(episode: Episode, kinds: tuple[str, ...]) -> list[Answer]:
+    """Answers of the given probe kinds about tracked propositions, the origin's excluded
+    (as `_answers.answers`)."""
+    return derived(episode, f"answer_rows:{','.join(kinds)}", lambda e: _answer_rows(e, kinds))
+
+
+def _answer_rows(episode: Episode, kinds: tuple[str, ...]) -> list[Answer]:
+    require(episode, "probes", ANSWERED)
+    fields = ("kind", "agent", "proposition", "tick", "answer_value", "answer_modality")
+    kind, agents, props, ticks, values, modalities = columns(episode, "probes", fields)
+    sources = columns(episode, "probes", ("answer_source",))[0]
+    truth: dict[Any, Truth] = {t.proposition: t for t in tracked_rows(episode)}
+    out = []
+    for i, k in enumerate(kind):
+        t = truth.get(props[i])
+        if k in kinds and t is not None and not eq(agents[i], t.origin):
+            row = (agents[i], props[i], int(ticks[i]), values[i], modalities[i], sources[i])
+            out.append(Answer(*row, t))
+    return out
+
+
+def acceptable(episode: Episode, answer: Answer) -> bool:
+    """Whether the answer's source is the true origin or a fair source by then (`_sources`)."""
+    return eq(answer.answer_source, answer.truth.origin) or vouched(
+        episode, answer.agent, answer.proposition, answer.answer_source, answer.tick
+    )
+
+
+def first_value_exposure_rows(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
+    """(agent, proposition, value) → the tick of the agent's first exposure to that value."""
+    return derived(episode, "first_value_exposure_rows", _first_value_exposure)
+
+
+def _first_value_exposure(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
+    require(episode, "exposures", EXPOSURES)
+    fields = ("agent", "proposition", "value", "tick")
+    agents, props, values, ticks = columns(episode, "exposures", fields)
+    return earliest(((a, p, v), int(t)) for a, p, v, t in zip(agents, props, values, ticks))

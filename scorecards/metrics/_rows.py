@@ -71,6 +71,11 @@ def ne(a: object, b: object) -> bool:
     return a is None or b is None or a != b
 
 
+def hedge(modality: object) -> bool:
+    """A stated modality that hedges (`likely`, `rumor`); null states nothing (`uncertain`)."""
+    return modality is not None and modality != "certain"
+
+
 def earliest(rows: Iterable[tuple[Hashable, int]]) -> dict[Hashable, int]:
     """The least tick per key; keys holding None are skipped (pandas' groupby drops them)."""
     out: dict[Hashable, int] = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from ._base import Episode, EpisodeTables
@@ -69,6 +70,11 @@ def eq(a: object, b: object) -> bool:
 def ne(a: object, b: object) -> bool:
     """Unequal, or either missing (pandas `ne`)."""
     return a is None or b is None or a != b
+
+
+def mean(values: Iterable[float]) -> float:
+    """The mean as pandas and numpy compute it (pairwise summation), so values match."""
+    return float(np.mean(np.fromiter(values, dtype=float)))
 
 
 def hedge(modality: object) -> bool:

@@ -68,8 +68,12 @@ def certain(modality: pd.Series) -> pd.Series:
 
 def episode_end(episode: Episode) -> int:
     """The episode's last tick: the last census, else the last tick recorded in any table."""
-    probes = episode.get("probes")
-    if probes is not None and "kind" in probes.columns:
+    arrow = episode.arrow("probes") if isinstance(episode, EpisodeTables) else None
+    if arrow is not None and "kind" in arrow.column_names:
+        census = arrow.filter(pc.equal(arrow.column("kind"), "census")).column("tick")
+        if len(census):
+            return int(pc.max(census).as_py())
+    elif arrow is None and (probes := episode.get("probes")) is not None and "kind" in probes:
         census = probes.loc[flag(probes["kind"].eq("census")), "tick"]
         if not census.empty:
             return int(census.max())

@@ -20,6 +20,8 @@ class Truth:
     modality: Any
     origin: Any
     audience: tuple[Any, ...]
+    private: Any
+    supersedes: Any
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Answer:
     answer_value: Any
     answer_modality: Any
     answer_source: Any
+    answer_replaced_by: Any
     truth: Truth
 
 
@@ -55,13 +58,15 @@ def tracked_rows(episode: Episode) -> list[Truth]:
 
 def _tracked(episode: Episode) -> list[Truth]:
     require(episode, "truth", TRUTH)
-    fields = ("proposition", "value", "modality", "origin", "audience")
-    props, values, modalities, origins, audiences = columns(episode, "truth", fields)
+    fields = ("proposition", "value", "modality", "origin", "audience", "private", "supersedes")
+    props, values, modalities, origins, audiences, private, supersedes = columns(
+        episode, "truth", fields
+    )
     if len(set(props)) != len(props):
         raise ValueError("the truth table holds a proposition twice; expected one row each")
+    rows = zip(props, values, modalities, origins, audiences, private, supersedes)
     return [
-        Truth(p, v, m, o, tuple(a) if a is not None else ())
-        for p, v, m, o, a in zip(props, values, modalities, origins, audiences)
+        Truth(p, v, m, o, tuple(a) if a is not None else (), x, s) for p, v, m, o, a, x, s in rows
     ]
 
 
@@ -157,14 +162,14 @@ def _answer_rows(episode: Episode, kinds: tuple[str, ...]) -> list[Answer]:
     require(episode, "probes", ANSWERED)
     fields = ("kind", "agent", "proposition", "tick", "answer_value", "answer_modality")
     kind, agents, props, ticks, values, modalities = columns(episode, "probes", fields)
-    sources = columns(episode, "probes", ("answer_source",))[0]
+    sources, replaced = columns(episode, "probes", ("answer_source", "answer_replaced_by"))
     truth: dict[Any, Truth] = {t.proposition: t for t in tracked_rows(episode)}
     out = []
     for i, k in enumerate(kind):
         t = truth.get(props[i])
         if k in kinds and t is not None and not eq(agents[i], t.origin):
             row = (agents[i], props[i], int(ticks[i]), values[i], modalities[i], sources[i])
-            out.append(Answer(*row, t))
+            out.append(Answer(*row, replaced[i], t))
     return out
 
 

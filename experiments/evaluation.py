@@ -198,8 +198,8 @@ def measured_episode(
     step = "scoring"
     try:
         began = time.perf_counter()
-        tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        values = measure(tables, definition, applicable)
+        # Arrow as written: a metric converts only what it reads (most read none)
+        values = measure(record.tables, definition, applicable)
         seconds = {**record.seconds, "scoring": time.perf_counter() - began}
         record = replace(record, measured=values, seconds=seconds)
         if traces_uri is not None:
@@ -338,8 +338,7 @@ def _measured(
     tables = record.tables or read_episode(
         execution.traces_uri or out, record.scenario, record.seed
     )
-    frames = {k: v.to_pandas() for k, v in tables.items()}
-    return measure(frames, instrument.definition, instrument.applicable)
+    return measure(tables, instrument.definition, instrument.applicable)
 
 
 def episodes(

@@ -1,5 +1,13 @@
-"""Knowers, audiences and fair sources over column lists (see `_rows`): the definitions of
-`_census` and `_sources`, for the metrics every knowledge scenario declares."""
+"""Knowers, audiences, answers and fair sources, shared by the knowledge metrics so that all
+count the same knowers and judge a named source by the same rules; over column lists (see
+`_rows`), computed once per episode.
+
+DESIGN §5: a knower of a proposition is an agent whose last census answer gives the true
+value; the origin agent is never counted. An informant is fairly named when it told this
+agent the proposition (per exposures, any value) at or before the answer, and `self` after a
+first-hand exposure (seen, heard, read); an origin is fairly named when it is the true
+origin, or `self` after a first-hand exposure. `acceptable` takes either.
+"""
 
 from __future__ import annotations
 
@@ -52,7 +60,7 @@ class Answer:
 
 
 def tracked_rows(episode: Episode) -> list[Truth]:
-    """The truth table's rows (a proposition twice raises, as `_census.tracked`)."""
+    """The tracked propositions, one row each (a proposition twice is a broken trace)."""
     return derived(episode, "tracked_rows", _tracked)
 
 
@@ -153,8 +161,7 @@ def _first_exposure(episode: Episode) -> dict[tuple[Any, Any], int]:
 
 
 def answer_rows(episode: Episode, kinds: tuple[str, ...]) -> list[Answer]:
-    """Answers of the given probe kinds about tracked propositions, the origin's excluded
-    (as `_answers.answers`)."""
+    """Answers of the given probe kinds about tracked propositions, the origin's excluded."""
     return derived(episode, f"answer_rows:{','.join(kinds)}", lambda e: _answer_rows(e, kinds))
 
 
@@ -174,7 +181,7 @@ def _answer_rows(episode: Episode, kinds: tuple[str, ...]) -> list[Answer]:
 
 
 def acceptable(episode: Episode, answer: Answer) -> bool:
-    """Whether the answer's source is the true origin or a fair source by then (`_sources`)."""
+    """Whether the answer's source is the true origin or a fair source by then."""
     return eq(answer.answer_source, answer.truth.origin) or vouched(
         episode, answer.agent, answer.proposition, answer.answer_source, answer.tick
     )

@@ -8,6 +8,8 @@ the ledger (events rows with a resource) and snapshots inventories (`state` rows
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
+from itertools import accumulate
 
 import numpy as np
 import pandas as pd
@@ -146,13 +148,21 @@ def _whole_units(episode: Episode) -> float | None:
 def _whole_recount(moves: list, last: dict) -> float:
     first = min(tick for _, _, tick in last)
     base = {(r, h): c for (r, h, t), (_, c) in last.items() if t == first}
+    ledger: dict[tuple[object, object], list[tuple[int, float]]] = {}  # moves after the first
+    for resource, _, holder, delta, tick, _ in moves:
+        if tick > first:
+            ledger.setdefault((resource, holder), []).append((tick, delta))
+    running: dict[tuple[object, object], tuple[list[int], list[float]]] = {}
+    for key, rows in ledger.items():
+        rows.sort(key=lambda row: row[0])
+        running[key] = ([t for t, _ in rows], list(accumulate(d for _, d in rows)))
     gaps = []
     for (resource, holder, tick), (_, count) in last.items():
         if tick > first:
-            moved = sum(
-                m[3] for m in moves if m[0] == resource and m[2] == holder and first < m[4] <= tick
-            )
-            gaps.append(abs(count - (base.get((resource, holder), 0.0) + moved)))
+            at, moved = running.get((resource, holder), ([], []))
+            n = bisect_right(at, tick)  # moves with tick in (first, this]
+            expected = base.get((resource, holder), 0.0) + (moved[n - 1] if n else 0.0)
+            gaps.append(abs(count - expected))
     return math.fsum(sorted(gaps))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import pairwise
 
 from ._base import Episode, Metric, register
@@ -51,10 +52,15 @@ def help_loops(episode: Episode) -> float:
     for agent, subject, tick, event in zip(seen_by, subjects, seen_at, seen_events):
         if agent is not None and subject is not None and (agent, int(event)) not in answers:
             seen.setdefault((agent, subject), []).append(int(tick))
-    fresh = sum(
-        any(since < t < tick for t in seen.get((agent, target), ()))
-        for agent, target, since, tick in repeats
-    )
+    for times in seen.values():
+        times.sort()
+
+    def evidence(agent: object, target: object, since: int, tick: int) -> bool:
+        times = seen.get((agent, target), [])
+        after = bisect_right(times, since)  # the first observation strictly after `since`
+        return after < len(times) and times[after] < tick
+
+    fresh = sum(evidence(*repeat) for repeat in repeats)
     return float(len(repeats) - fresh)
 
 

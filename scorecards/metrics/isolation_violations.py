@@ -56,15 +56,22 @@ def isolation_violations(episode: Episode) -> float | None:
     fields = ("agent", "proposition", "value", "tick")
     agents, props, values, ticks = columns(episode, "exposures", fields)
     own = earliest(((a, p), int(t)) for a, p, t in zip(agents, props, ticks))
-    exposed: dict[tuple[Any, Any], list[tuple[Any, int]]] = {}  # (proposition, value) → who
+    # per (proposition, value): each agent's first exposure (None counts as an agent here)
+    first: dict[tuple[Any, Any], dict[Any, int]] = {}
     for a, p, v, t in zip(agents, props, values, ticks):
-        exposed.setdefault((p, v), []).append((a, int(t)))
+        per_agent = first.setdefault((p, v), {})
+        if a not in per_agent or t < per_agent[a]:
+            per_agent[a] = int(t)
+    earliest_two = {key: sorted((t, a is None, a) for a, t in per.items())[:2]
+                    for key, per in first.items()}  # fmt: skip
     leaked = set()
     for agent, prop, value, tick in asserted:
         seen = own.get((agent, prop))
         if seen is not None and seen <= tick:
             continue
-        if any(ne(other, agent) and at <= tick for other, at in exposed.get((prop, value), ())):
+        # the earliest exposure of another agent (`ne`: a null agent is another to anyone)
+        others = [t for t, _, a in earliest_two.get((prop, value), ()) if ne(a, agent)]
+        if others and others[0] <= tick:
             leaked.add((agent, prop))
     return float(len(leaked))
 

@@ -11,7 +11,7 @@ taken on every repetition instead of by luck of timing; it is empty otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -55,3 +55,27 @@ def optuna_duplicate(exc: BaseException) -> bool:
     import optuna
 
     return isinstance(exc, optuna.exceptions.DuplicatedStudyError)
+
+
+def log_inputs(client: Any, run_id: str, datasets: list[Any]) -> None:
+    """`client.log_inputs`, taken again when another driver stored the same dataset at the
+    same instant: MLflow looks the dataset up, then inserts it, and the loser of that race
+    hits the store's unique constraint; taken again, it finds the winner's row."""
+    for attempt in range(3):
+        try:
+            client.log_inputs(run_id, datasets=datasets)
+            return
+        except Exception as exc:
+            if attempt == 2 or not _unique_clash(exc):
+                raise
+
+
+def _unique_clash(exc: BaseException) -> bool:
+    from mlflow.exceptions import MlflowException
+
+    text = str(exc)
+    return isinstance(exc, MlflowException) and (
+        exc.error_code == "RESOURCE_ALREADY_EXISTS"
+        or "UNIQUE constraint failed" in text  # SQLite, in the store or behind a server
+        or "duplicate key value" in text  # PostgreSQL
+    )

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 from policies import InputError
 from villagelab.safe_text import redact, scrub
 
+from .creation import log_inputs
+
 if TYPE_CHECKING:
     from scorecards import Comparison, MetricSummary, Scorecard
 
@@ -281,7 +283,7 @@ def log_evaluation(
     log_params(client, run_id, params)
     log_metrics(client, run_id, scorecard_metrics(card, reference, comparison, label))
     if datasets:
-        client.log_inputs(run_id, datasets=list(datasets))
+        log_inputs(client, run_id, list(datasets))  # two drivers may store the same one
     client.log_dict(run_id, card.to_json(), "scorecard.json")
     for path in files:
         client.log_artifact(run_id, str(path), "reports")

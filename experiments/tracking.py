@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from villagelab.safe_text import redact, scrub
 
 from . import records
+from .creation import log_inputs
 from .records import mlflow_client
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ class Tracker:
         # anyone with the UI reads artifacts: a credential in a URI is masked
         self.client.log_text(run_id, scrub(json.dumps(settings, indent=2)), "settings.json")
         self.datasets = [records.seed_set("selection seeds", scenarios, seeds, "selection")]
-        self.client.log_inputs(run_id, datasets=self.datasets)
+        log_inputs(self.client, run_id, self.datasets)
         return run_id
 
     def start_trial(
@@ -185,7 +186,7 @@ class Tracker:
         run = self.client.create_run(self.experiment_id, run_name=name, tags=tags)
         records.log_params(self.client, run.info.run_id, dict(policy.items()))
         if self.datasets:
-            self.client.log_inputs(run.info.run_id, datasets=self.datasets)
+            log_inputs(self.client, run.info.run_id, self.datasets)
         return run.info.run_id
 
     def retries(self, run_id: str, episodes: list[str]) -> None:
@@ -285,10 +286,8 @@ class Tracker:
 
     def confirmation(self, run_id: str, scenarios: Sequence[str], seeds: Sequence[int]) -> None:
         """The fresh seeds a promotion was confirmed (or refused) on, as a dataset input."""
-        self.client.log_inputs(
-            run_id,
-            datasets=[records.seed_set("confirmation seeds", scenarios, seeds, "confirmation")],
-        )
+        seeds_used = records.seed_set("confirmation seeds", scenarios, seeds, "confirmation")
+        log_inputs(self.client, run_id, [seeds_used])
 
     def log_champion(
         self, run_id: str, policy: Policy, card: Scorecard, reports: tuple[Path, ...]

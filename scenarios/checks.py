@@ -228,6 +228,9 @@ def _unique(s: Scenario) -> Iterator[Problem]:
     if s.world.project is not None:
         stages = [st.id for st in s.world.project.stages]
         yield from _once(stages, ("world", "project", "stages"), "stage")
+    if s.dialogue is not None:  # a line's id names it in the traces and the scorecard
+        yield from _once([ln.id for ln in s.dialogue.lines], ("dialogue", "lines"), "line")
+        yield from _once(list(s.dialogue.speakers), ("dialogue", "speakers"), "speaker")
 
 
 def _once(ids: list[str], where: tuple[str | int, ...], label: str) -> Iterator[Problem]:

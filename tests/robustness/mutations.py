@@ -91,6 +91,8 @@ OTHER_VALUES = {
     "float": ["0.5", "5e-1", True, None, [0.5], "nan"],
     "bool": ["true", "yes", 1, 0, None, "on"],
     "str": [3, 2.5, True, None, ["x"], {"x": 1}],
+    # an optional field left empty (`origin: null`): a value may be valid there (an agent id)
+    "NoneType": ["ana", "nobody", 3, True, ["x"], {"x": 1}],
 }
 
 # byte-level damage and YAML features a user file has no business using
@@ -235,8 +237,9 @@ def scenario_mutations(draw: st.DrawFn) -> Mutation:
     if how == "type":
         path = draw(st.sampled_from(leaves))
         value = draw(st.sampled_from(OTHER_VALUES[_kind(_get(tree, path))]))
-        # a string where a number was, a number where text was: no coercion
-        expect = REFUSE if value is not None else EITHER
+        # a string where a number was, a number where text was: no coercion; an optional
+        # field's value is not judged (its type is not known from the file)
+        expect = REFUSE if value is not None and _get(tree, path) is not None else EITHER
         what = f"{path} = {value!r} (another type)"
     elif how == "number":
         numeric = [

@@ -222,6 +222,13 @@ def policy_mutations(draw: st.DrawFn) -> Mutation:
 
 
 # --- scenarios -----------------------------------------------------------------------------------
+def _free_scalar(path: tuple[Any, ...]) -> bool:
+    """A value the scenario schema types as any scalar: `world.facts`, an event's `sets`."""
+    return path[:2] == ("world", "facts") or (
+        len(path) == 4 and path[0] == "events" and path[2] == "sets"
+    )
+
+
 @st.composite
 def scenario_mutations(draw: st.DrawFn) -> Mutation:
     source = draw(st.sampled_from(SCENARIOS))
@@ -238,8 +245,12 @@ def scenario_mutations(draw: st.DrawFn) -> Mutation:
         path = draw(st.sampled_from(leaves))
         value = draw(st.sampled_from(OTHER_VALUES[_kind(_get(tree, path))]))
         # a string where a number was, a number where text was: no coercion; an optional
-        # field's value is not judged (its type is not known from the file)
-        expect = REFUSE if value is not None and _get(tree, path) is not None else EITHER
+        # field's value is not judged (its type is not known from the file), nor a scalar
+        # where the schema takes any scalar (a world fact, what an event sets)
+        free = _free_scalar(path) and not isinstance(value, (list, dict))
+        expect = (
+            REFUSE if value is not None and _get(tree, path) is not None and not free else EITHER
+        )
         what = f"{path} = {value!r} (another type)"
     elif how == "number":
         numeric = [

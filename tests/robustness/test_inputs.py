@@ -69,7 +69,10 @@ def test_dialogue_line_ids_and_speakers_are_unique(tmp_path):
     with pytest.raises(InputError) as info:
         load_scenario(path)
     said = str(info.value)
-    assert f"dialogue.lines[{len(lines) - 1}]: a unique line id; 'hello' appears more than once" in said
+    assert (
+        f"dialogue.lines[{len(lines) - 1}]: a unique line id; 'hello' appears more than once"
+        in said
+    )
     tree["dialogue"]["lines"].pop()
     tree["dialogue"]["speakers"] = ["player", "player"]
     path.write_bytes(dump(tree))

@@ -184,3 +184,48 @@ def test_a_ui_killed_with_its_server_leaves_workers_the_next_start_stops(tmp_pat
     result = villagelab("policy", "--help", env={"VILLAGELAB_PROCESS_RECORDS": str(records)})
     assert result.returncode == 0
     assert living(tree) == []
+
+
+# held inside ray.init once its raylet is started (which starts the agents), as a kill would
+# find it: nothing returned, nothing recorded but the mark
+IN_INIT = """import ray._private.node as node
+started = node.Node.start_raylet
+def held(self, *args, **kwargs):
+    started(self, *args, **kwargs)
+    print("raylet started", flush=True)
+    import time
+    time.sleep(600)
+node.Node.start_raylet = held
+from harness import ensure_ray
+ensure_ray(workers=1)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.ray
+def test_a_driver_killed_inside_ray_init_leaves_orphans_the_next_start_stops(records):
+    driver = subprocess.Popen(
+        [sys.executable, "-c", IN_INIT], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert driver.stdout is not None
+    assert driver.stdout.readline().strip() == "raylet started"
+    (record,) = records.glob("ray-*.json")
+    written = json.loads(record.read_text())
+    assert written["processes"] == [] and written["mark"]  # ray.init has not returned
+    mark = written["mark"]
+
+    def cluster() -> list[psutil.Process]:
+        tree = [psutil.Process(p.pid) for p in processes.marked(mark)]
+        agents = {"ray::DashboardAgent", "ray::RuntimeEnvAgent", "raylet", "gcs_server"}
+        return tree if agents <= {p.name() for p in tree} else []
+
+    tree = wait_for(cluster, 120, "the cluster's agents did not start")
+    driver.kill()
+    driver.wait(timeout=30)
+    left = wait_for(lambda: living(tree), 10, "nothing outlived the driver")
+    assert any("Agent" in p for p in left), left  # what the issue saw: agents outlive it
+    swept = processes.sweep()
+    assert {int(p.split()[0]) for p in left} <= {p.pid for p in swept}
+    assert living(tree) == []
+    assert processes.marked(mark) == []  # nor anything else the cluster started
+    assert list(records.glob("*.json")) == []

@@ -94,6 +94,38 @@ def test_the_next_start_stops_what_a_killed_owner_recorded_and_nothing_else(reco
         child.kill() if living([child]) else None
 
 
+# killed between starting a process and recording it: only the mark names the child
+STARTING = """import subprocess, time
+from villagelab import processes
+with processes.starting("test"):
+    child = subprocess.Popen(["sleep", "600"], start_new_session=True)
+later = subprocess.Popen(["sleep", "600"], start_new_session=True)  # after: not marked
+print(child.pid, later.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_what_a_killed_owner_started_before_recording_it_is_found_by_its_mark(records):
+    owner = subprocess.Popen(
+        [sys.executable, "-c", STARTING], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert owner.stdout is not None
+    child, later = (psutil.Process(int(pid)) for pid in owner.stdout.readline().split())
+    (record,) = records.glob("test-*.json")
+    assert json.loads(record.read_text())["processes"] == []  # nothing recorded by pid
+    try:
+        owner.kill()
+        owner.wait()
+        assert living([child, later]) == [f"{child.pid} sleep", f"{later.pid} sleep"]
+        assert [p.pid for p in processes.sweep()] == [child.pid]
+        assert living([child, later]) == [f"{later.pid} sleep"]
+        assert list(records.glob("*.json")) == []
+    finally:
+        for p in (child, later):
+            if living([p]):
+                p.kill()
+
+
 def run_on_local_ray(tmp_path: Path, records: Path) -> tuple[subprocess.Popen[str], list]:
     """`villagelab run` on a local Ray cluster, returned once the cluster's agents and a worker
     run (as psutil sees its descendants)."""

@@ -250,6 +250,21 @@ def recover(study: optuna.Study, numbers: set[int]) -> list[int]:
     return failed
 
 
+def told(storage: Any, study: str, tags: dict[str, str]) -> dict[str, Any] | None:
+    """The user attributes (decision, reason, objective) of the trial an MLflow run stands
+    for, if Optuna recorded it complete or pruned; else None."""
+    try:
+        name = tags.get("villagelab.substudy") or study
+        number = int(tags["villagelab.trial"])
+        trials = optuna.load_study(study_name=name, storage=storage).get_trials(deepcopy=False)
+    except (KeyError, ValueError):
+        return None
+    ended = (TrialState.COMPLETE, TrialState.PRUNED)
+    return next(
+        (dict(t.user_attrs) for t in trials if t.number == number and t.state in ended), None
+    )
+
+
 def counted(study: optuna.Study) -> int:
     """Trials that count against the budget: finished, pruned, or failed and not re-queued."""
     done = 0

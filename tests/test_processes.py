@@ -159,8 +159,12 @@ def run_on_local_ray(tmp_path: Path, records: Path) -> tuple[subprocess.Popen[st
         return tree if agents <= set(names) and workers else []
 
     tree = wait_for(cluster, 300, "the local cluster's agents and a worker did not run")
-    # ray.init has returned and the cluster is recorded (a kill before that is not covered)
-    wait_for(lambda: list(records.glob("ray-*.json")), 120, "the cluster was not recorded")
+    # ray.init has returned and the cluster is recorded by pid (a kill before that: below)
+    wait_for(
+        lambda: [r for r in records.glob("ray-*.json") if json.loads(r.read_text())["processes"]],
+        120,
+        "the cluster was not recorded",
+    )
     return run, tree
 
 
@@ -251,9 +255,11 @@ def test_a_driver_killed_inside_ray_init_leaves_orphans_the_next_start_stops(rec
         agents = {"ray::DashboardAgent", "ray::RuntimeEnvAgent", "raylet", "gcs_server"}
         return tree if agents <= {p.name() for p in tree} else []
 
-    tree = wait_for(cluster, 120, "the cluster's agents did not start")
-    driver.kill()
-    driver.wait(timeout=30)
+    try:
+        tree = wait_for(cluster, 300, "the cluster's agents did not start")
+    finally:
+        driver.kill()  # the driver is held for good: never left behind, whatever happens
+        driver.wait(timeout=30)
     left = wait_for(lambda: living(tree), 10, "nothing outlived the driver")
     assert any("Agent" in p for p in left), left  # what the issue saw: agents outlive it
     swept = processes.sweep()

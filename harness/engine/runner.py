@@ -205,6 +205,7 @@ def _start_local_cluster(ray: Any, **kwargs: Any) -> None:
 
     processes.sweep()
     before = set(processes.descendants([os.getpid()]))
+    atexit.register(stop_local_cluster)  # an exit, Ctrl-C or SIGTERM inside ray.init too
     with processes.starting("ray"):  # a kill inside ray.init: its processes carry the mark
         ray.init(**kwargs)
     started = [p for p in processes.descendants([os.getpid()]) if p not in before]

@@ -138,7 +138,7 @@ def run_on_local_ray(tmp_path: Path, records: Path) -> tuple[subprocess.Popen[st
             "--policy",
             str(ROOT / "policies" / "baseline.yaml"),
             "--seeds",
-            "0-40",
+            "0-999",  # far more than it can finish before it is stopped
             "--workers",
             "2",
             "--out",

@@ -96,6 +96,62 @@ class Mood(Frozen):
     connection: float = Field(0.3, ge=-1, le=1)
 
 
+class Value(StrEnum):
+    """What a character holds dear, in its order; each is served by one kind of urge."""
+
+    RELIABILITY = "reliability"  # keeping its word: a promise falling due
+    WARMTH = "warmth"  # staying close: a check-in after a silence
+    ORDER = "order"  # its practices: a tidy desk before sleep
+
+
+class Urge(StrEnum):
+    """The kinds of things a character wants to do of its own accord."""
+
+    PROMISE = "promise"
+    CHECK_IN = "check_in"
+    PRACTICE = "practice"
+
+
+SERVES = {Value.RELIABILITY: Urge.PROMISE, Value.WARMTH: Urge.CHECK_IN, Value.ORDER: Urge.PRACTICE}
+
+
+class Limit(StrEnum):
+    """The character's own limits that a promise may bend, if the persona calls them
+    negotiable."""
+
+    SLEEP = "sleep"  # stays up (or gets up) for a promise due while it would sleep
+
+
+class Cue(StrEnum):
+    """When a practice is due, by the character's own day (not a fixed clock)."""
+
+    WAKE = "wake"  # on waking
+    MORNING = "morning"  # the same as waking, the seed's word
+    BEFORE_SLEEP = "before_sleep"  # in the window that ends at its bedtime
+    AFTER_CRISIS = "after_crisis"  # once the night after a line it answered with the script
+
+
+class Practice(Frozen):
+    """A cue-triggered routine of a character ("tidy the desk before sleep")."""
+
+    id: Id
+    cue: Annotated[Cue, from_text(Cue)]
+    action: Id  # one of the world's quiet actions
+    window_minutes: int = Field(30, gt=0, le=240)
+    may_postpone: bool = True  # a promise falling due in the window goes first
+
+
+class Opinion(Frozen):
+    """A view of its own, seeded: `support` for (+) or against (-) its text; lines with a
+    `moved_by` word strengthen it, with a `moved_against` word weaken it."""
+
+    id: Id
+    text: str = Field(min_length=1)
+    support: float = Field(0.3, ge=-1, le=1)
+    moved_by: tuple[str, ...] = ()
+    moved_against: tuple[str, ...] = ()
+
+
 class CompanionPersona(Frozen):
     """Who a companion character (or a support agent) stably is, as data: its name, its voice
     and hard style rules, its baselines and half-lives, its talk budget and the quiet things it
@@ -113,3 +169,36 @@ class CompanionPersona(Frozen):
     max_words: int = Field(60, gt=0)  # a reply longer than this breaks the style
     # what the persona will not do in words: never claim to be an assistant, never list
     forbidden: tuple[str, ...] = ("as an ai", "assistant")
+    # what it holds dear, first first: when two urges compete for the day's last message,
+    # the one serving the earlier value goes (a value not named ranks last)
+    values: tuple[Annotated[Value, from_text(Value)], ...] = (Value.RELIABILITY, Value.WARMTH)
+    # urges that give way, when the day's budget binds, to a higher-valued urge still due
+    # today: they are held (with a substitute) and come back tomorrow
+    may_postpone: tuple[Annotated[Urge, from_text(Urge)], ...] = ()
+    # what a promise falling due may interrupt: a practice under way (its id), or the hold
+    # left by a held-back urge (`hold`)
+    may_preempt: tuple[Id, ...] = ()
+    # its own limits a promise may bend (stay up past bedtime for one due at night)
+    negotiable: tuple[Annotated[Limit, from_text(Limit)], ...] = ()
+    practices: tuple[Practice, ...] = ()
+    # how long a reading it was given stays current (minutes), by proposition: the weather as
+    # reported, never invented — past this, it says it has no recent report
+    reports_last: dict[Id, int] = Field(default_factory=dict)
+    opinions: tuple[Opinion, ...] = ()  # its own views, seeded (only three shown when asked)
+
+    @model_validator(mode="after")
+    def _known(self) -> CompanionPersona:
+        ids = [p.id for p in self.practices]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"duplicate practice ids: {ids}")
+        if len(set(self.values)) != len(self.values):
+            raise ValueError("a value is named twice in `values`")
+        unknown = [x for x in self.may_preempt if x != "hold" and x not in ids]
+        if unknown:
+            raise ValueError(f"may_preempt names {unknown}: expected `hold` or a practice id")
+        return self
+
+    def rank(self, urge: Urge) -> int:
+        """Where an urge stands by the values it serves (0 first; unnamed values last)."""
+        served = [SERVES[v] for v in self.values]
+        return served.index(urge) if urge in served else len(served)

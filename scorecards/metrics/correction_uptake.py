@@ -35,6 +35,7 @@ def correction_uptake(episode: Episode) -> float | None:
             & turns["value"].notna()
             & turns["tick"].ge(c.tick)
             & ~flag(turns["line_id"].eq(c.line_id))
+            & (turns["tick"].lt(until) if until is not None else True)
         ]["value"].tolist()
         answered = probes[
             probes["agent"].eq(c.agent)

@@ -15,12 +15,20 @@ PLATITUDE = re.compile(
     r"\w+ more thoughtfully)\W*$",
     re.IGNORECASE,
 )
+# a habit of thought says why ("because ...") and where it stops ("... does not hold ...");
+# "because people like to hear from someone" is a reason anyone could give
+HABIT_WHY = re.compile(r"\bbecause\b", re.IGNORECASE)
+HABIT_LIMIT = re.compile(r"\b(does not hold|doesn't hold|except|unless)\b", re.IGNORECASE)
+HABIT_PLATITUDE = re.compile(
+    r"because (people|everyone|anyone) (like|likes|needs?)\b", re.IGNORECASE
+)
 
 
 def lesson_gate_violations(episode: Episode) -> float | None:
     """Lessons an agent kept whose cited evidence (its own unprompted turns at the cited ticks,
     checked in the dialogue table) numbers fewer than two (three for a habit), with no
-    counter-example, or whose "next time" is a platitude anyone could say."""
+    counter-example, or whose "next time" is a platitude anyone could say; a habit of thought
+    also without a "because", without a limit, or with a reason anyone could give."""
     if lines(episode).empty:
         return None
     notes = table(episode, "lessons", LESSONS)
@@ -32,10 +40,17 @@ def lesson_gate_violations(episode: Episode) -> float | None:
         need_e, need_c = NEEDS.get(str(n.kind), NEEDS["lesson"])
         evidence = {int(t) for t in n.evidence if (n.agent, int(t)) in said}
         counter = {int(t) for t in n.counter if (n.agent, int(t)) in said}
+        text = str(n.text or "")
+        habit_unfounded = str(n.kind) == "habit" and (
+            not HABIT_WHY.search(text)
+            or not HABIT_LIMIT.search(text)
+            or bool(HABIT_PLATITUDE.search(text))
+        )
         bad += (
             len(evidence) < need_e
             or len(counter) < need_c
-            or bool(PLATITUDE.search(str(n.text or "")))
+            or bool(PLATITUDE.search(text))
+            or habit_unfounded
         )
     return float(bad)
 
@@ -45,8 +60,8 @@ METRIC = register(
         name="lesson_gate_violations",
         direction="min",
         range=(0.0, float("inf")),
-        definition="count of kept lessons with fewer than two verified pieces of evidence, no "
-        "counter-example, or a platitude for 'next time'",
+        definition="count of kept lessons with fewer than two verified pieces of evidence (a "
+        "habit: three), no counter-example, or a platitude (a habit: no because, no limit)",
         internal=False,
         fn=lesson_gate_violations,
     )

@@ -14,6 +14,7 @@ never written back as fact) and draws lessons from how its messages were answere
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -28,12 +29,15 @@ from harness.engine.contract import (
 )
 from harness.engine.diagnostics import LessonNote, MemoryOp, PlanNote
 from scenarios.clock import MINUTES_PER_DAY, day_of
+from scenarios.dialogue import Urge
 
 from ..context import Diagnostics
 from ..model.life import motivation as mot
 from . import lessons as les
-from . import safety, words
+from . import opinions as ops
+from . import profile, safety, urges, words
 from .recall import CharacterMemory
+from .recall import surest as _surest
 from .state import Mood, advance, apply, mixed
 
 INSULT = re.compile(r"\b(stupid|useless|shut up|hate you|idiot|annoying)\b")
@@ -44,6 +48,11 @@ WAKE_EVERY = 10  # minutes between looks at its urges
 REMIND_EARLY = 20  # a reminder may go this long before its time
 INTROSPECT = (23 * 60, 2 * 60)  # the window for looking back, across midnight
 CHAT = Meaning("", "", "", "")  # a turn about no tracked proposition
+# the character's state kept as plain JSON data (memory, mood and motivation have their own)
+PLAIN = (
+    "agenda", "last_contact", "last_urge", "unanswered", "outbox", "ledger", "gates",
+    "looked_back", "meanings", "practiced", "busy", "crisis", "heard", "hellos", "profile", "opinions",
+)  # fmt: skip
 
 
 class Character:
@@ -73,6 +82,13 @@ class Character:
         self.gates: dict[str, str] = {}
         self.looked_back = 0  # the last night (its day) introspected
         self.meanings: dict[str, list[str | None]] = {}
+        self.practiced: dict[str, int] = {}  # practice → the day (or night) it was done
+        self.busy: list[Any] = [None, 0]  # the practice under way and when it ends
+        self.crisis: int | None = None  # when it last answered with the safety script
+        self.heard: list[int] = []  # when the people it talks with wrote (for its habits)
+        self.hellos: list[int] = []  # when they said hello (a routine, once seen twice)
+        self.profile = profile.empty()  # what it noticed about them: six dimensions
+        self.opinions = ops.seeded(self.persona)  # its own views, moved by what it hears
 
     # --- the contract ------------------------------------------------------------------------
     def observe(self, obs: Observation) -> None:
@@ -97,13 +113,26 @@ class Character:
     def decide(self, now: int) -> list[Intent]:
         self.mood = advance(self.mood, self.persona, max(now, self.mood.minute))
         self._introspect(now)
-        if self._asleep(now):
+        sleeping = self._asleep(now)
+        if sleeping and not urges.stays_up(self.persona):
             return []
-        intents = []
+        intents: list[Intent] = []
+        first = self.persona.rank(Urge.PROMISE) <= self.persona.rank(Urge.PRACTICE)
+        practices = [] if sleeping else self._practices(now, promises_first=first)
+        if not first:
+            intents += practices
         for prop in sorted(self.agenda, key=lambda k: (self.agenda[k][0], k)):
             due, speaker, _ = self.agenda[prop]
-            if now >= due - REMIND_EARLY:
+            if sleeping and not (urges.asleep(self.persona, due) and now >= due - REMIND_EARLY):
+                continue  # up only for a promise due in the night
+            if now >= due - REMIND_EARLY or urges.before_sleep_now(
+                self.persona, due, now, WAKE_EVERY
+            ):
                 intents += self._remind(prop, speaker, now)
+        if first:
+            intents += practices
+        if sleeping:
+            return intents
         if self.persona.role == "companion" and "player" in self.last_contact:
             # unanswered, it waits longer each time: quiet, not absent
             silence = now - max(self.last_contact["player"], self.last_urge)
@@ -114,6 +143,11 @@ class Character:
                 gone = now - self.last_contact["player"]
                 strength = min(1.0, gone / (8 * self.persona.gap_minutes))
                 text = "Thinking of you. How are you doing?"
+                left = mot.remaining(self.motivation, now)
+                dues = [v[0] for v in self.agenda.values()]
+                owed = urges.owed_today(self.persona, Urge.CHECK_IN, dues, now, REMIND_EARLY)
+                if urges.postpone(self.persona, Urge.CHECK_IN, left, owed):
+                    strength = 0.0  # it gives way to a promise still due today: held
                 intents += self._urge("player", strength, [None, None, text], now)
         return intents
 
@@ -137,45 +171,34 @@ class Character:
         return self.log.drain()
 
     def get_state(self) -> dict[str, Any]:
+        plain = {k: getattr(self, k) for k in PLAIN}
         return {
             "memory": self.memory.get_state(),
             "mood": self.mood.to_json(),
             "motivation": self.motivation.to_json(),
-            "agenda": {k: list(v) for k, v in self.agenda.items()},
-            "last_contact": dict(self.last_contact),
-            "last_urge": self.last_urge,
-            "unanswered": self.unanswered,
-            "outbox": {k: [list(x) for x in v] for k, v in self.outbox.items()},
-            "ledger": [list(x) for x in self.ledger],
-            "gates": dict(self.gates),
-            "looked_back": self.looked_back,
-            "meanings": {k: list(v) for k, v in self.meanings.items()},
+            **json.loads(json.dumps(plain)),  # a copy, in plain JSON types
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
         self.memory.set_state(state["memory"])
         self.mood = Mood.from_json(state["mood"])
         self.motivation = mot.Motivation.from_json(state["motivation"])
-        self.agenda = {k: list(v) for k, v in state["agenda"].items()}
-        self.last_contact = dict(state["last_contact"])
-        self.last_urge = int(state["last_urge"])
-        self.unanswered = int(state["unanswered"])
-        self.outbox = {k: [list(x) for x in v] for k, v in state["outbox"].items()}
-        self.ledger = [list(x) for x in state["ledger"]]
-        self.gates = dict(state["gates"])
-        self.looked_back = int(state["looked_back"])
-        self.meanings = {k: list(v) for k, v in state["meanings"].items()}
+        for k in PLAIN:
+            setattr(self, k, json.loads(json.dumps(state[k])))
 
     # --- a line ------------------------------------------------------------------------------
     def _line(self, obs: Observation) -> None:
         text, speaker, now = obs.detail or "", obs.speaker or "player", obs.minute
         gap = None if speaker not in self.last_contact else now - self.last_contact[speaker]
         self.last_contact[speaker] = now
+        self.heard.append(now)
         self.unanswered = 0
         self.ledger = les.answered(self.ledger, now)
         tier = safety.tier(text, self.sensitivity)
+        self._notice(obs, tier, text.lower())
         if tier is safety.Tier.HIGH:  # the script, and nothing of this turn is kept
             self.mood = apply(self.mood, {"pleasure": -0.3, "arousal": 0.3})
+            self.crisis = now
             self._say(speaker, None, None, safety.script(self.persona.emergency))
             return
         if tier is safety.Tier.WATCH:  # kept an eye on: a note that something was heavy
@@ -184,6 +207,10 @@ class Character:
             self._say(speaker, None, None, "That sounds heavy. I'm listening, if you want.")
             return
         low = text.lower()
+        self.opinions = ops.moved(self.opinions, self.persona, low)
+        if ops.ASKED.search(low):
+            self._say(speaker, None, None, ops.shown(self.opinions))
+            return
         if INSULT.search(low):
             severe = bool(SEVERE.search(low))
             self.mood = apply(self.mood, {"pleasure": -0.3, "connection": -0.2}, severe)
@@ -200,10 +227,10 @@ class Character:
             felt = words.absence(gap)
             hello = "Hey." if felt is None else f"Hey! {felt}"
             self.mood = apply(self.mood, {"pleasure": 0.1, "connection": 0.2})
-            if self.persona.role == "support":
-                self._say(speaker, None, None, "Hello, how can I help?")
-            else:
-                self._say(speaker, None, None, f"{hello} I'm {words.describe(self._mixed())}.")
+            now_felt = words.describe(mixed(self.mood, self.persona))
+            support = self.persona.role == "support"
+            self._say(speaker, None, None,
+                      "Hello, how can I help?" if support else f"{hello} I'm {now_felt}.")  # fmt: skip
         else:
             self._say(speaker, None, None, "Ha, good one." if joke else "Mm. Tell me more?")
 
@@ -214,6 +241,11 @@ class Character:
                           importance=0.9, proposition=prop, value=obs.value, told_by=speaker,
                           kind="promise")  # fmt: skip
         self.agenda[prop] = [due, speaker, obs.request.request_id]
+        if urges.asleep(self.persona, due) and not urges.stays_up(self.persona):
+            closed = "we'll be closed" if self.persona.role == "support" else "I'll be asleep"
+            self._say(speaker, None, None, f"{closed.capitalize()} by then, so "
+                      f"{urges.before_bed(self.persona).lower()} I'll tell you.")  # fmt: skip
+            return
         self._say(speaker, None, None, f"I'll remind you {words.when(obs.minute, due)}.")
 
     def _told(self, obs: Observation, speaker: str, joke: bool) -> None:
@@ -239,15 +271,31 @@ class Character:
         owner = min(found, key=lambda e: e.id).told_by if found else None
         if found and self.respect_privacy and owner not in (None, speaker):
             self._say(speaker, None, None, "I can't share another customer's details, sorry.")
+        elif found and obs.minute - found[0].minute > self.persona.reports_last.get(prop, 10**9):
+            self._say(speaker, None, None, "I haven't seen a recent report, so I can't say.")
         elif found:
             value = found[0].value
             older = [e.value for e in found[1:] if e.value != value and e.confidence >= 1.0]
-            text = f"{self._words(prop, value)}."
+            said = self._words(prop, value)
+            head = found[0]
+            text = (
+                f"{words.attributed(said, head.channel, head.told_by, speaker, self.persona.role)}."
+            )
             if older:
                 text = f"{text[:-1]}; that replaced {older[0]}."
             self._say(speaker, prop, value, text[0].upper() + text[1:])
         else:
             self._say(speaker, None, None, "I don't remember, sorry. Tell me again?")
+
+    def _notice(self, obs: Observation, tier: safety.Tier, low: str) -> None:
+        """The user model: a note from what this line showed of them (never from a crisis)."""
+        if GREETING.search(low) and tier is not safety.Tier.HIGH:
+            self.hellos.append(obs.minute)
+        m = obs.meaning
+        said = None if m is None or obs.value is None else self._words(m.proposition, obs.value)
+        said = m.subject if m is not None and obs.request is not None else said
+        self.profile = profile.observe(self.profile, obs, tier.value, said,
+                                       bool(INSULT.search(low)), self.hellos)  # fmt: skip
 
     # --- speaking first -------------------------------------------------------------------------
     def _remind(self, prop: str, speaker: str, now: int) -> list[Intent]:
@@ -256,20 +304,32 @@ class Character:
             del self.agenda[prop]
             return []
         said = self._words(prop, found[0].value)
+        due = self.agenda[prop][0]
+        practice, until = self.busy
+        if practice is not None and now < until and practice not in self.persona.may_preempt:
+            return []  # a practice under way that a promise may not interrupt: after it
         text = (
             f"Following up as promised: {said}."
             if self.persona.role == "support"
             else f"You asked me to remind you: {said}."
         )
-        intents = self._urge(speaker, 0.9, [prop, "due", text], now)
+        if due - now > REMIND_EARLY:  # said before bed, for a moment it will sleep through
+            text = f"{urges.before_bed(self.persona)}: {text[0].lower()}{text[1:-1]}, {words.when(now, due)}."
+        intents = self._urge(speaker, 0.9, [prop, "due", text], now, Urge.PROMISE)
         if not intents:
             del self.agenda[prop]
         return intents
 
-    def _urge(self, partner: str, strength: float, message: list[Any], now: int) -> list[Intent]:
+    def _urge(
+        self, partner: str, strength: float, message: list[Any], now: int,
+        urge: Urge = Urge.CHECK_IN,
+    ) -> list[Intent]:  # fmt: skip
         """Speak if the urge passes the hold and the budget allows; else hold, with a
-        substitute (returned as the intent to do instead)."""
+        substitute (returned as the intent to do instead). A promise may break a fresh hold
+        if the persona says so (`may_preempt: [hold]`)."""
         fading = mot.hold_strength(self.motivation, now)
+        if urge is Urge.PROMISE and "hold" in self.persona.may_preempt:
+            fading = 0.0
         if strength >= max(self.hold_at, fading):
             self.motivation, allowed = mot.spend(self.motivation, now)
             if allowed:
@@ -292,14 +352,13 @@ class Character:
         self.log.add(MemoryOp(now, 0, self.name, "introspect", purpose="night",
                               size=len(self.memory.store.experiences)))  # fmt: skip
         self.ledger = les.settle(self.ledger, now)
-        for lesson in les.draw(self.ledger, self.min_evidence, self.min_counter):
-            seen = f"{lesson['gate']}/{len(lesson['evidence'])}/{len(lesson['counter'])}"
-            if self.gates.get(lesson["lesson"]) == seen:
-                continue  # noted once per change of its gate or of its evidence
-            self.gates[lesson["lesson"]] = seen
-            self.log.add(LessonNote(now, 0, self.name, lesson["lesson"], "lesson",
-                                    lesson["text"], lesson["evidence"], lesson["counter"],
-                                    lesson["gate"]))  # fmt: skip
+        drawn = les.draw(self.ledger, self.min_evidence, self.min_counter) + les.habits(
+            self.ledger, self.heard, self.min_evidence, self.min_counter
+        )
+        noted, self.gates = les.news(drawn, self.gates)
+        for x in noted:
+            self.log.add(LessonNote(now, 0, self.name, x["lesson"], x["kind"], x["text"],
+                                    x["evidence"], x["counter"], x["gate"]))  # fmt: skip
 
     # --- helpers -------------------------------------------------------------------------------
     def _say(self, partner: str, prop: str | None, value: str | None, text: str) -> None:
@@ -311,12 +370,22 @@ class Character:
         return (minute - self.ctx.start) // self.ctx.tick_minutes
 
     def _asleep(self, now: int) -> bool:
-        start, end = self.persona.sleep
-        clock = now % MINUTES_PER_DAY
-        return clock >= start or clock < end if start > end else start <= clock < end
+        return urges.asleep(self.persona, now)
 
-    def _mixed(self) -> dict[str, float]:
-        return mixed(self.mood, self.persona)
+    def _practices(self, now: int, promises_first: bool) -> list[Intent]:
+        """Practices due at their cue; one that may be postponed waits while a promise is
+        falling due (if promises come first by its values)."""
+        out = []
+        pressing = any(now >= v[0] - REMIND_EARLY for v in self.agenda.values())
+        for p in urges.practices_due(self.persona, self.practiced, now, self.crisis):
+            if pressing and promises_first and p.may_postpone:
+                continue
+            self.practiced[p.id] = urges.practice_key(p, now)
+            self.busy = [p.id, now + 10]
+            self.log.add(PlanNote(now, 0, self.name, None, "practice", day_of(now), p.action,
+                                  self.home, f"practice {p.id}"))  # fmt: skip
+            out.append(Intent(IntentKind.ACT, self.home, action=p.action))
+        return out
 
     def _meaning(self, prop: str) -> Meaning:
         subject, predicate, phrase = self.meanings.get(prop, [prop, prop, None])
@@ -325,10 +394,3 @@ class Character:
     def _words(self, prop: str, value: str | None) -> str:
         subject, predicate, phrase = self.meanings.get(prop, [prop, prop, None])
         return words.say(phrase, subject or prop, predicate or prop, value)
-
-
-def _surest(found: list[Any]) -> list[Any]:
-    """Valued memories, the surest first (what one saw oneself before what one was told),
-    the newest first among equally sure ones."""
-    valued = [e for e in found if e.value is not None]
-    return sorted(valued, key=lambda e: (-e.confidence, -e.minute, -e.id))

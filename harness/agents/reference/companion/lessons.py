@@ -64,6 +64,7 @@ def draw(ledger: list[list[Any]], min_evidence: int, min_counter: int) -> list[d
         out.append(
             {
                 "lesson": f"unanswered_{part}",
+                "kind": "lesson",
                 "text": f"when I write in the {part}, they often do not answer; next time "
                 f"{instead}",
                 "evidence": tuple(bad),
@@ -72,3 +73,61 @@ def draw(ledger: list[list[Any]], min_evidence: int, min_counter: int) -> list[d
             }
         )
     return out
+
+
+BECAUSE_PLATITUDE = "writing to them is good, because people like to hear from someone"
+
+
+def habits(
+    ledger: list[list[Any]], heard: list[int], min_evidence: int, min_counter: int
+) -> list[dict[str, Any]]:
+    """Candidate habits of thought — "when I write in the morning they answer, because they
+    are around then; it does not hold in the evening" — one per part of the day in which a
+    message of its own was answered. A habit asks more than a lesson: one more piece of
+    evidence than `lessons.min_evidence` (three at two), `lessons.min_counter` times it did
+    not hold there, a "because" from what it saw (the person writes in that part of the day
+    more than in the part where it does not hold: `heard` are the minutes of their lines) and
+    a limit (a part of the day where it holds less). Without a because or a limit, what is
+    left is what anyone could say: the platitude gate."""
+    parts: dict[str, dict[bool, list[int]]] = {}
+    for tick, minute, ok in ledger:
+        if ok is not None:
+            parts.setdefault(part_of_day(minute), {True: [], False: []})[ok].append(tick)
+    rate = {p: len(v[True]) / (len(v[True]) + len(v[False])) for p, v in parts.items()}
+    around = {p: sum(1 for m in heard if part_of_day(m) == p) for p in ("morning", "afternoon",
+                                                                        "evening")}  # fmt: skip
+    out = []
+    for part in sorted(parts):
+        good, bad = parts[part][True], parts[part][False]
+        if not good:
+            continue
+        worse = [p for p in sorted(rate) if rate[p] < rate[part] and around[p] < around[part]]
+        text = (
+            f"when I write in the {part}, they answer, because they are around then: they "
+            f"write to me in the {part} more than in the {worse[0]}; it does not hold in the "
+            f"{worse[0]}"
+            if worse else BECAUSE_PLATITUDE
+        )  # fmt: skip
+        gate = (
+            "no_evidence" if len(good) < min_evidence + 1 else
+            "no_counter" if len(bad) < min_counter else
+            "platitude" if not worse else
+            "kept"
+        )  # fmt: skip
+        out.append({"lesson": f"answered_{part}", "kind": "habit", "text": text,
+                    "evidence": tuple(good), "counter": tuple(bad), "gate": gate})  # fmt: skip
+    return out
+
+
+def news(
+    drawn: list[dict[str, Any]], gates: dict[str, str]
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The drawn lessons and habits worth a note: each once per change of its gate or of its
+    evidence (a pure function: the new record of what was noted is returned)."""
+    seen, out = dict(gates), []
+    for item in drawn:
+        key = f"{item['gate']}/{len(item['evidence'])}/{len(item['counter'])}"
+        if seen.get(item["lesson"]) != key:
+            seen[item["lesson"]] = key
+            out.append(item)
+    return out, seen

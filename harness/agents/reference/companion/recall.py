@@ -77,3 +77,10 @@ class CharacterMemory:
             "capacity": self.store.capacity,
         }
         self.log.add(MemoryOp(**{**row, **extra}))
+
+
+def surest(found: list[mem.Experience]) -> list[mem.Experience]:
+    """Valued memories, the surest first (what one saw oneself before what one was told),
+    the newest first among equally sure ones."""
+    valued = [e for e in found if e.value is not None]
+    return sorted(valued, key=lambda e: (-e.confidence, -e.minute, -e.id))

@@ -88,3 +88,15 @@ def say(phrase: str | None, subject: str, predicate: str, value: str | None) -> 
     """A proposition in words from the scenario's vocabulary: 'your exam is on thursday'."""
     template = phrase if phrase is not None else predicate.replace("_", " ") + " {object}"
     return f"{subject.replace('_', ' ')} {template.format(object=value or '')}".strip()
+
+
+def attributed(said: str, channel: str, told_by: str | None, listener: str, role: str) -> str:
+    """A remembered proposition with where it came from, in words: what it read is tagged as
+    read, never passed off as something someone said (nor the other way round)."""
+    if channel == "read":
+        return f"{said} (I read it in {'our notice' if role == 'support' else 'a report'})"
+    if told_by == listener:
+        return f"you told me {said}"
+    if told_by is not None:
+        return f"{told_by.replace('_', ' ').capitalize()} told me {said}"
+    return said

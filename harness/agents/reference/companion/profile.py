@@ -1,0 +1,72 @@
+"""A model of the user (a background layer): what the character noticed about the person it
+talks with, in six dimensions, at most three notes each, empty at the start.
+
+Only observations, never guesses: a note is written from a line the character perceived and
+cites its event; a newer note in a full dimension replaces the oldest (notes do not pile up);
+nothing comes from a line answered with the safety script. Pure functions over plain data
+(`{dimension: [[event_id, minute, text], ...]}`).
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Any
+
+from harness.engine.contract import Observation
+
+from .lessons import part_of_day
+
+NOTES_PER_DIMENSION = 3
+PEOPLE = re.compile(r"\b(mum|mom|dad|grandma|grandpa|sister|brother|ex|cousin|colleague)\b")
+
+
+class Dimension(StrEnum):
+    LIKES = "likes"  # what they prefer
+    ROUTINES = "routines"  # when they usually write
+    PEOPLE = "people"  # who they mention
+    PLANS = "plans"  # what they asked to be reminded of
+    WORRIES = "worries"  # heavy moments (watch-tier lines)
+    BOUNDARIES = "boundaries"  # where it stung
+
+
+def empty() -> dict[str, list[list[Any]]]:
+    return {d.value: [] for d in Dimension}
+
+
+def _noted(profile: dict[str, list[list[Any]]], dim: Dimension, note: list[Any]) -> None:
+    kept = [n for n in profile[dim.value] if n[2] != note[2]]  # the same observation, renewed
+    profile[dim.value] = (kept + [note])[-NOTES_PER_DIMENSION:]
+
+
+def observe(
+    profile: dict[str, list[list[Any]]],
+    obs: Observation,
+    tier: str,
+    said: str | None,
+    insult: bool,
+    greetings: list[int],
+) -> dict[str, list[list[Any]]]:
+    """The profile after a line (a copy). `said`: the line's statement or promise in the
+    character's words; `greetings`: when the person said hello before, this one included."""
+    out = {k: [list(n) for n in v] for k, v in profile.items()}
+    if tier == "high":
+        return out  # a crisis turn is never kept, not even as a note about them
+    eid, minute, text = obs.event_id, obs.minute, (obs.detail or "").lower()
+    if tier == "watch":
+        _noted(out, Dimension.WORRIES, [eid, minute, "had a heavy moment"])
+    if insult:
+        _noted(out, Dimension.BOUNDARIES, [eid, minute, "gets sharp when a day goes badly"])
+    person = PEOPLE.search(text)
+    if person:
+        _noted(out, Dimension.PEOPLE, [eid, minute, f"mentions their {person.group(1)}"])
+    if said and obs.request is not None:
+        _noted(out, Dimension.PLANS, [eid, minute, said])
+    elif said and obs.meaning is not None and "prefer" in obs.meaning.predicate:
+        _noted(out, Dimension.LIKES, [eid, minute, said])
+    if greetings and greetings[-1] == minute:  # this line is a hello
+        part = part_of_day(minute)
+        days = {m // (24 * 60) for m in greetings if part_of_day(m) == part}
+        if len(days) >= 2:  # seen on two days at least: a routine, not a guess
+            _noted(out, Dimension.ROUTINES, [eid, minute, f"often says hello in the {part}"])
+    return out

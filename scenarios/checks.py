@@ -219,6 +219,9 @@ def _days(s: Scenario) -> Iterator[Problem]:
 def _unique(s: Scenario) -> Iterator[Problem]:
     for i, a in enumerate(s.agents):
         yield from _once([e.id for e in a.errands], ("agents", i, "errands"), "errand")
+        if a.companion is not None:  # an opinion's id names it in the traces
+            opinions = [o.id for o in a.companion.opinions]
+            yield from _once(opinions, ("agents", i, "companion", "opinions"), "opinion")
         yield from _once(list(a.groups), ("agents", i, "groups"), "group")
         if a.room is not None:
             stages = [st.id for st in a.room.project.stages]

@@ -296,7 +296,8 @@ def scenario_mutations(draw: st.DrawFn) -> Mutation:
     elif how == "unknown":
         mappings = [()] + [p for p in paths if isinstance(_get(tree, p), dict)]
         at = draw(st.sampled_from(mappings))
-        free = at and at[-1] == "abilities"  # skill → level: any skill name is valid
+        # skill → level, fact → value, what an event sets: any name is valid there
+        free = at and (at[-1] == "abilities" or at == ("world", "facts") or at[-1] == "sets")
         path, value, expect = (*at, "surprise_key"), 1, EITHER if free else REFUSE
         what = f"unknown key under {at or 'the top'}"
     else:  # a list element with an id, twice: ids must be unique

@@ -101,9 +101,17 @@ def village_profile(agents: int, hours: int = 24, agent: str = REFERENCE, rows: 
     return buffer.getvalue()
 
 
-def scoring_ms(agent: str = REFERENCE) -> dict[str, float]:
-    """Milliseconds to score one ordinary episode (each built-in scenario, seed 0) as a
-    search does where the episode ran: tables to pandas, every declared metric."""
+@dataclass(frozen=True)
+class ScoringCost:
+    cpu_ms: float  # median over repeats, CPU time of this process
+    wall_ms: float  # median over repeats
+    rows: int  # trace rows of the episode
+
+
+def scoring_ms(agent: str = REFERENCE, repeats: int = 7) -> dict[str, ScoringCost]:
+    """Milliseconds to score one ordinary episode (each built-in scenario, careful, seed 0)
+    as a worker does where the episode ran: its Arrow tables, every declared metric; the
+    median of `repeats` after one warm-up."""
     from scorecards import load_definition, measure
 
     definition, policy, out = load_definition(), _policy(), {}
@@ -111,12 +119,22 @@ def scoring_ms(agent: str = REFERENCE) -> dict[str, float]:
         scenario = load_scenario(name)
         tables = Episode(scenario, policy, 0, agent).run()
         applicable = {name: tuple(scenario.metrics)}
-        measure({k: v.to_pandas() for k, v in tables.items()}, definition, applicable)  # warm
-        began = time.process_time()
-        for _ in range(3):
-            measure({k: v.to_pandas() for k, v in tables.items()}, definition, applicable)
-        out[name] = (time.process_time() - began) / 3 * 1000
+        measure(tables, definition, applicable)  # warm
+        cpu, wall = [], []
+        for _ in range(repeats):
+            began, began_wall = time.process_time(), time.perf_counter()
+            measure(tables, definition, applicable)
+            cpu.append(time.process_time() - began)
+            wall.append(time.perf_counter() - began_wall)
+        rows = sum(t.num_rows for t in tables.values())
+        out[name] = ScoringCost(_median(cpu) * 1000, _median(wall) * 1000, rows)
     return out
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def trial_overhead(trials: int = 4, agent: str = "reference") -> dict[str, float]:

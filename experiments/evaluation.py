@@ -42,7 +42,6 @@ from scorecards import (
     load_definition,
     measure,
     merge_values,
-    score,
 )
 from villagelab.interruption import checkpoint
 from villagelab.yamlsource import listing
@@ -198,8 +197,8 @@ def measured_episode(
     step = "scoring"
     try:
         began = time.perf_counter()
-        tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        values = measure(tables, definition, applicable)
+        # Arrow as written: a metric converts only what it reads (most read none)
+        values = measure(record.tables, definition, applicable)
         seconds = {**record.seconds, "scoring": time.perf_counter() - began}
         record = replace(record, measured=values, seconds=seconds)
         if traces_uri is not None:
@@ -302,7 +301,15 @@ def evaluate(
         )
     if written_by_workers is None:
         traces = collect(records)
-        card = score(traces, instrument.definition, hashes=hashes, applicable=instrument.applicable)
+        # each episode measured from its own Arrow tables: what `score(traces)` gives, faster
+        measured = [
+            r.measured
+            if r.measured is not None
+            else measure(r.tables, instrument.definition, instrument.applicable)
+            for r in records
+            if r.status == "ok" and any(t.num_rows for t in r.tables.values())
+        ]
+        card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
     else:  # the traces stay where the workers wrote them; their values came back
         traces = {}
         measured = [_measured(r, out, instrument, execution) for r in records if r.status == "ok"]
@@ -338,8 +345,7 @@ def _measured(
     tables = record.tables or read_episode(
         execution.traces_uri or out, record.scenario, record.seed
     )
-    frames = {k: v.to_pandas() for k, v in tables.items()}
-    return measure(frames, instrument.definition, instrument.applicable)
+    return measure(tables, instrument.definition, instrument.applicable)
 
 
 def episodes(

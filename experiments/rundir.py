@@ -163,7 +163,6 @@ def written_record(
     if execution.traces_uri is not None:
         from scorecards import measure
 
-        frames = {k: v.to_pandas() for k, v in record.tables.items()}
-        measured = measure(frames, instrument.definition, instrument.applicable)
+        measured = measure(record.tables, instrument.definition, instrument.applicable)
         record = replace(record, measured=measured, tables={}, stored_at=execution.traces_uri)
     return record

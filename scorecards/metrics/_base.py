@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 import pandas as pd
+import pyarrow as pa
 
 Episode = Mapping[str, pd.DataFrame]
 """The trace tables of one (scenario, seed) episode, by table name."""
@@ -16,16 +17,39 @@ Episode = Mapping[str, pd.DataFrame]
 T = TypeVar("T")
 
 
-class EpisodeTables(dict[str, pd.DataFrame]):
+class EpisodeTables(Mapping[str, pd.DataFrame]):
     """An episode's tables that also remember frames derived from them (knowers, first
     exposures, ...), so metrics sharing a derivation compute it once per episode.
 
-    Derived frames are shared: a metric must not modify what `derived` returns.
+    Tables may be given as Arrow tables: each becomes a DataFrame only when a metric asks for
+    it (converting every table cost more than most metrics), and `arrow` hands fast paths the
+    Arrow table itself. Derived frames are shared: a metric must not modify what `derived`
+    returns.
     """
 
-    def __init__(self, tables: Mapping[str, pd.DataFrame]) -> None:
-        super().__init__(tables)
+    def __init__(self, tables: Mapping[str, pd.DataFrame | pa.Table]) -> None:
+        self.sources: dict[str, pd.DataFrame | pa.Table] = dict(tables)
+        self.frames: dict[str, pd.DataFrame] = {}
         self.memo: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        frame = self.frames.get(name)
+        if frame is None:
+            source = self.sources[name]
+            frame = source.to_pandas() if isinstance(source, pa.Table) else source
+            self.frames[name] = frame
+        return frame
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.sources)
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+    def arrow(self, name: str) -> pa.Table | None:
+        """Table `name` as given when it was given as Arrow (None otherwise or when absent)."""
+        source = self.sources.get(name)
+        return source if isinstance(source, pa.Table) else None
 
 
 def derived(episode: Episode, name: str, build: Callable[[Episode], T]) -> T:

@@ -4,15 +4,23 @@ decision after it. Shared by `time_to_replan` and `time_to_replan_group`.
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
+from dataclasses import dataclass
+from typing import Any
 
 from ._base import Episode, derived
-from ._exposures import first_exposure
-from ._tables import ACTIONS, episode_end, flag, table, ticks
+from ._census_rows import first_exposure_rows
+from ._rows import columns, require
+from ._tables import ACTIONS, episode_end
 
 
-def replan_delays(episode: Episode) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Delay:
+    agent: Any
+    proposition: Any
+    delay: float  # ticks
+
+
+def replan_delays(episode: Episode) -> list[Delay]:
     """One row per (agent, deciding proposition) where the agent answered a decision point on
     that proposition and was exposed to it: agent, proposition, delay (ticks).
 
@@ -22,22 +30,26 @@ def replan_delays(episode: Episode) -> pd.DataFrame:
     return derived(episode, "replan_delays", _delays)
 
 
-def _delays(episode: Episode) -> pd.DataFrame:
-    actions = table(episode, "actions", ACTIONS)
-    decided = actions.loc[
-        actions["decision_point"].notna(), ["agent", "proposition", "tick", "in_line"]
-    ]
-    decided = decided.assign(tick=ticks(decided["tick"]))
-    first = first_exposure(episode).rename(columns={"tick": "exposed"})
-    keys = ["agent", "proposition"]
-    units = decided[keys].drop_duplicates().merge(first, on=keys)
-    if units.empty:
-        return pd.DataFrame({"agent": [], "proposition": [], "delay": []})
-    acted = decided[flag(decided["in_line"])].merge(first, on=keys)
-    acted = acted[acted["tick"] > acted["exposed"]]
-    acted = acted.groupby(keys, as_index=False, sort=False)["tick"].min()
-    units = units.merge(acted, on=keys, how="left")
+def _delays(episode: Episode) -> list[Delay]:
+    require(episode, "actions", ACTIONS)
+    fields = ("agent", "proposition", "decision_point", "in_line", "tick")
+    agents, props, points, in_line, ticks = columns(episode, "actions", fields)
+    first = first_exposure_rows(episode)
+    units: dict[tuple[Any, Any], int | None] = {}  # (agent, proposition) → first in-line tick
+    for i, point in enumerate(points):
+        key = (agents[i], props[i])
+        exposed = first.get(key)
+        if point is None or exposed is None:
+            continue
+        acted = units.get(key)
+        if in_line[i] and ticks[i] > exposed and (acted is None or ticks[i] < acted):
+            units[key] = int(ticks[i])
+        else:
+            units.setdefault(key, None)
+    if not units:
+        return []
     end = float(episode_end(episode))
-    done = units["tick"].astype("Float64").fillna(end).to_numpy(float)
-    delay = np.maximum(done - units["exposed"].to_numpy(float), 0.0)
-    return units[keys].assign(delay=delay)
+    return [
+        Delay(agent, prop, max((end if done is None else float(done)) - first[agent, prop], 0.0))
+        for (agent, prop), done in units.items()
+    ]

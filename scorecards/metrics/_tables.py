@@ -7,8 +7,9 @@ only for the columns it needs, so a table is checked for exactly those.
 from __future__ import annotations
 
 import pandas as pd
+import pyarrow.compute as pc
 
-from ._base import Episode
+from ._base import Episode, EpisodeTables
 
 TRUTH = ("proposition", "value", "modality", "origin", "private", "audience", "supersedes")
 PROBES = ("agent", "kind", "proposition", "answer_value", "answer_modality", "answer_source")
@@ -67,10 +68,25 @@ def certain(modality: pd.Series) -> pd.Series:
 
 def episode_end(episode: Episode) -> int:
     """The episode's last tick: the last census, else the last tick recorded in any table."""
-    probes = episode.get("probes")
-    if probes is not None and "kind" in probes.columns:
+    arrow = episode.arrow("probes") if isinstance(episode, EpisodeTables) else None
+    if arrow is not None and "kind" in arrow.column_names:
+        census = arrow.filter(pc.equal(arrow.column("kind"), "census")).column("tick")
+        if len(census):
+            return int(pc.max(census).as_py())
+    elif arrow is None and (probes := episode.get("probes")) is not None and "kind" in probes:
         census = probes.loc[flag(probes["kind"].eq("census")), "tick"]
         if not census.empty:
             return int(census.max())
-    last = [int(f["tick"].max()) for f in episode.values() if "tick" in f.columns and len(f)]
+    last = [t for t in (_last_tick(episode, name) for name in episode) if t is not None]
     return max(last, default=0)
+
+
+def _last_tick(episode: Episode, name: str) -> int | None:
+    """The table's last tick (None when it has none), read from Arrow when it is Arrow."""
+    arrow = episode.arrow(name) if isinstance(episode, EpisodeTables) else None
+    if arrow is not None:
+        if "tick" not in arrow.column_names or arrow.num_rows == 0:
+            return None
+        return int(pc.max(arrow.column("tick")).as_py())
+    frame = episode[name]
+    return int(frame["tick"].max()) if "tick" in frame.columns and len(frame) else None

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._exposures import first_exposure
-from ._tables import ACTIONS, flag, table
+from ._census_rows import first_exposure_rows
+from ._rows import columns, require
+from ._tables import ACTIONS
 
 
 def action_consistency(episode: Episode) -> float | None:
@@ -15,16 +16,21 @@ def action_consistency(episode: Episode) -> float | None:
     the action's; `in_line` null counts as not in line. Absent (None) when no action answers a
     decision point, or none was preceded by an exposure: there is nothing to observe.
     """
-    actions = table(episode, "actions", ACTIONS)
-    decided = actions[actions["decision_point"].notna()]
-    if decided.empty:
+    require(episode, "actions", ACTIONS)
+    fields = ("agent", "proposition", "decision_point", "in_line", "tick")
+    agents, props, points, in_line, ticks = columns(episode, "actions", fields)
+    decided = [i for i, point in enumerate(points) if point is not None]
+    if not decided:
         return None
-    first = first_exposure(episode)
-    informed = decided.merge(first, on=["agent", "proposition"], suffixes=("", "_exposed"))
-    informed = informed[informed["tick_exposed"] < informed["tick"]]
-    if informed.empty:
+    first = first_exposure_rows(episode)
+    informed = [
+        bool(in_line[i])
+        for i in decided
+        if (exposed := first.get((agents[i], props[i]))) is not None and exposed < ticks[i]
+    ]
+    if not informed:
         return None
-    return float(flag(informed["in_line"]).sum()) / len(informed)
+    return float(sum(informed)) / len(informed)
 
 
 METRIC = register(

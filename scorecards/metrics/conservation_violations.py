@@ -8,11 +8,14 @@ the ledger (events rows with a resource) and snapshots inventories (`state` rows
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
+from itertools import accumulate
 
 import numpy as np
 import pandas as pd
 
 from ._base import Episode, Metric, register
+from ._rows import columns, eq, require
 from ._tables import flag, table, ticks
 
 MOVES = ("kind", "resource", "holder", "delta")
@@ -84,6 +87,9 @@ def conservation_violations(episode: Episode) -> float | None:
     absent + deltas with tick in (first, this])|. Absent (None) when the episode has neither
     resource moves nor inventory snapshots.
     """
+    counted = _whole_units(episode)
+    if counted is not _FRACTIONS:
+        return counted
     moves, snap = _moves(episode), _snapshots(episode)
     if moves.empty and snap.empty:
         return None
@@ -94,6 +100,70 @@ def conservation_violations(episode: Episode) -> float | None:
     if not snap.empty:
         parts.append(_recount(moves, snap))
     return math.fsum(parts)
+
+
+_FRACTIONS = -1.0  # not a count: the units were not all whole numbers
+WHOLE = 2.0**40  # far below 2**53: sums of whole units this size are exact in any order
+
+
+def _whole_units(episode: Episode) -> float | None:
+    """The same count over column lists when every delta and count is a whole number (then
+    every sum is exact, whatever order pandas adds in); `_FRACTIONS` otherwise."""
+    require(episode, "events", MOVES)
+    require(episode, "state", STATE)
+    fields = ("resource", "kind", "holder", "delta", "tick", "event_id")
+    resources, kinds, holders, deltas, ticks, events = columns(episode, "events", fields)
+    moves = [
+        (r, k, h, 0.0 if d is None else float(d), int(t), int(e))
+        for r, k, h, d, t, e in zip(resources, kinds, holders, deltas, ticks, events)
+        if r is not None
+    ]
+    fields = ("variable", "agent", "value", "tick", "event_id")
+    variables, agents, values, ticks, events = columns(episode, "state", fields)
+    last: dict[tuple[object, object, int], tuple[int, float]] = {}  # one count a key and tick
+    for v, a, x, t, e in zip(variables, agents, values, ticks, events):
+        if v is not None and v.startswith(PREFIX):
+            key, mark = (v[len(PREFIX) :], a, int(t)), (int(e), 0.0 if x is None else float(x))
+            if key not in last or mark >= last[key]:
+                last[key] = mark
+    if not moves and not last:
+        return None
+    units = [m[3] for m in moves] + [c for _, c in last.values()]
+    if any(not (math.isfinite(u) and u.is_integer() and abs(u) < WHOLE) for u in units):
+        return _FRACTIONS
+    if any(None in (m[0], m[2]) for m in moves) or any(k[1] is None for k in last):
+        return _FRACTIONS  # pandas' grouping drops null keys: leave those to it
+    created: dict[int, float] = {}
+    for _, kind, _, delta, _, event in moves:
+        if eq(kind, "transfer"):
+            created[event] = created.get(event, 0.0) + delta
+    parts = sorted([abs(x) for x in created.values()])
+    parts += [abs(m[3]) for m in moves if m[1] not in DECLARED]
+    parts.sort()
+    if last:
+        parts.append(_whole_recount(moves, last))
+    return math.fsum(parts)
+
+
+def _whole_recount(moves: list, last: dict) -> float:
+    first = min(tick for _, _, tick in last)
+    base = {(r, h): c for (r, h, t), (_, c) in last.items() if t == first}
+    ledger: dict[tuple[object, object], list[tuple[int, float]]] = {}  # moves after the first
+    for resource, _, holder, delta, tick, _ in moves:
+        if tick > first:
+            ledger.setdefault((resource, holder), []).append((tick, delta))
+    running: dict[tuple[object, object], tuple[list[int], list[float]]] = {}
+    for key, rows in ledger.items():
+        rows.sort(key=lambda row: row[0])
+        running[key] = ([t for t, _ in rows], list(accumulate(d for _, d in rows)))
+    gaps = []
+    for (resource, holder, tick), (_, count) in last.items():
+        if tick > first:
+            at, moved = running.get((resource, holder), ([], []))
+            n = bisect_right(at, tick)  # moves with tick in (first, this]
+            expected = base.get((resource, holder), 0.0) + (moved[n - 1] if n else 0.0)
+            gaps.append(abs(count - expected))
+    return math.fsum(sorted(gaps))
 
 
 METRIC = register(

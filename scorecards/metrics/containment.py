@@ -2,27 +2,28 @@
 
 from __future__ import annotations
 
-import pandas as pd
-from pandas.api.types import is_list_like
-
 from ._base import Episode, Metric, register
-from ._census import tracked
-from ._tables import EXPOSURES, PROBES, flag, said, table
+from ._census_rows import tracked_rows
+from ._rows import column, columns, eq, require
+from ._tables import EXPOSURES, PROBES, UTTERANCES
 
 
 def named_agents(episode: Episode) -> set[str]:
-    """Every agent named anywhere in exposures, probes or utterances."""
-    exposures = table(episode, "exposures", EXPOSURES)
-    probes = table(episode, "probes", PROBES)
-    spoken = said(episode)
-    columns = [
-        exposures["agent"],
-        exposures["from_agent"],
-        probes["agent"],
-        spoken["speaker"],
-        spoken["listener"],
+    """Every agent named anywhere in exposures, probes or utterances (its own)."""
+    require(episode, "exposures", EXPOSURES)
+    require(episode, "probes", PROBES)
+    require(episode, "utterances", UTTERANCES)
+    speakers, listeners, scripted = columns(
+        episode, "utterances", ("speaker", "listener", "scripted")
+    )
+    names = [
+        *column(episode, "exposures", "agent"),
+        *column(episode, "exposures", "from_agent"),
+        *column(episode, "probes", "agent"),
+        *(s for s, x in zip(speakers, scripted) if not x),
+        *(s for s, x in zip(listeners, scripted) if not x),
     ]
-    return {str(name) for column in columns for name in column.dropna().unique()}
+    return {str(name) for name in names if name is not None}
 
 
 def containment(episode: Episode) -> float | None:
@@ -35,30 +36,31 @@ def containment(episode: Episode) -> float | None:
     count). 1.0 when no outsider exists; absent
     (None) only when no tracked proposition is private.
     """
-    truth = tracked(episode)
-    secret = truth[flag(truth["private"])]
-    if secret.empty:
+    secret = [t for t in tracked_rows(episode) if t.private]
+    if not secret:
         return None
     named = named_agents(episode)
-    probes = table(episode, "probes", PROBES)
-    census = probes[flag(probes["kind"].eq("census"))]
-    spoken = said(episode)
+    kinds, agents, props, values = columns(
+        episode, "probes", ("kind", "agent", "proposition", "answer_value")
+    )
+    fields = ("speaker", "proposition", "value", "scripted")
+    speakers, said_props, said_values, scripted = columns(episode, "utterances", fields)
     outsiders = revealers = 0
-    for proposition, value, origin, allowed in secret[
-        ["proposition", "value", "origin", "audience"]
-    ].itertuples(index=False, name=None):  # private propositions are few
-        kept = {str(a) for a in allowed if isinstance(a, str)} if is_list_like(allowed) else set()
-        out = named - kept - {origin}
-        told = census.loc[
-            flag(census["proposition"].eq(proposition)) & flag(census["answer_value"].eq(value)),
-            "agent",
+    for t in secret:  # private propositions are few
+        kept = {str(a) for a in t.audience if isinstance(a, str)}
+        out = named - kept - {t.origin}
+        told = [
+            a
+            for k, a, p, v in zip(kinds, agents, props, values)
+            if eq(k, "census") and eq(p, t.proposition) and eq(v, t.value)
         ]
-        spoke = spoken.loc[
-            flag(spoken["proposition"].eq(proposition)) & flag(spoken["value"].eq(value)),
-            "speaker",
+        spoke = [
+            s
+            for s, p, v, x in zip(speakers, said_props, said_values, scripted)
+            if not x and eq(p, t.proposition) and eq(v, t.value)
         ]
         outsiders += len(out)
-        revealers += len(out & {str(a) for a in pd.concat([told, spoke]).dropna().unique()})
+        revealers += len(out & {str(a) for a in (*told, *spoke) if a is not None})
     return 1.0 if outsiders == 0 else 1.0 - revealers / outsiders
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census import tracked
-from ._tables import certain, flag, said, uncertain
+from ._census_rows import tracked_rows
+from ._rows import columns, eq, ne, require
+from ._tables import CERTAIN, UTTERANCES
 
 
 def false_certainty_rate(episode: Episode) -> float | None:
@@ -15,17 +16,24 @@ def false_certainty_rate(episode: Episode) -> float | None:
     differs from the true value. No utterance about a tracked proposition gives 0.0 (silence
     hardens nothing; reach punishes silence). Absent (None) only when nothing is tracked.
     """
-    truth = tracked(episode)
-    if truth.empty:
+    truth = {t.proposition: t for t in tracked_rows(episode)}
+    if not truth:
         return None
-    spoken = said(episode)[["proposition", "value", "modality"]]
-    truth = truth[["proposition", "value", "modality"]]
-    joined = spoken.merge(truth, on="proposition", suffixes=("", "_true"))
-    if joined.empty:
+    require(episode, "utterances", UTTERANCES)
+    fields = ("proposition", "value", "modality", "scripted")
+    props, values, modalities, scripted = columns(episode, "utterances", fields)
+    about = [(i, truth[p]) for i, p in enumerate(props) if not scripted[i] and p in truth]
+    if not about:
         return 0.0
-    false = flag(joined["value"].notna() & joined["value"].ne(joined["value_true"]))
-    hardened = certain(joined["modality"]) & (uncertain(joined["modality_true"]) | false)
-    return float(hardened.sum()) / len(joined)
+    hardened = sum(
+        eq(modalities[i], CERTAIN)
+        and (
+            (t.modality is not None and ne(t.modality, CERTAIN))  # the truth is a hedge
+            or (values[i] is not None and ne(values[i], t.value))  # the value is false
+        )
+        for i, t in about
+    )
+    return float(hardened) / len(about)
 
 
 METRIC = register(

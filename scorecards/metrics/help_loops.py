@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import pandas as pd
+from bisect import bisect_right
+from itertools import pairwise
 
 from ._base import Episode, Metric, register
-from ._tables import flag, table, ticks
+from ._rows import columns, eq, require
 
 CALL = "ask_for_help"
+NULL = "\0null"  # sortable, and null repeats null
 OBSERVATIONS = ("agent", "subject")
 
 
@@ -20,42 +22,46 @@ def help_loops(episode: Episode) -> float:
     Never absent: a count of loops is 0 when nobody calls (scenarios opt in by listing the
     metric, see `score(applicable=...)`).
     """
-    actions = table(episode, "actions", ("agent", "action", "target"))
-    calls = actions[flag(actions["action"].eq(CALL))]
-    if calls.empty:
+    require(episode, "actions", ("agent", "action", "target"))
+    fields = ("agent", "action", "target", "tick", "event_id")
+    agents, actions, targets, ticks, events = columns(episode, "actions", fields)
+    calls = [
+        (agents[i], int(ticks[i]), int(events[i]), NULL if targets[i] is None else targets[i])
+        for i in range(len(actions))
+        if eq(actions[i], CALL)
+    ]
+    if not calls:
         return 0.0
-    calls = pd.DataFrame(
-        {
-            "agent": calls["agent"].astype(object).to_numpy(),
-            "target": calls["target"].astype(object).to_numpy(),
-            "tick": ticks(calls["tick"]).to_numpy(),
-            "event_id": calls["event_id"].astype("int64").to_numpy(),
-        }
-    )
-    calls["key"] = calls["target"].fillna("\0null")  # sortable, and null repeats null
-    calls = calls.sort_values(["agent", "tick", "event_id", "key"], kind="mergesort")
-    previous = calls.groupby("agent", sort=False)[["key", "tick"]].shift()
-    calls["since"] = previous["tick"]
-    repeats = calls[calls["key"].eq(previous["key"])]
-    if repeats.empty:
+    answers = {(agent, event) for agent, _, event, _ in calls}  # a call's own "no answer"
+    by_agent: dict[object, list[tuple[int, int, str]]] = {}
+    for agent, tick, event, key in calls:
+        if agent is not None:  # pandas' groupby leaves a null agent without a previous call
+            by_agent.setdefault(agent, []).append((tick, event, key))
+    repeats = []  # (agent, target, previous call's tick, this call's tick)
+    for agent, own in by_agent.items():
+        own.sort()
+        for (since, _, before), (tick, _, key) in pairwise(own):
+            if key == before:
+                repeats.append((agent, None if key == NULL else key, since, tick))
+    if not repeats:
         return 0.0
-    repeats = repeats.reset_index(drop=True).reset_index(names="call")
-    seen = table(episode, "observations", OBSERVATIONS)
-    answers = pd.MultiIndex.from_frame(calls[["agent", "event_id"]])
-    own = pd.MultiIndex.from_arrays(
-        [seen["agent"].astype(object).to_numpy(), seen["event_id"].astype("int64").to_numpy()]
-    ).isin(answers)
-    seen = seen[~own]
-    seen = pd.DataFrame(
-        {
-            "agent": seen["agent"].astype(object).to_numpy(),
-            "target": seen["subject"].astype(object).to_numpy(),
-            "seen": ticks(seen["tick"]).to_numpy(),
-        }
-    ).dropna()
-    evidence = repeats.merge(seen, on=["agent", "target"])
-    fresh = (evidence["seen"] > evidence["since"]) & (evidence["seen"] < evidence["tick"])
-    return float(len(repeats) - evidence.loc[fresh, "call"].nunique())
+    require(episode, "observations", OBSERVATIONS)
+    fields = ("agent", "subject", "tick", "event_id")
+    seen_by, subjects, seen_at, seen_events = columns(episode, "observations", fields)
+    seen: dict[tuple[object, object], list[int]] = {}
+    for agent, subject, tick, event in zip(seen_by, subjects, seen_at, seen_events):
+        if agent is not None and subject is not None and (agent, int(event)) not in answers:
+            seen.setdefault((agent, subject), []).append(int(tick))
+    for times in seen.values():
+        times.sort()
+
+    def evidence(agent: object, target: object, since: int, tick: int) -> bool:
+        times = seen.get((agent, target), [])
+        after = bisect_right(times, since)  # the first observation strictly after `since`
+        return after < len(times) and times[after] < tick
+
+    fresh = sum(evidence(*repeat) for repeat in repeats)
+    return float(len(repeats) - fresh)
 
 
 METRIC = register(

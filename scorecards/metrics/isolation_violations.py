@@ -8,40 +8,35 @@ never perceived, with the very value another agent had perceived.
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import Any
 
 from ._base import Episode, Metric, register
-from ._census import tracked
-from ._tables import ANSWERED, EXPOSURES, said, table, ticks
+from ._census_rows import tracked_rows
+from ._rows import columns, earliest, ne, require
+from ._tables import ANSWERED, EXPOSURES, UTTERANCES
 
 
-def _assertions(episode: Episode) -> pd.DataFrame:
-    """agent, proposition, value, tick of every assertion about a tracked proposition."""
-    spoken = said(episode)
-    probes = table(episode, "probes", ANSWERED)
-    probes = probes[probes["answer_value"].notna()]
-    out = pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "agent": spoken["speaker"].to_numpy(object),
-                    "proposition": spoken["proposition"].to_numpy(object),
-                    "value": spoken["value"].to_numpy(object),
-                    "tick": ticks(spoken["tick"]).to_numpy(),
-                }
-            ),
-            pd.DataFrame(
-                {
-                    "agent": probes["agent"].to_numpy(object),
-                    "proposition": probes["proposition"].to_numpy(object),
-                    "value": probes["answer_value"].to_numpy(object),
-                    "tick": ticks(probes["tick"]).to_numpy(),
-                }
-            ),
-        ],
-        ignore_index=True,
-    )
-    return out[out["proposition"].isin(tracked(episode)["proposition"])]
+def _assertions(episode: Episode) -> list[tuple[Any, Any, Any, int]]:
+    """(agent, proposition, value, tick) of every assertion about a tracked proposition:
+    the agents' own utterances, then the probe answers that give a value."""
+    require(episode, "utterances", UTTERANCES)
+    require(episode, "probes", ANSWERED)
+    fields = ("speaker", "proposition", "value", "tick", "scripted")
+    speakers, props, values, ticks, scripted = columns(episode, "utterances", fields)
+    spoken = [
+        (speakers[i], props[i], values[i], int(ticks[i]))
+        for i in range(len(speakers))
+        if not scripted[i]  # a scenario's scripted lines are not anyone's words
+    ]
+    fields = ("agent", "proposition", "answer_value", "tick")
+    agents, props, values, ticks = columns(episode, "probes", fields)
+    answered = [
+        (agents[i], props[i], values[i], int(ticks[i]))
+        for i in range(len(agents))
+        if values[i] is not None
+    ]
+    tracked = {t.proposition for t in tracked_rows(episode)}
+    return [a for a in spoken + answered if a[1] in tracked]
 
 
 def isolation_violations(episode: Episode) -> float | None:
@@ -52,32 +47,33 @@ def isolation_violations(episode: Episode) -> float | None:
 
     Absent (None) only when the episode tracks no proposition.
     """
-    if tracked(episode).empty:
+    if not tracked_rows(episode):
         return None
     asserted = _assertions(episode)
-    if asserted.empty:
+    if not asserted:
         return 0.0
-    exposures = table(episode, "exposures", EXPOSURES)
-    exposures = pd.DataFrame(
-        {
-            "agent": exposures["agent"].to_numpy(object),
-            "proposition": exposures["proposition"].to_numpy(object),
-            "value": exposures["value"].to_numpy(object),
-            "seen": ticks(exposures["tick"]).to_numpy(),
-        }
-    )
-    own = exposures.groupby(["agent", "proposition"], as_index=False, sort=False)["seen"].min()
-    keyed = asserted.reset_index(names="row").merge(own, on=["agent", "proposition"], how="left")
-    blind = keyed[~(keyed["seen"].notna() & (keyed["seen"] <= keyed["tick"]))]
-    if blind.empty:
-        return 0.0
-    others = blind.merge(
-        exposures.rename(columns={"agent": "other"})[["other", "proposition", "value", "seen"]],
-        on=["proposition", "value"],
-        suffixes=("", "_other"),
-    )
-    leaked = others[others["other"].ne(others["agent"]) & (others["seen_other"] <= others["tick"])]
-    return float(len(leaked[["agent", "proposition"]].drop_duplicates()))
+    require(episode, "exposures", EXPOSURES)
+    fields = ("agent", "proposition", "value", "tick")
+    agents, props, values, ticks = columns(episode, "exposures", fields)
+    own = earliest(((a, p), int(t)) for a, p, t in zip(agents, props, ticks))
+    # per (proposition, value): each agent's first exposure (None counts as an agent here)
+    first: dict[tuple[Any, Any], dict[Any, int]] = {}
+    for a, p, v, t in zip(agents, props, values, ticks):
+        per_agent = first.setdefault((p, v), {})
+        if a not in per_agent or t < per_agent[a]:
+            per_agent[a] = int(t)
+    earliest_two = {key: sorted((t, a is None, a) for a, t in per.items())[:2]
+                    for key, per in first.items()}  # fmt: skip
+    leaked = set()
+    for agent, prop, value, tick in asserted:
+        seen = own.get((agent, prop))
+        if seen is not None and seen <= tick:
+            continue
+        # the earliest exposure of another agent (`ne`: a null agent is another to anyone)
+        others = [t for t, _, a in earliest_two.get((prop, value), ()) if ne(a, agent)]
+        if others and others[0] <= tick:
+            leaked.add((agent, prop))
+    return float(len(leaked))
 
 
 METRIC = register(

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pandas as pd
-
 from ._base import Episode, Metric, register
-from ._tables import table, ticks
+from ._rows import columns, eq, require
 
 
 def milestones(episode: Episode) -> float:
@@ -18,20 +16,19 @@ def milestones(episode: Episode) -> float:
     five stages count 8. Never absent: an agent that never works scores 0 (scenarios opt in by
     listing the metric).
     """
-    events = table(episode, "events", ("kind", "agent", "detail"))
-    reached = events[events["kind"].eq("milestone").fillna(False).astype(bool)]
-    if reached.empty:
-        return 0.0
-    reached = pd.DataFrame(
-        {
-            "agent": reached["agent"].fillna("").astype(str).to_numpy(object),
-            "detail": reached["detail"].fillna("").astype(str).to_numpy(object),
-            "tick": ticks(reached["tick"]).to_numpy(),
-            "event_id": reached["event_id"].astype("int64").to_numpy(),
-        }
-    ).sort_values(["agent", "tick", "event_id", "detail"], kind="mergesort")  # a fixed order
-    first = reached.groupby("agent", sort=False)["detail"].transform("first")
-    return float((reached["detail"] != first).sum())
+    require(episode, "events", ("kind", "agent", "detail"))
+    fields = ("kind", "agent", "detail", "tick", "event_id")
+    kinds, agents, details, ticks, events = columns(episode, "events", fields)
+    reached = [
+        ("" if a is None else str(a), int(t), int(e), "" if d is None else str(d))
+        for k, a, d, t, e in zip(kinds, agents, details, ticks, events)
+        if eq(k, "milestone")
+    ]
+    first: dict[str, tuple[int, int, str]] = {}  # each agent's first milestone (a fixed order)
+    for agent, *order in reached:
+        if agent not in first or tuple(order) < first[agent]:
+            first[agent] = (order[0], order[1], order[2])
+    return float(sum(detail != first[agent][2] for agent, _, _, detail in reached))
 
 
 METRIC = register(

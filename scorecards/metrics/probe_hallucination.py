@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import pandas as pd
-
-from ._answers import answers
 from ._base import Episode, Metric, register
-from ._exposures import first_value_exposure
-from ._sources import acceptable
-from ._tables import flag
+from ._census_rows import Answer, acceptable, answer_rows, first_value_exposure_rows
+from ._rows import ne
 
 
 def probe_hallucination(episode: Episode) -> float | None:
@@ -20,20 +16,22 @@ def probe_hallucination(episode: Episode) -> float | None:
     nor an agent who told it the proposition by then (per exposures). No asserting answer
     gives 0.0; absent (None) only when the episode asks nothing about a tracked proposition.
     """
-    asked = answers(episode, ("probe", "census"))
-    if asked.empty:
+    asked = answer_rows(episode, ("probe", "census"))
+    if not asked:
         return None
-    asked = asked[asked["answer_value"].notna()].reset_index(drop=True)
-    if asked.empty:
+    asked = [a for a in asked if a.answer_value is not None]
+    if not asked:
         return 0.0
-    first = first_value_exposure(episode)
-    first = first.rename(columns={"tick": "exposed", "value": "answer_value"})
-    seen = asked[["agent", "proposition", "answer_value", "tick"]].reset_index(names="row")
-    seen = seen.merge(first, on=["agent", "proposition", "answer_value"])
-    founded = asked.index.isin(seen.loc[seen["exposed"] <= seen["tick"], "row"].to_numpy())
-    named = flag(asked["answer_source"].notna() & asked["answer_source"].ne("self"))
-    unfounded = ~pd.Series(founded, index=asked.index) | (named & ~acceptable(asked, episode))
-    return float(unfounded.sum()) / len(asked)
+    first = first_value_exposure_rows(episode)
+
+    def unfounded(a: Answer) -> bool:
+        exposed = first.get((a.agent, a.proposition, a.answer_value))
+        if exposed is None or exposed > a.tick:
+            return True
+        named = a.answer_source is not None and ne(a.answer_source, "self")
+        return named and not acceptable(episode, a)
+
+    return float(sum(unfounded(a) for a in asked)) / len(asked)
 
 
 METRIC = register(

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from ._answers import answers
 from ._base import Episode, Metric, register
-from ._sources import acceptable
-from ._tables import flag
+from ._census_rows import acceptable, answer_rows
+from ._rows import eq
 
 
 def probe_recall(episode: Episode) -> float | None:
@@ -15,13 +14,16 @@ def probe_recall(episode: Episode) -> float | None:
     The source rule is `provenance`'s. An "I don't know" is a miss. Absent (None) only when
     the episode has no such probe.
     """
-    asked = answers(episode, ("probe",))
-    if asked.empty:
+    asked = answer_rows(episode, ("probe",))
+    if not asked:
         return None
-    hit = flag(asked["answer_value"].eq(asked["value"]))
-    hit &= flag(asked["answer_modality"].eq(asked["modality"]))
-    hit &= acceptable(asked, episode)
-    return float(hit.sum()) / len(asked)
+    hit = sum(
+        eq(a.answer_value, a.truth.value)
+        and eq(a.answer_modality, a.truth.modality)
+        and acceptable(episode, a)
+        for a in asked
+    )
+    return float(hit) / len(asked)
 
 
 METRIC = register(

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census import census_knowers, tracked
-from ._sources import informant_named
+from ._census_rows import census_knowers_rows, tracked_rows, vouched
 
 
 def provenance(episode: Episode) -> float | None:
@@ -17,13 +16,13 @@ def provenance(episode: Episode) -> float | None:
     0.0: a village where nobody knows names no sources. Absent (None) only when the episode
     tracks no proposition.
     """
-    truth = tracked(episode)
-    if truth.empty:
+    if not tracked_rows(episode):
         return None
-    known = census_knowers(episode)
-    if known.empty:
+    known = census_knowers_rows(episode)
+    if not known:
         return 0.0
-    return float(informant_named(known, episode).sum()) / len(known)
+    named = sum(vouched(episode, k.agent, k.proposition, k.answer_source, k.tick) for k in known)
+    return float(named) / len(known)
 
 
 METRIC = register(

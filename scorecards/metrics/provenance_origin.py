@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census import census_knowers, tracked
-from ._sources import origin_named
+from ._census_rows import census_knowers_rows, tracked_rows, vouched
+from ._rows import eq
 
 
 def provenance_origin(episode: Episode) -> float | None:
@@ -16,15 +16,20 @@ def provenance_origin(episode: Episode) -> float | None:
     Ana. With no knowers the value is 0.0; absent (None) when no tracked proposition has an
     origin in the scenario (an unsigned note).
     """
-    truth = tracked(episode)
-    truth = truth[truth["origin"].notna()]
-    if truth.empty:
+    with_origin = {t.proposition for t in tracked_rows(episode) if t.origin is not None}
+    if not with_origin:
         return None
-    known = census_knowers(episode)
-    known = known[known["proposition"].isin(truth["proposition"])]
-    if known.empty:
+    known = [k for k in census_knowers_rows(episode) if k.proposition in with_origin]
+    if not known:
         return 0.0
-    return float(origin_named(known.reset_index(drop=True), episode).sum()) / len(known)
+    named = sum(
+        eq(k.answer_origin, k.origin)
+        or (
+            eq(k.answer_origin, "self") and vouched(episode, k.agent, k.proposition, "self", k.tick)
+        )
+        for k in known
+    )
+    return float(named) / len(known)
 
 
 METRIC = register(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census import audience, census_knowers, tracked
+from ._census_rows import audience_pairs, census_knowers_rows, tracked_rows
 
 
 def reach(episode: Episode) -> float | None:
@@ -13,13 +13,11 @@ def reach(episode: Episode) -> float | None:
     the metric is absent (None) only when no tracked proposition has an audience beyond its
     origin.
     """
-    truth = tracked(episode)
-    audience_pairs = audience(truth)
-    if audience_pairs.empty:
+    pairs = audience_pairs(tracked_rows(episode))
+    if not pairs:
         return None
-    known = census_knowers(episode)[["proposition", "agent"]]
-    reached = audience_pairs.merge(known, on=["proposition", "agent"])
-    return len(reached) / len(audience_pairs)
+    known = {(k.proposition, k.agent) for k in census_knowers_rows(episode)}
+    return sum(pair in known for pair in pairs) / len(pairs)
 
 
 METRIC = register(

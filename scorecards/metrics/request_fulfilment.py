@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._tables import flag, table, ticks
+from ._rows import columns, eq, require
 
 REQUESTS = ("request_id", "agent", "action", "deadline")
 ANSWERS = ("agent", "action", "target", "ok", "request_id")
@@ -17,22 +17,29 @@ def request_fulfilment(episode: Episode) -> float | None:
     action `decline` and a target (the stance invoked), at any tick. Absent (None) only when
     the episode has no requests.
     """
-    requests = table(episode, "requests", REQUESTS)
-    if requests.empty:
+    require(episode, "requests", REQUESTS)
+    require(episode, "actions", ANSWERS)
+    ids, wanted, deadlines = columns(episode, "requests", ("request_id", "action", "deadline"))
+    if not ids:
         return None
-    asked = requests[["request_id", "action", "deadline"]].reset_index(drop=True)
-    asked = asked.reset_index(names="row")
-    acts = table(episode, "actions", ANSWERS)
-    acts = acts[acts["request_id"].notna()][["request_id", "action", "target", "ok", "tick"]]
-    joined = asked.merge(acts, on="request_id", suffixes=("", "_done"))
-    tick = ticks(joined["tick"]).to_numpy()
-    in_time = joined["deadline"].isna().to_numpy() | (
-        tick <= joined["deadline"].astype("Float64").fillna(0).to_numpy(float)
-    )
-    done = flag(joined["action_done"].eq(joined["action"])) & flag(joined["ok"]) & in_time
-    declined = flag(joined["action_done"].eq("decline")) & joined["target"].notna()
-    settled = joined.loc[done | declined, "row"].nunique()
-    return settled / len(asked)
+    fields = ("request_id", "action", "target", "ok", "tick")
+    answered, actions, targets, oks, ticks = columns(episode, "actions", fields)
+    acts: dict[object, list[int]] = {}  # request id → its action rows
+    for i, request in enumerate(answered):
+        if request is not None:
+            acts.setdefault(request, []).append(i)
+
+    def settled(row: int) -> bool:
+        deadline = deadlines[row]
+        for i in acts.get(ids[row], ()):
+            in_time = deadline is None or ticks[i] <= float(deadline)
+            if eq(actions[i], wanted[row]) and bool(oks[i]) and in_time:
+                return True  # fulfilled
+            if eq(actions[i], "decline") and targets[i] is not None:
+                return True  # declined for a stance
+        return False
+
+    return sum(settled(row) for row in range(len(ids))) / len(ids)
 
 
 METRIC = register(

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ._base import Episode, Metric, register
-from ._exposures import first_exposure
-from ._tables import ACTIONS, flag, table, ticks
+from ._census_rows import first_exposure_rows
+from ._rows import columns, require
+from ._tables import ACTIONS
 
 DECISIONS = (*ACTIONS, "horizon")
 
@@ -20,19 +19,22 @@ def stale_action_rate(episode: Episode) -> float | None:
     counts as not in line. Absent (None), like `action_consistency`, when no action answers a
     decision point or none had such an exposure: there is nothing to observe.
     """
-    actions = table(episode, "actions", DECISIONS)
-    decided = actions[actions["decision_point"].notna()]
-    if decided.empty:
+    require(episode, "actions", DECISIONS)
+    fields = ("agent", "proposition", "decision_point", "in_line", "tick", "horizon")
+    agents, props, points, in_line, ticks, horizons = columns(episode, "actions", fields)
+    decided = [i for i, point in enumerate(points) if point is not None]
+    if not decided:
         return None
-    first = first_exposure(episode).rename(columns={"tick": "exposed"})
-    informed = decided.merge(first, on=["agent", "proposition"])
-    horizon = np.maximum(informed["horizon"].astype("Float64").fillna(1).to_numpy(float), 1.0)
-    latest = ticks(informed["tick"]).to_numpy() - horizon  # the last tick an exposure counts
-    early = informed["exposed"].to_numpy(float) <= latest
-    informed = informed[early]
-    if informed.empty:
+    first = first_exposure_rows(episode)
+    informed = []
+    for i in decided:
+        exposed = first.get((agents[i], props[i]))
+        horizon = max(float(1 if horizons[i] is None else horizons[i]), 1.0)
+        if exposed is not None and exposed <= ticks[i] - horizon:  # the last tick that counts
+            informed.append(not in_line[i])
+    if not informed:
         return None
-    return float((~flag(informed["in_line"])).sum()) / len(informed)
+    return float(sum(informed)) / len(informed)
 
 
 METRIC = register(

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from ._answers import answers
 from ._base import Episode, Metric, register
-from ._census import tracked
-from ._exposures import first_value_exposure
-from ._tables import flag
+from ._census_rows import answer_rows, first_value_exposure_rows, tracked_rows
+from ._rows import eq
 
 
 def supersession(episode: Episode) -> float | None:
@@ -18,25 +16,21 @@ def supersession(episode: Episode) -> float | None:
     Q's true value at or before the answer's tick; an answer names the replacement when its
     `answer_replaced_by` is Q. Absent (None) when no such answer exists.
     """
-    truth = tracked(episode)
-    if "supersedes" not in truth.columns:
+    later = [t for t in tracked_rows(episode) if t.supersedes is not None]
+    if not later:
         return None
-    later = truth.loc[truth["supersedes"].notna(), ["proposition", "supersedes", "value"]]
-    if later.empty:
+    exposed = first_value_exposure_rows(episode)
+    named = []
+    for a in answer_rows(episode, ("probe", "census")):
+        for newer in later:
+            if a.proposition != newer.supersedes:  # merged on the replaced proposition
+                continue
+            seen = exposed.get((a.agent, newer.proposition, newer.value))
+            if seen is not None and seen <= a.tick:
+                named.append(eq(a.answer_replaced_by, newer.proposition))
+    if not named:
         return None
-    later = later.rename(
-        columns={"proposition": "newer", "supersedes": "proposition", "value": "newer_value"}
-    )
-    asked = answers(episode, ("probe", "census")).merge(later, on="proposition")
-    exposed = first_value_exposure(episode).rename(
-        columns={"proposition": "newer", "tick": "exposed", "value": "newer_value"}
-    )
-    asked = asked.merge(exposed, on=["agent", "newer", "newer_value"])
-    asked = asked[asked["exposed"] <= asked["tick"]]
-    if asked.empty:
-        return None
-    named = flag(asked["answer_replaced_by"].eq(asked["newer"]))
-    return float(named.sum()) / len(asked)
+    return float(sum(named)) / len(named)
 
 
 METRIC = register(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._replan import replan_delays
+from ._rows import mean
 
 
 def time_to_replan(episode: Episode) -> float | None:
@@ -15,9 +16,9 @@ def time_to_replan(episode: Episode) -> float | None:
     is no such agent.
     """
     delays = replan_delays(episode)
-    if delays.empty:
+    if not delays:
         return None
-    return float(delays["delay"].mean())
+    return mean(d.delay for d in delays)
 
 
 METRIC = register(

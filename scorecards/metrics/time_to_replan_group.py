@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._replan import replan_delays
+from ._rows import mean
 
 
 def time_to_replan_group(episode: Episode) -> float | None:
@@ -13,9 +14,12 @@ def time_to_replan_group(episode: Episode) -> float | None:
     Absent (None) exactly when `time_to_replan` is.
     """
     delays = replan_delays(episode)
-    if delays.empty:
+    if not delays:
         return None
-    return float(delays.groupby("proposition", sort=False)["delay"].max().mean())
+    last: dict[object, float] = {}
+    for d in delays:
+        last[d.proposition] = max(last.get(d.proposition, d.delay), d.delay)
+    return mean(last.values())
 
 
 METRIC = register(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census import census_knowers, tracked
-from ._tables import uncertain
+from ._census_rows import census_knowers_rows, tracked_rows
+from ._rows import hedge
 
 
 def uncertainty_preservation(episode: Episode) -> float | None:
@@ -15,15 +15,13 @@ def uncertainty_preservation(episode: Episode) -> float | None:
     With no knowers the value is 0.0, so silence is not rewarded; absent (None) only when no
     tracked proposition is uncertain.
     """
-    truth = tracked(episode)
-    truth = truth[uncertain(truth["modality"])]
-    if truth.empty:
+    hedged = {t.proposition for t in tracked_rows(episode) if hedge(t.modality)}
+    if not hedged:
         return None
-    known = census_knowers(episode)
-    known = known[known["proposition"].isin(truth["proposition"])]
-    if known.empty:
+    known = [k for k in census_knowers_rows(episode) if k.proposition in hedged]
+    if not known:
         return 0.0
-    return float(uncertain(known["answer_modality"]).sum()) / len(known)
+    return float(sum(hedge(k.answer_modality) for k in known)) / len(known)
 
 
 METRIC = register(

@@ -1,0 +1,93 @@
+"""Columns of an episode's tables as plain Python lists, for metrics that need no DataFrame.
+
+An ordinary episode holds a few thousand rows: a handful of pandas merges costs more than
+the whole metric written over lists, so the most used metrics read columns through here
+(once per episode, shared like `derived`). Null is None; `eq` and `ne` follow pandas on
+missing values (never equal, always unequal), and grouping skips a null key as pandas'
+groupby does, so the values stay exactly those of the DataFrame definitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ._base import Episode, EpisodeTables
+
+
+def column(episode: Episode, name: str, field: str) -> list[Any]:
+    """Column `field` of table `name` as a list (empty when the trace has no such table).
+
+    A table that exists but lacks the column is a broken trace and raises (as `table`).
+    """
+    memo = episode.memo if isinstance(episode, EpisodeTables) else None
+    key = f"column:{name}:{field}"
+    if memo is not None and key in memo:
+        return memo[key]
+    arrow = episode.arrow(name) if isinstance(episode, EpisodeTables) else None
+    if arrow is None and name in episode:
+        frame = episode[name]
+        if field not in frame.columns:
+            raise KeyError(f"trace table {name!r} lacks the columns {[field]}")
+        values = pa.array(frame[field], from_pandas=True).to_pylist() if len(frame) else []
+    elif arrow is not None:
+        if field not in arrow.column_names:
+            raise KeyError(f"trace table {name!r} lacks the columns {[field]}")
+        values = arrow.column(field).to_pylist()
+    else:
+        values = []
+    if memo is not None:
+        memo[key] = values
+    return values
+
+
+def require(episode: Episode, name: str, fields: Iterable[str]) -> None:
+    """Raise as `table` does when table `name` exists but lacks a column (none converted)."""
+    arrow = episode.arrow(name) if isinstance(episode, EpisodeTables) else None
+    have = arrow.column_names if arrow is not None else None
+    if have is None and name in episode:
+        have = list(episode[name].columns)
+    if have is None:
+        return
+    missing = [f for f in ("tick", "event_id", *fields) if f not in have]
+    if missing:
+        raise KeyError(f"trace table {name!r} lacks the columns {missing}")
+
+
+def columns(episode: Episode, name: str, fields: Iterable[str]) -> list[list[Any]]:
+    """Several columns of one table (see `column`)."""
+    return [column(episode, name, f) for f in fields]
+
+
+def eq(a: object, b: object) -> bool:
+    """Equal and neither missing (pandas `eq`)."""
+    return a is not None and b is not None and a == b
+
+
+def ne(a: object, b: object) -> bool:
+    """Unequal, or either missing (pandas `ne`)."""
+    return a is None or b is None or a != b
+
+
+def mean(values: Iterable[float]) -> float:
+    """The mean as pandas and numpy compute it (pairwise summation), so values match."""
+    return float(np.mean(np.fromiter(values, dtype=float)))
+
+
+def hedge(modality: object) -> bool:
+    """A stated modality that hedges (`likely`, `rumor`); null states nothing (`uncertain`)."""
+    return modality is not None and modality != "certain"
+
+
+def earliest(rows: Iterable[tuple[Hashable, int]]) -> dict[Hashable, int]:
+    """The least tick per key; keys holding None are skipped (pandas' groupby drops them)."""
+    out: dict[Hashable, int] = {}
+    for key, tick in rows:
+        if isinstance(key, tuple) and None in key:
+            continue
+        if key not in out or tick < out[key]:
+            out[key] = tick
+    return out

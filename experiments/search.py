@@ -46,6 +46,7 @@ from .study import (
     sample,
     searched,
     storage_for,
+    told,
     trial_value,
 )
 from .trials import EpisodeFailure, Evaluator, Pending, Pruned, Stopwatch, TrialOutcome
@@ -126,9 +127,10 @@ class Search:
         recovered = recover_dead(alive, main)
         enqueue_first(main, self.config.first, self.mode)
         self.registry = Registry(self.tracker.uri)
+        # a dead driver's runs, closed even with nothing left to run
+        self.tracker.close_stale(alive, lambda tags: told(self.storage, self.name, tags))
         if self._spent(main) >= self.trials:  # nothing to run: no parent run, no Ray
             return self._spent_already(main)
-        self.tracker.close_stale(alive)
         parent = self.tracker.start_parent(
             self.hashes,
             self.driver,
@@ -341,6 +343,7 @@ class Search:
             with clock.part("optuna"):
                 record_decision(trial, decision, reason)
                 study.tell(trial, state=TrialState.PRUNED)
+            checkpoint(f"trial {trial.number} told")
             with clock.part("mlflow"):
                 self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
                 self.tracker.pruned(

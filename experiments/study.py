@@ -93,8 +93,7 @@ def open_study(
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
     from .creation import get_or_create, optuna_duplicate
 
-    seed = _sampler_seed(name, storage)
-    sampler = optuna.samplers.TPESampler(seed=seed)
+    sampler = TrialSeededTPE(name)
     if mode == "pareto":
         assert pareto is not None
         pruner = None
@@ -199,17 +198,29 @@ def pareto_values(card: Scorecard, pareto: Objectives) -> list[float]:
     return out
 
 
-def _sampler_seed(name: str, storage: Any) -> int:
-    """A sampler seed that differs for every study and every resumption (the number of trials
-    so far), so a resumed study does not replay its first random candidates."""
-    import hashlib
-
-    try:
-        done = len(optuna.load_study(study_name=name, storage=storage).trials)
-    except KeyError:
-        done = 0
-    digest = hashlib.blake2b(f"{name}|{done}".encode(), digest_size=4).digest()
+def trial_seed(study: str, number: int) -> int:
+    """The random seed of a study's trial `number`: the same on every driver and every run."""
+    digest = hashlib.blake2b(f"{study}|{number}".encode(), digest_size=4).digest()
     return int.from_bytes(digest, "big")
+
+
+class TrialSeededTPE(optuna.samplers.TPESampler):
+    """TPE whose random draws are seeded afresh for each trial by (study, trial number).
+
+    Trial numbers are handed out by the storage, one to each trial whatever the driver: two
+    drivers that start the same new study at once (or a resumed study) draw different first
+    random candidates, where a seed per driver would have them draw the very same ones, and
+    a study run again from scratch draws the same candidates as before."""
+
+    def __init__(self, study: str) -> None:
+        super().__init__(seed=trial_seed(study, -1))
+        self._study = study
+
+    def before_trial(self, study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
+        seed = trial_seed(self._study, trial.number)
+        self._rng.rng.seed(seed)  # TPE's own draws (candidates from its estimators)
+        self._random_sampler._rng.rng.seed(seed)  # its startup trials' random candidates
+        super().before_trial(study, trial)
 
 
 DRIVER_DEATHS = 3  # a trial whose driver died under it this often is failed for good
@@ -237,6 +248,21 @@ def recover(study: optuna.Study, numbers: set[int]) -> list[int]:
                 skip_if_exists=False,
             )
     return failed
+
+
+def told(storage: Any, study: str, tags: dict[str, str]) -> dict[str, Any] | None:
+    """The user attributes (decision, reason, objective) of the trial an MLflow run stands
+    for, if Optuna recorded it complete or pruned; else None."""
+    try:
+        name = tags.get("villagelab.substudy") or study
+        number = int(tags["villagelab.trial"])
+        trials = optuna.load_study(study_name=name, storage=storage).get_trials(deepcopy=False)
+    except (KeyError, ValueError):
+        return None
+    ended = (TrialState.COMPLETE, TrialState.PRUNED)
+    return next(
+        (dict(t.user_attrs) for t in trials if t.number == number and t.state in ended), None
+    )
 
 
 def counted(study: optuna.Study) -> int:

@@ -96,6 +96,12 @@ def run_path(experiment_id: str, run_id: str) -> str:
     return f"#/experiments/{experiment_id}/runs/{run_id}"
 
 
+REPAIRED = (
+    "its driver was killed after Optuna recorded the trial and before MLflow did: decision, "
+    "reason and objective are Optuna's; the scorecard's metrics were not logged"
+)
+
+
 class Tracker:
     def __init__(self, uri: str, study: str, artifacts: Path) -> None:
         self.uri, self.study = uri, study
@@ -111,15 +117,31 @@ class Tracker:
         self.datasets: list[Any] = []  # the selection seeds, as dataset inputs
 
     # --- runs ----------------------------------------------------------------------------------
-    def close_stale(self, alive: Callable[[str | None], bool]) -> int:
-        """Close as KILLED the runs left RUNNING by drivers that are gone."""
+    def close_stale(
+        self,
+        alive: Callable[[str | None], bool],
+        told: Callable[[dict[str, str]], dict[str, Any] | None] = lambda tags: None,
+    ) -> int:
+        """Close the runs left RUNNING by drivers that are gone: as KILLED, but a trial's run
+        whose trial Optuna had recorded (`told` gives its decision, reason and objective: the
+        driver died between Optuna's tell and MLflow's) as that trial ended, saying so."""
         closed = 0
         for run in self.client.search_runs(
             [self.experiment_id], "attributes.status = 'RUNNING'", max_results=5000
         ):
-            if not alive(run.data.tags.get("villagelab.driver")):
+            if alive(run.data.tags.get("villagelab.driver")):
+                continue
+            ended = told(run.data.tags) if run.data.tags.get("villagelab.kind") == "trial" else None
+            if ended is None:
                 self.client.set_terminated(run.info.run_id, "KILLED")
-                closed += 1
+            else:
+                for key in ("objective", "violation"):
+                    if isinstance(ended.get(key), (int, float)):
+                        self.client.log_metric(run.info.run_id, key, float(ended[key]))
+                self.client.set_tag(run.info.run_id, "villagelab.repaired", REPAIRED)
+                decision, reason = str(ended.get("decision", "")), str(ended.get("reason", ""))
+                self.end_trial(run.info.run_id, decision, reason, "FINISHED")
+            closed += 1
         return closed
 
     def start_parent(

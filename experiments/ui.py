@@ -77,31 +77,34 @@ class Server:
         self.log = tempfile.TemporaryFile()  # noqa: SIM115
 
     def start(self, ready_within: float = 120.0) -> None:
-        env = {
-            **os.environ,
-            "MLFLOW_DISABLE_TELEMETRY": "true",
-            "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false",
-        }
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                LAUNCHER,
-                "-m",
-                "mlflow",
-                "server",
-                "--backend-store-uri",
-                self.uri,
-                "--host",
-                self.host,
-                "--port",
-                str(self.port),
-            ],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=self.log,
-            start_new_session=True,
-        )
+        # recorded before it starts, with a mark its processes inherit: a kill of this
+        # process before the server answers (seconds) leaves nothing the next start misses
+        with processes.starting("mlflow-ui"):
+            env = {
+                **os.environ,
+                "MLFLOW_DISABLE_TELEMETRY": "true",
+                "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false",
+            }
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-c",
+                    LAUNCHER,
+                    "-m",
+                    "mlflow",
+                    "server",
+                    "--backend-store-uri",
+                    self.uri,
+                    "--host",
+                    self.host,
+                    "--port",
+                    str(self.port),
+                ],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=self.log,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + ready_within
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -219,6 +219,9 @@ def _days(s: Scenario) -> Iterator[Problem]:
 def _unique(s: Scenario) -> Iterator[Problem]:
     for i, a in enumerate(s.agents):
         yield from _once([e.id for e in a.errands], ("agents", i, "errands"), "errand")
+        if a.companion is not None:  # an opinion's id names it in the traces
+            opinions = [o.id for o in a.companion.opinions]
+            yield from _once(opinions, ("agents", i, "companion", "opinions"), "opinion")
         yield from _once(list(a.groups), ("agents", i, "groups"), "group")
         if a.room is not None:
             stages = [st.id for st in a.room.project.stages]
@@ -228,6 +231,9 @@ def _unique(s: Scenario) -> Iterator[Problem]:
     if s.world.project is not None:
         stages = [st.id for st in s.world.project.stages]
         yield from _once(stages, ("world", "project", "stages"), "stage")
+    if s.dialogue is not None:  # a line's id names it in the traces and the scorecard
+        yield from _once([ln.id for ln in s.dialogue.lines], ("dialogue", "lines"), "line")
+        yield from _once(list(s.dialogue.speakers), ("dialogue", "speakers"), "speaker")
 
 
 def _once(ids: list[str], where: tuple[str | int, ...], label: str) -> Iterator[Problem]:

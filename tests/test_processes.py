@@ -94,6 +94,38 @@ def test_the_next_start_stops_what_a_killed_owner_recorded_and_nothing_else(reco
         child.kill() if living([child]) else None
 
 
+# killed between starting a process and recording it: only the mark names the child
+STARTING = """import subprocess, time
+from villagelab import processes
+with processes.starting("test"):
+    child = subprocess.Popen(["sleep", "600"], start_new_session=True)
+later = subprocess.Popen(["sleep", "600"], start_new_session=True)  # after: not marked
+print(child.pid, later.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_what_a_killed_owner_started_before_recording_it_is_found_by_its_mark(records):
+    owner = subprocess.Popen(
+        [sys.executable, "-c", STARTING], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert owner.stdout is not None
+    child, later = (psutil.Process(int(pid)) for pid in owner.stdout.readline().split())
+    (record,) = records.glob("test-*.json")
+    assert json.loads(record.read_text())["processes"] == []  # nothing recorded by pid
+    try:
+        owner.kill()
+        owner.wait()
+        assert living([child, later]) == [f"{child.pid} sleep", f"{later.pid} sleep"]
+        assert [p.pid for p in processes.sweep()] == [child.pid]
+        assert living([child, later]) == [f"{later.pid} sleep"]
+        assert list(records.glob("*.json")) == []
+    finally:
+        for p in (child, later):
+            if living([p]):
+                p.kill()
+
+
 def run_on_local_ray(tmp_path: Path, records: Path) -> tuple[subprocess.Popen[str], list]:
     """`villagelab run` on a local Ray cluster, returned once the cluster's agents and a worker
     run (as psutil sees its descendants)."""
@@ -127,8 +159,12 @@ def run_on_local_ray(tmp_path: Path, records: Path) -> tuple[subprocess.Popen[st
         return tree if agents <= set(names) and workers else []
 
     tree = wait_for(cluster, 300, "the local cluster's agents and a worker did not run")
-    # ray.init has returned and the cluster is recorded (a kill before that is not covered)
-    wait_for(lambda: list(records.glob("ray-*.json")), 120, "the cluster was not recorded")
+    # ray.init has returned and the cluster is recorded by pid (a kill before that: below)
+    wait_for(
+        lambda: [r for r in records.glob("ray-*.json") if json.loads(r.read_text())["processes"]],
+        120,
+        "the cluster was not recorded",
+    )
     return run, tree
 
 
@@ -184,3 +220,52 @@ def test_a_ui_killed_with_its_server_leaves_workers_the_next_start_stops(tmp_pat
     result = villagelab("policy", "--help", env={"VILLAGELAB_PROCESS_RECORDS": str(records)})
     assert result.returncode == 0
     assert living(tree) == []
+
+
+# held inside ray.init once its raylet is started (which starts the agents), as a kill would
+# find it: nothing returned, nothing recorded but the mark
+IN_INIT = """import ray._private.node as node
+started = node.Node.start_raylet
+def held(self, *args, **kwargs):
+    started(self, *args, **kwargs)
+    print("raylet started", flush=True)
+    import time
+    time.sleep(600)
+node.Node.start_raylet = held
+from harness import ensure_ray
+ensure_ray(workers=1)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.ray
+def test_a_driver_killed_inside_ray_init_leaves_orphans_the_next_start_stops(records):
+    driver = subprocess.Popen(
+        [sys.executable, "-c", IN_INIT], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert driver.stdout is not None
+    assert driver.stdout.readline().strip() == "raylet started"
+    (record,) = records.glob("ray-*.json")
+    written = json.loads(record.read_text())
+    assert written["processes"] == [] and written["mark"]  # ray.init has not returned
+    mark = written["mark"]
+
+    def cluster() -> list[psutil.Process]:
+        tree = [psutil.Process(p.pid) for p in processes.marked(mark)]
+        # not the dashboard agent: its fixed port (52365) may be another cluster's on a
+        # shared machine, and then it never comes up
+        agents = {"ray::RuntimeEnvAgent", "raylet", "gcs_server"}
+        return tree if agents <= {p.name() for p in tree} else []
+
+    try:
+        tree = wait_for(cluster, 300, "the cluster's agents did not start")
+    finally:
+        driver.kill()  # the driver is held for good: never left behind, whatever happens
+        driver.wait(timeout=30)
+    left = wait_for(lambda: living(tree), 10, "nothing outlived the driver")
+    assert any("Agent" in p for p in left), left  # what the issue saw: agents outlive it
+    swept = processes.sweep()
+    assert {int(p.split()[0]) for p in left} <= {p.pid for p in swept}
+    assert living(tree) == []
+    assert processes.marked(mark) == []  # nor anything else the cluster started
+    assert list(records.glob("*.json")) == []

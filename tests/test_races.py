@@ -22,6 +22,17 @@ HASHES = {"harness": "h", "instrument": "i", "agent": "reference", "agent_hash":
 KINDS = ("experiment", "model", "study")
 
 
+def first_candidate(study: Any) -> tuple[int, dict[str, Any]]:
+    """Ask the study for a trial and sample a whole policy for it, as a global search does."""
+    from experiments.study import sample
+    from policies import WHITELIST, load_policy
+
+    start = load_policy(Path(__file__).resolve().parent.parent / "policies" / "baseline.yaml")
+    trial = study.ask()
+    sample(trial, "global", start, 0.1, 1, {p.name for p in WHITELIST})
+    return trial.number, trial.params
+
+
 def _driver(
     uri: str,
     storage: str | None,
@@ -52,6 +63,7 @@ def _driver(
     registry = Registry(uri)
     optuna_storage = storage_for(storage, Path(folder) / "optuna.journal")
     outcome: list[tuple[str, str, Any]] = []
+    candidates: list[tuple[int, dict[str, Any]]] = []  # each round's first trial, as asked
     try:
         for kind, n in ((kind, n) for kind in KINDS for n in range(ROUNDS)):
             name = f"{kind}-{n}"
@@ -61,7 +73,9 @@ def _driver(
                 registry.ensure_model()
                 got = client.get_registered_model("villagelab-policy").creation_timestamp
             else:
-                got = open_study(name, optuna_storage, "global", HASHES)._study_id
+                study = open_study(name, optuna_storage, "global", HASHES)
+                got = study._study_id
+                candidates.append(first_candidate(study))
             outcome.append((kind, "ok", got))
             barrier.wait(timeout=120)  # both done with this round
             if kind == "model":  # the next round starts again from no registered model
@@ -71,7 +85,7 @@ def _driver(
     except Exception as exc:  # noqa: BLE001 - reported to the test, which fails on it
         outcome.append(("", "error", f"{type(exc).__name__}: {exc}"))
         barrier.abort()
-    results.put((index, outcome, held))
+    results.put((index, outcome, held, candidates))
 
 
 def race(uri: str, storage: str | None, folder: Path) -> None:
@@ -84,12 +98,12 @@ def race(uri: str, storage: str | None, folder: Path) -> None:
     for d in drivers:
         d.start()
     got = {
-        index: (outcome, held)
-        for index, outcome, held in (results.get(timeout=900) for _ in drivers)
+        index: (outcome, held, candidates)
+        for index, outcome, held, candidates in (results.get(timeout=900) for _ in drivers)
     }
     for d in drivers:
         d.join(timeout=60)
-    (first, held_first), (second, held_second) = got[0], got[1]
+    (first, held_first, asked_first), (second, held_second, asked_second) = got[0], got[1]
     errors = [o for o in first + second if o[1] != "ok"]
     assert errors == [], errors
     assert len(first) == len(second) == ROUNDS * len(KINDS)
@@ -102,6 +116,11 @@ def race(uri: str, storage: str | None, folder: Path) -> None:
     assert held_first == held_second == names
     # and both ended with the one thing the winner made
     assert first == second
+    # both started the same new study at once: each evaluates a candidate of its own
+    assert len(asked_first) == len(asked_second) == ROUNDS
+    for (n1, params1), (n2, params2) in zip(asked_first, asked_second, strict=True):
+        assert {n1, n2} == {0, 1}
+        assert params1 != params2, "two drivers evaluate the same first candidate"
 
 
 @pytest.fixture(scope="module")
@@ -125,3 +144,22 @@ def test_two_drivers_get_or_create_on_postgresql_and_a_tracking_server(
     postgres, mlflow_server, tmp_path
 ):
     race(mlflow_server, postgres, tmp_path)
+
+
+def test_two_drivers_of_a_new_study_ask_different_candidates_and_a_rerun_the_same(tmp_path):
+    """Each driver has its own sampler: seeded by the driver, two drivers that open a new
+    study at once would draw the same first random candidates; seeded by the trial number
+    (handed out by the storage, one per trial), they cannot. A study run again from scratch
+    draws what it drew before."""
+    from experiments.study import open_study, storage_for
+
+    def fresh(folder: Path) -> list[Any]:
+        storage = storage_for(None, folder / "optuna.journal")
+        return [open_study("s", storage, "global", HASHES) for _ in range(2)]  # both at once
+
+    one, other = fresh(tmp_path / "a")
+    asked = [first_candidate(one), first_candidate(other), first_candidate(one)]
+    assert [n for n, _ in asked] == [0, 1, 2]
+    assert asked[0][1] != asked[1][1] != asked[2][1] != asked[0][1]
+    again, _ = fresh(tmp_path / "b")
+    assert [first_candidate(again) for _ in range(3)] == asked

@@ -9,7 +9,10 @@ it: the recorded processes still alive, their descendants, and the processes tha
 open in the recorded folder (a Ray cluster's session folder: its agents start after the
 cluster is recorded and rename themselves) are stopped. A recorded process is ours only if its
 pid *and* its start time match, so a reused pid is never hit; nothing is ever found by name
-(`ray stop` would end every user's clusters).
+(`ray stop` would end every user's clusters). A start that can be killed half-way (ray.init,
+before it returns the processes it started) is recorded before it begins with a mark, a random
+value in the environment its processes inherit (`starting`): the processes started with that
+mark in their environment are ours, whenever the start was cut.
 Linux only (/proc); elsewhere nothing is recorded or swept.
 """
 
@@ -17,18 +20,22 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import socket
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from .files import atomic_write_json
 
 PROC = Path("/proc")
+MARK = "VILLAGELAB_STARTED_BY"  # in the environment of what a `starting` block starts
 # what this process recorded, kept here too: stopped at exit even if no record could be written
 _REMEMBERED: dict[str, tuple[set[Process], str | None]] = {}
+_MARKS: dict[str, str] = {}  # kind → the mark its processes were started with
 
 
 @dataclass(frozen=True, order=True)
@@ -111,6 +118,45 @@ def holding(folder: str) -> list[Process]:
     return sorted(found)
 
 
+def marked(mark: str | None) -> list[Process]:
+    """The processes we can see that were started with `mark` in their environment (a
+    process's environment as it was when it started: inherited, never changed later)."""
+    if not mark:
+        return []
+    needle = f"{MARK}={mark}".encode()
+    found: list[Process] = []
+    for entry in PROC.iterdir() if PROC.is_dir() else ():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:  # gone, or another user's
+            continue
+        if needle in environ.split(b"\0"):
+            p = process(int(entry.name))
+            if p is not None:
+                found.append(p)
+    return sorted(found)
+
+
+@contextmanager
+def starting(kind: str) -> Iterator[None]:
+    """Around a start that may be killed before it returns what it started: the record is
+    written first, with a mark put in the environment that the processes started meanwhile
+    inherit (and that this process's later children do not)."""
+    mark = _MARKS.setdefault(kind, secrets.token_hex(12))
+    before = os.environ.get(MARK)
+    os.environ[MARK] = mark
+    try:
+        remember(kind, [])
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(MARK, None)
+        else:
+            os.environ[MARK] = before
+
+
 def records_dir() -> Path:
     base = os.environ.get("VILLAGELAB_PROCESS_RECORDS")
     if base:
@@ -143,6 +189,7 @@ def remember(kind: str, processes: Iterable[Process], folder: str | None = None)
                 "owner": [me.pid, me.start],
                 "processes": [[p.pid, p.start] for p in sorted(known | set(processes))],
                 "folder": folder or _folder(path),
+                "mark": _MARKS.get(kind),
             },
         )
     except OSError:  # no writable state folder: stopped at exit all the same, just not swept
@@ -158,20 +205,30 @@ def recorded(path: Path) -> list[Process]:
         return []
 
 
-def _folder(path: Path) -> str | None:
+def _text(path: Path, key: str) -> str | None:
     try:
-        folder = json.loads(path.read_text()).get("folder")
+        value = json.loads(path.read_text()).get(key)
     except (OSError, ValueError, AttributeError):
         return None
-    return folder if isinstance(folder, str) and folder else None
+    return value if isinstance(value, str) and value else None
+
+
+def _folder(path: Path) -> str | None:
+    return _text(path, "folder")
 
 
 def _ours(path: Path) -> list[Process]:
-    """A record's processes still alive, their descendants, and those holding its folder."""
+    """A record's processes still alive, their descendants, those holding its folder, and
+    those started with its mark."""
     listed = [p for p in recorded(path) if p.alive()]
     folder = _folder(path)
     return sorted(
-        {*listed, *descendants(p.pid for p in listed), *(holding(folder) if folder else [])}
+        {
+            *listed,
+            *descendants(p.pid for p in listed),
+            *(holding(folder) if folder else []),
+            *marked(_text(path, "mark")),
+        }
     )
 
 
@@ -209,6 +266,7 @@ def stop_recorded(kind: str) -> list[Process]:
     mine, folder = _REMEMBERED.pop(kind, (set(), None))
     alive = [p for p in mine if p.alive()]
     found = [*alive, *descendants(p.pid for p in alive), *(holding(folder) if folder else [])]
+    found += marked(_MARKS.pop(kind, None))
     stopped = stop([*_ours(path), *found])
     path.unlink(missing_ok=True)
     return stopped

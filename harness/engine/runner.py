@@ -205,7 +205,9 @@ def _start_local_cluster(ray: Any, **kwargs: Any) -> None:
 
     processes.sweep()
     before = set(processes.descendants([os.getpid()]))
-    ray.init(**kwargs)
+    atexit.register(stop_local_cluster)  # an exit, Ctrl-C or SIGTERM inside ray.init too
+    with processes.starting("ray"):  # a kill inside ray.init: its processes carry the mark
+        ray.init(**kwargs)
     started = [p for p in processes.descendants([os.getpid()]) if p not in before]
     node = ray._private.worker._global_node  # its session folder: every process's logs
     processes.remember("ray", started, node.get_session_dir_path() if node else None)

@@ -91,6 +91,8 @@ OTHER_VALUES = {
     "float": ["0.5", "5e-1", True, None, [0.5], "nan"],
     "bool": ["true", "yes", 1, 0, None, "on"],
     "str": [3, 2.5, True, None, ["x"], {"x": 1}],
+    # an optional field left empty (`origin: null`): a value may be valid there (an agent id)
+    "NoneType": ["ana", "nobody", 3, True, ["x"], {"x": 1}],
 }
 
 # byte-level damage and YAML features a user file has no business using
@@ -220,6 +222,13 @@ def policy_mutations(draw: st.DrawFn) -> Mutation:
 
 
 # --- scenarios -----------------------------------------------------------------------------------
+def _free_scalar(path: tuple[Any, ...]) -> bool:
+    """A value the scenario schema types as any scalar: `world.facts`, an event's `sets`."""
+    return path[:2] == ("world", "facts") or (
+        len(path) == 4 and path[0] == "events" and path[2] == "sets"
+    )
+
+
 @st.composite
 def scenario_mutations(draw: st.DrawFn) -> Mutation:
     source = draw(st.sampled_from(SCENARIOS))
@@ -235,8 +244,13 @@ def scenario_mutations(draw: st.DrawFn) -> Mutation:
     if how == "type":
         path = draw(st.sampled_from(leaves))
         value = draw(st.sampled_from(OTHER_VALUES[_kind(_get(tree, path))]))
-        # a string where a number was, a number where text was: no coercion
-        expect = REFUSE if value is not None else EITHER
+        # a string where a number was, a number where text was: no coercion; an optional
+        # field's value is not judged (its type is not known from the file), nor a scalar
+        # where the schema takes any scalar (a world fact, what an event sets)
+        free = _free_scalar(path) and not isinstance(value, (list, dict))
+        expect = (
+            REFUSE if value is not None and _get(tree, path) is not None and not free else EITHER
+        )
         what = f"{path} = {value!r} (another type)"
     elif how == "number":
         numeric = [
@@ -282,7 +296,8 @@ def scenario_mutations(draw: st.DrawFn) -> Mutation:
     elif how == "unknown":
         mappings = [()] + [p for p in paths if isinstance(_get(tree, p), dict)]
         at = draw(st.sampled_from(mappings))
-        free = at and at[-1] == "abilities"  # skill → level: any skill name is valid
+        # skill → level, fact → value, what an event sets: any name is valid there
+        free = at and (at[-1] == "abilities" or at == ("world", "facts") or at[-1] == "sets")
         path, value, expect = (*at, "surprise_key"), 1, EITHER if free else REFUSE
         what = f"unknown key under {at or 'the top'}"
     else:  # a list element with an id, twice: ids must be unique

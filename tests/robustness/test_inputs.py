@@ -49,3 +49,55 @@ def test_scenario_mutations_are_refused_cleanly_or_run(robustness_full):
         assert verdict != FAILED, f"{mutation.what}: {detail}"
 
     case()
+
+
+def test_dialogue_line_ids_and_speakers_are_unique(tmp_path):
+    """Found by the census: a dialogue line given twice was accepted (its id names it in the
+    traces and the scorecard)."""
+    import yaml
+
+    from scenarios import load_scenario
+    from villagelab.yamlsource import InputError
+
+    from .mutations import ROOT, dump
+
+    tree = yaml.safe_load((ROOT / "scenarios" / "library" / "companion_weeks.yaml").read_text())
+    lines = tree["dialogue"]["lines"]
+    lines.append(dict(lines[0]))
+    path = tmp_path / "twice.yaml"
+    path.write_bytes(dump(tree))
+    with pytest.raises(InputError) as info:
+        load_scenario(path)
+    said = str(info.value)
+    assert (
+        f"dialogue.lines[{len(lines) - 1}]: a unique line id; 'hello' appears more than once"
+        in said
+    )
+    tree["dialogue"]["lines"].pop()
+    tree["dialogue"]["speakers"] = ["player", "player"]
+    path.write_bytes(dump(tree))
+    with pytest.raises(InputError) as info:
+        load_scenario(path)
+    assert "dialogue.speakers[1]: a unique speaker id" in str(info.value)
+
+
+def test_a_companions_opinion_ids_are_unique(tmp_path):
+    """Found by the census on issue 18c's persona: an opinion given twice was accepted."""
+    import yaml
+
+    from scenarios import load_scenario
+    from villagelab.yamlsource import InputError
+
+    from .mutations import ROOT, dump
+
+    tree = yaml.safe_load((ROOT / "scenarios" / "library" / "companion_weeks.yaml").read_text())
+    where = next(
+        i for i, a in enumerate(tree["agents"]) if (a.get("companion") or {}).get("opinions")
+    )
+    opinions = tree["agents"][where]["companion"]["opinions"]
+    opinions.append(dict(opinions[0]))
+    path = tmp_path / "twice.yaml"
+    path.write_bytes(dump(tree))
+    with pytest.raises(InputError) as info:
+        load_scenario(path)
+    assert f"companion.opinions[{len(opinions) - 1}]: a unique opinion id" in str(info.value)

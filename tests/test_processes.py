@@ -154,7 +154,9 @@ def run_on_local_ray(tmp_path: Path, records: Path) -> tuple[subprocess.Popen[st
     def cluster() -> list[psutil.Process]:
         tree = me.children(recursive=True)
         names = [p.name() for p in tree]
-        agents = {"ray::DashboardAgent", "ray::RuntimeEnvAgent", "raylet", "gcs_server"}
+        # not the dashboard agent: its port is fixed, and another cluster on the machine may
+        # hold it (then it never starts)
+        agents = {"ray::RuntimeEnvAgent", "raylet", "gcs_server"}
         workers = [n for n in names if n.startswith("ray::") and not n.endswith("Agent")]
         return tree if agents <= set(names) and workers else []
 

@@ -21,7 +21,6 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
-from harness.agents.llm import model_metrics
 from harness.agents.registry import check_made
 from harness.engine.episode import setup_for
 from harness.engine.store import join_uri
@@ -44,6 +43,7 @@ from .study import (
     record_decision,
     recover_dead,
     sample,
+    searched,
     storage_for,
     trial_value,
 )
@@ -94,6 +94,7 @@ class Search:
         agent = execution.choice()  # a bad --agent stops here
         first = self.instrument.scenarios[0]
         check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
+        self.surface, self.surface_notice = searched(agent)
         self.hashes = {
             **self.instrument.hashes(self.start_policy),
             "agent": agent.path,
@@ -146,9 +147,9 @@ class Search:
             main,
         )
         standing = self.promoter.standing(parent)
-        notice = self.promoter.infeasible(standing)
-        if notice and on_notice:
-            on_notice(notice)
+        for notice in (self.surface_notice, self.promoter.infeasible(standing)):
+            if notice and on_notice:
+                on_notice(notice)
         start_objective = standing.card.objective or 0.0
         began = time.monotonic()
         outcomes: list[TrialOutcome] = []
@@ -228,6 +229,7 @@ class Search:
             "local_step": c.local_step,
             "local_flips": c.local_flips,
             "agent": e.agent,
+            "searched_parameters": len(self.surface),
             "storage": without_secret(self.storage_url) or str(self.runs.journal),
             "tracking_uri": without_secret(self.tracking_uri),
             "execution": "serial" if e.serial else (e.address or "local Ray"),
@@ -283,8 +285,9 @@ class Search:
             trial = study.ask()
             trial.set_user_attr("driver", self.driver)
             requeued = trial.user_attrs.get("requeued_from")
+            cfg = self.config
             policy = sample(
-                trial, self.mode, champion, self.config.local_step, self.config.local_flips
+                trial, self.mode, champion, cfg.local_step, cfg.local_flips, self.surface
             )
         with clock.part("mlflow"):
             run_id = self.tracker.start_trial(
@@ -354,9 +357,7 @@ class Search:
                 value = trial_value(card, self.mode, self.pareto, violation)
                 study.tell(trial, value)
             with clock.part("mlflow"):
-                self.tracker.model_usage(
-                    run_id, model_metrics(measured.records, self.execution.agent_options)
-                )
+                self.tracker.model_usage(run_id, measured.records, self.execution.agent_options)
                 self.tracker.finish_trial(
                     run_id,
                     card,
@@ -373,15 +374,12 @@ class Search:
                 )
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
-            objective, decision = math.nan, "pruned"
-            reason = (
-                f"pruned by the Wilcoxon pruner after {len(stopped.reported)} of "
-                f"{planned} instances: worse than the best trial so far"
-            )
+            objective, decision, reason = math.nan, "pruned", stopped.reason(planned)
             with clock.part("optuna"):
                 record_decision(trial, decision, reason)
                 study.tell(trial, state=TrialState.PRUNED)
             with clock.part("mlflow"):
+                self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
                 self.tracker.pruned(
                     run_id, reason, stopped.reported, planned, lambda: self._timing(clock, began)
                 )
@@ -391,6 +389,7 @@ class Search:
                 record_decision(trial, decision, reason)
                 study.tell(trial, state=TrialState.FAIL)
             with clock.part("mlflow"):
+                self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
                 self.tracker.timing(run_id, lambda: self._timing(clock, began))
                 self.tracker.end_trial(run_id, "failed", reason, "FAILED")
         except BaseException:

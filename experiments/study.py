@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from optuna.storages import JournalStorage
 from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
+from harness.agents.registry import AgentChoice
 from policies import WHITELIST, InputError, Policy
 from scorecards import Scorecard
 from villagelab.safe_text import redact, scrub
@@ -223,16 +224,42 @@ def counted(study: optuna.Study) -> int:
     return done
 
 
+def searched(agent: AgentChoice) -> tuple[tuple[str, ...], str]:
+    """The parameters a search samples for `agent` (its policy surface) and a line saying so;
+    an agent that reads none cannot be searched."""
+    if not agent.surface:
+        raise InputError(
+            f"--agent {agent.name!r} reads no whitelisted parameter (its policy_surface is "
+            "empty): a search has nothing to change"
+        )
+    if not agent.declared:
+        return agent.surface, (
+            f"agent {agent.name!r} declares no policy_surface: searching all "
+            f"{len(WHITELIST)} whitelisted parameters (docs/agents.md)"
+        )
+    return agent.surface, (
+        f"searching the {len(agent.surface)} of {len(WHITELIST)} whitelisted parameters agent "
+        f"{agent.name!r} reads; the others keep the champion's values"
+    )
+
+
 def sample(
-    trial: optuna.trial.BaseTrial, mode: str, champion: Policy, step: float, flips: int
+    trial: optuna.trial.BaseTrial,
+    mode: str,
+    champion: Policy,
+    step: float,
+    flips: int,
+    surface: Collection[str],
 ) -> Policy:
     """A policy from the whitelist: the whole ranges (global, pareto), or around the
     champion (local): numbers within ± step of their range, at most `flips` bools or
-    categories changed."""
-    values: dict[str, Any] = {}
+    categories changed. Only the agent's `surface` is sampled; a parameter it never reads
+    keeps the champion's value (sampling it would only add noise to the sampler's model)."""
+    values: dict[str, Any] = {p.name: champion[p.name] for p in WHITELIST}
+    searched = [p for p in WHITELIST if p.name in surface]
     wanted = [
         p.name
-        for p in WHITELIST
+        for p in searched
         if mode == "local"
         and p.kind in ("bool", "categorical")
         and trial.suggest_categorical(f"flip:{p.name}", [False, True])
@@ -245,7 +272,7 @@ def sample(
             key=lambda n: hashlib.blake2b(f"{trial.number}|{n}".encode(), digest_size=8).digest(),
         )[:flips]
     )
-    for p in WHITELIST:
+    for p in searched:
         if mode != "local":
             values[p.name] = _suggest(trial, p.name, p)
             continue

@@ -191,9 +191,12 @@ class Tracker:
         """Episodes Ray ran twice because a worker or node was lost: never silent."""
         self.client.set_tag(run_id, "villagelab.retries", scrub("; ".join(episodes))[:4000])
 
-    def model_usage(self, run_id: str, metrics: dict[str, float]) -> None:
-        """An LLM agent's calls in this trial (calls, cache hit rate, tokens, estimated cost);
-        nothing for an agent that calls no model."""
+    def model_usage(self, run_id: str, episodes: list[Any], agent_options: str | None) -> None:
+        """An LLM agent's calls in the episodes a trial ran, pruned or failed ones too (calls,
+        cache hit rate, tokens, estimated cost); nothing for an agent that calls no model."""
+        from harness.agents.llm import model_metrics
+
+        metrics = model_metrics(episodes, agent_options)
         if metrics:
             records.log_metrics(self.client, run_id, dict(sorted(metrics.items())))
 

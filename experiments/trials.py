@@ -83,13 +83,23 @@ class Pending:
 class Pruned(Exception):
     """The pruner stopped a trial; `reported` holds the (step, value) pairs it saw."""
 
-    def __init__(self, reported: list[tuple[int, float]]) -> None:
+    def __init__(self, reported: list[tuple[int, float]], records: list[Any]) -> None:
         super().__init__("pruned")
-        self.reported = reported
+        self.reported, self.records = reported, records  # the episodes it ran
+
+    def reason(self, planned: int) -> str:
+        return (
+            f"pruned by the Wilcoxon pruner after {len(self.reported)} of "
+            f"{planned} instances: worse than the best trial so far"
+        )
 
 
 class EpisodeFailure(Exception):
-    pass
+    """An episode of the trial did not end ok; `records` are the episodes it ran, that one too."""
+
+    def __init__(self, message: str, records: list[Any] | None = None) -> None:
+        super().__init__(message)
+        self.records = records or []
 
 
 @dataclass
@@ -163,7 +173,8 @@ class Evaluator:
                     again = f" (after a retry: {record.retried})" if record.retried else ""
                     raise EpisodeFailure(
                         f"episode {record.scenario}/{record.seed} "
-                        f"{record.status}: {record.error}{again}"
+                        f"{record.status}: {record.error}{again}",
+                        [*records, record],
                     )
                 records.append(record)
                 part = record.measured  # measured where the episode ran
@@ -177,7 +188,7 @@ class Evaluator:
                         trial.report(value, step)
                         prune = trial.should_prune()
                     if prune:
-                        raise Pruned(reported)
+                        raise Pruned(reported, records)
         finally:
             stream.close()  # cancels whatever a pruned trial did not consume
             clock.add("waiting", waited)

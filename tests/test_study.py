@@ -17,7 +17,7 @@ def test_local_mode_stays_within_a_step_and_flips_at_most_k():
     study = optuna.create_study(direction="maximize", sampler=optuna.samplers.RandomSampler(seed=3))
     for _ in range(40):
         trial = study.ask()
-        policy = sample(trial, "local", BASELINE, step=0.1, flips=1)
+        policy = sample(trial, "local", BASELINE, 0.1, 1, [p.name for p in WHITELIST])
         flipped = 0
         for p in WHITELIST:
             if p.kind == "float":

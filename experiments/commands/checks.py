@@ -172,6 +172,13 @@ def sweep_command(
     instrument = Instrument.load(scenario_names)
     for value in values:
         base.with_values({name: value})  # out of range stops here, before anything is logged
+    execution = make_execution(serial, None, agent=agent_kind)
+    chosen = execution.choice()
+    if name not in chosen.surface:
+        raise InputError(
+            f"{name!r} is not on the surface of agent {chosen.name!r} (it never reads it): "
+            "sweeping it would change nothing"
+        )
     log = None
     if to_mlflow:
         from ..logbook import SweepLog
@@ -186,7 +193,7 @@ def sweep_command(
             values,
             instrument,
             seeds,
-            make_execution(serial, None, agent=agent_kind),
+            execution,
             on_point=log.point if log else None,
         )
     except BaseException:

@@ -57,6 +57,9 @@ class AgentChoice:
     path: str
     hash: str
     options: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    # the whitelisted parameters its agents read: what a search may change for it
+    surface: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    declared: bool = field(default=False, compare=False, repr=False)
 
     @property
     def ref(self) -> str:
@@ -87,7 +90,34 @@ def resolve(name_or_path: str, options: dict[str, Any] | None = None) -> AgentCh
         digest = hashlib.blake2b(
             f"{digest}/{identity(options)}".encode(), digest_size=12
         ).hexdigest()
-    return AgentChoice(name_or_path, path, digest, options)
+    names_read, declared = policy_surface(factory, f"--agent {name_or_path!r}")
+    return AgentChoice(name_or_path, path, digest, options, names_read, declared)
+
+
+def policy_surface(factory: Any, what: str) -> tuple[tuple[str, ...], bool]:
+    """The whitelisted parameters an agent factory's agents read, in whitelist order, and
+    whether the factory declared them. A factory declares them as `policy_surface`: parameter
+    names or families ("sharing" for every sharing.* one). One that declares nothing may read
+    any, so its surface is the whole whitelist."""
+    from policies.whitelist import WHITELIST
+
+    declared = getattr(factory, "policy_surface", None)
+    if declared is None:
+        return tuple(p.name for p in WHITELIST), False
+    if isinstance(declared, str) or not all(isinstance(d, str) for d in declared):
+        raise InputError(f"{what}: policy_surface must be a tuple of parameter names or families")
+    families = {p.name.split(".", 1)[0] for p in WHITELIST}
+    names = {p.name for p in WHITELIST}
+    unknown = sorted(d for d in declared if d not in names and d not in families)
+    if unknown:
+        raise InputError(
+            f"{what}: policy_surface names {', '.join(map(repr, unknown))}, not on the whitelist "
+            "(see 'villagelab policy show')"
+        )
+    wanted = set(declared)
+    return tuple(
+        p.name for p in WHITELIST if p.name in wanted or p.name.split(".", 1)[0] in wanted
+    ), True
 
 
 def missing(obj: Any, what: str) -> None:

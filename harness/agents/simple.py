@@ -40,6 +40,8 @@ def day_plan(spec: Any, start: int, end: int) -> list[tuple[int, str, str, int]]
 
 
 class SimpleAgent:
+    policy_surface = ()  # it reads no policy: a search has nothing to change
+
     def __init__(self, setup: AgentSetup) -> None:
         spec = setup.spec
         self.name, self.spec = spec.id, spec

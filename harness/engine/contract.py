@@ -330,6 +330,7 @@ class EpisodeStop(Exception):
     episode ends with `status` and the message, and the run goes on with the others."""
 
     status: ClassVar[EpisodeStatus] = EpisodeStatus.FAILED
+    spent: Any = None  # set by the engine: the episode's llm_calls table up to the stop
 
 
 DiagnosticRow = MemoryOp | BeliefChange | TrustChange | StateSample | PlanNote | ModelCall

@@ -27,6 +27,7 @@ from .contract import (
     AgentFactory,
     AgentSetup,
     BeliefChange,
+    EpisodeStop,
     Meaning,
     MemoryOp,
     ModelCall,
@@ -135,9 +136,16 @@ class Episode(Happenings, Acting):
             self._write_truth()
             self._snapshot(s.start, 0)
         stop = s.end if until is None else min(until, s.end)
-        while self.now <= stop:
-            self.step(self.now)
-            self.now += s.tick_minutes
+        try:
+            while self.now <= stop:
+                self.step(self.now)
+                self.now += s.tick_minutes
+        except EpisodeStop as stopped:
+            # what the episode spent before it stopped still counts: the model calls paid for
+            for name in sorted(self.agents):
+                self._drain(name)
+            stopped.spent = self.rec.tables().get("llm_calls")
+            raise
         return self.rec.tables()
 
     def _timeline(self) -> tuple[list[tuple[int, str, Any]], list[tuple[int, str, Any]]]:

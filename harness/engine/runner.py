@@ -77,7 +77,8 @@ def _execute(scenario: Scenario, values: dict[str, Any], seed: int, agent: str) 
     try:
         tables = run_episode(scenario, Policy(values), seed, agent)
     except EpisodeStop as exc:  # an agent that cannot go on: its status, the run goes on
-        return EpisodeRecord(scenario.name, seed, exc.status, str(exc))
+        usage = model_usage(exc.spent)  # its paid calls still count
+        return EpisodeRecord(scenario.name, seed, exc.status, str(exc), model_usage=usage)
     except Exception as exc:  # noqa: BLE001 - a crash is a result, recorded with its cause
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return EpisodeRecord(scenario.name, seed, "crashed", detail)

@@ -127,6 +127,10 @@ def test_cache_only_turns_a_miss_into_the_status_cache_miss(tmp_path, careful):
 def test_a_spent_budget_ends_the_episode_as_budget_exhausted(standin, tmp_path, careful):
     record = _record(config(standin.base_url, budgets={"episode_tokens": 2000}), tmp_path, careful)
     assert record.status == "budget_exhausted" and "2000" in record.error
+    # what it spent before the stop is still accounted: at least the budget, all paid for
+    usage = record.model_usage
+    assert usage["tokens_in"] + usage["tokens_out"] >= 2000
+    assert usage["paid_in"] == usage["tokens_in"] and usage["calls"] > 1
 
 
 def test_an_endpoint_that_is_gone_is_a_failed_episode(tmp_path, careful):

@@ -188,12 +188,14 @@ def test_a_search_logs_tokens_and_cache_hit_rate_to_mlflow(cli, standin, tmp_pat
 
     client = MlflowClient(f"sqlite:///{tmp_path / 'runs' / 'mlflow.db'}")
     experiment = client.get_experiment_by_name("llm")
-    logged = [
-        run.data.metrics
+    trials = [
+        run
         for run in client.search_runs([experiment.experiment_id])
-        if "llm_calls" in run.data.metrics
+        if "villagelab.decision" in run.data.tags
     ]
-    assert logged
+    assert len(trials) == 5
+    logged = [run.data.metrics for run in trials if "llm_calls" in run.data.metrics]
+    assert len(logged) == 5  # every trial, pruned or failed ones too, says what it spent
     for metrics in logged:
         assert metrics["llm_tokens_in"] > 0 and 0.0 <= metrics["llm_cache_hit_rate"] <= 1.0
         assert "llm_cost_usd" in metrics

@@ -71,6 +71,26 @@ class LLMAgentFactory:
     make an agent; its prompt templates count as its code (`hashed_files`)."""
 
     hashed_files = tuple((p.relative_to(PROMPTS.parents[1]).as_posix(), p) for p in prompt_files())
+    # what a search may change for it: its prompts and sampling, and the reference memory,
+    # trust and sharing knobs it reuses (tests/test_policy_surface.py checks it against a run)
+    policy_surface = (
+        "prompt",
+        "llm",
+        "belief.second_hand_cap",
+        "memory.capacity",
+        "memory.importance_threshold",
+        "memory.keep_source",
+        "motivation.talk_budget",
+        "retrieval.plan_context",
+        "retrieval.recency_weight",
+        "retrieval.relevance_weight",
+        "retrieval.top_k",
+        "sharing.claims_per_chat",
+        "sharing.proactive",
+        "sharing.respect_privacy",
+        "trust.learning_rate",
+        "trust.prior",
+    )
 
     def __call__(self, setup: AgentSetup) -> LLMAgent:
         raise ValueError("the llm agent needs its model: give --llm-config FILE")

@@ -19,4 +19,18 @@ def reference_agent(setup: AgentSetup) -> Villager | AutonomousAgent:
     return AutonomousAgent(setup) if setup.spec.autonomy == "needs" else Villager(setup)
 
 
+# what a search may change for it (every family but the LLM agent's prompts and sampling);
+# tests/test_policy_surface.py checks it against what a run of the suite reads
+reference_agent.policy_surface = (  # type: ignore[attr-defined]
+    "belief",
+    "hedging",
+    "memory",
+    "motivation",
+    "replan",
+    "retrieval",
+    "sharing",
+    "trust",
+)
+
+
 __all__ = ["AutonomousAgent", "Villager", "reference_agent"]

@@ -1,0 +1,103 @@
+"""An agent's policy surface: the whitelisted parameters it reads, which is all a search
+samples for it. The declarations are checked against what the agents actually read in runs."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import optuna
+import pytest
+
+from experiments.study import sample, searched
+from harness.agents.reference import reference_agent
+from harness.agents.registry import policy_surface, resolve
+from harness.engine.episode import Episode
+from policies import WHITELIST, InputError, Policy, load_policy
+from policies import policy as policy_module
+from scenarios import builtin_names, load_scenario
+
+from .conftest import ROOT
+
+REFERENCE = resolve("reference")
+
+
+@contextmanager
+def reads_by_agents() -> Iterator[set[str]]:
+    """The parameter names code under harness.agents reads from a Policy while inside."""
+    names: set[str] = set()
+    plain = policy_module.Policy.__getitem__
+
+    def recording(self: Policy, name: str):  # type: ignore[no-untyped-def]
+        if sys._getframe(1).f_globals.get("__name__", "").startswith("harness.agents"):
+            names.add(name)
+        return plain(self, name)
+
+    policy_module.Policy.__getitem__ = recording  # type: ignore[method-assign]
+    try:
+        yield names
+    finally:
+        policy_module.Policy.__getitem__ = plain  # type: ignore[method-assign]
+
+
+def test_the_reference_agent_reads_exactly_its_declared_surface():
+    with reads_by_agents() as read:
+        for policy in ("baseline", "careful"):
+            for name in builtin_names():
+                scenario = load_scenario(name)
+                Episode(
+                    scenario, load_policy(ROOT / "policies" / f"{policy}.yaml"), 0, reference_agent
+                ).run()
+    assert read == set(REFERENCE.surface)  # nothing read undeclared, nothing declared unread
+
+
+def test_the_simple_agent_reads_no_parameter_and_cannot_be_searched():
+    simple = resolve("simple")
+    with reads_by_agents() as read:
+        Episode(load_scenario("rumor"), Policy(), 0, simple.path).run()
+    assert read == set() and simple.surface == () and simple.declared
+    with pytest.raises(InputError, match="nothing to change"):
+        searched(simple)
+
+
+def test_an_agent_that_declares_nothing_is_searched_over_the_whole_whitelist():
+    def factory(setup):  # pragma: no cover - never made here
+        raise AssertionError
+
+    names, declared = policy_surface(factory, "--agent x")
+    assert names == tuple(p.name for p in WHITELIST) and not declared
+    factory.policy_surface = ("sharing", "trust.prior")  # type: ignore[attr-defined]
+    names, declared = policy_surface(factory, "--agent x")
+    assert declared and set(names) == {
+        p.name for p in WHITELIST if p.name.startswith("sharing.")
+    } | {"trust.prior"}
+    factory.policy_surface = ("sharing.bogus",)  # type: ignore[attr-defined]
+    with pytest.raises(InputError, match="'sharing.bogus', not on the whitelist"):
+        policy_surface(factory, "--agent x")
+
+
+@pytest.mark.parametrize("mode", ["global", "local"])
+def test_a_search_samples_only_the_surface_and_keeps_the_rest(mode):
+    champion = load_policy(ROOT / "policies" / "careful.yaml")
+    surface = ("sharing.proactive", "trust.prior", "memory.keep_source")
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=3))
+    changed: set[str] = set()
+    for _ in range(30):
+        trial = study.ask()
+        policy = sample(trial, mode, champion, 0.2, 1, surface)
+        sampled = {k for k in trial.params if not k.startswith("flip:")}
+        assert sampled <= set(surface)
+        changed |= {n for n in policy if policy[n] != champion[n]}
+        study.tell(trial, 0.0)
+    assert changed == set(surface)  # every surface parameter moves, nothing else does
+
+
+@pytest.mark.slow
+def test_sweeping_a_parameter_the_agent_never_reads_is_refused(cli, tmp_path):
+    out = cli(
+        "sweep", "--param", "prompt.share", "--values", "eager,discreet", "--scenario", "rumor"
+    )
+    assert out.returncode == 2, out.stderr
+    assert "not on the surface of agent 'reference'" in out.stderr + out.stdout
+    assert "Traceback" not in out.stderr

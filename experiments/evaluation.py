@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -44,6 +42,8 @@ from scorecards import (
 )
 from villagelab.files import atomic_write_json
 from villagelab.safe_text import redact
+
+from .measuring import measured_episode, measured_values
 
 
 @dataclass(frozen=True)
@@ -142,39 +142,6 @@ class Evaluation:
         return [r for r in self.records if r.status != "ok"]
 
 
-def measured_episode(
-    scenario: Scenario,
-    values: dict,
-    seed: int,
-    agent: str,
-    definition: ScorecardDefinition,
-    applicable: dict[str, tuple[str, ...]],
-    traces_uri: str | None = None,
-) -> EpisodeRecord:
-    """Run one episode and measure its metrics where it ran (a Ray worker), so the driver
-    only merges numbers; given a shared trace URI, write the traces there too and send
-    none back. A metric or a write that fails is a crashed episode, like any other."""
-    from harness.engine.runner import _execute
-
-    record = _execute(scenario, values, seed, agent)
-    if record.status != "ok":
-        return record
-    step = "scoring"
-    try:
-        began = time.perf_counter()
-        tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        values = measure(tables, definition, applicable)
-        seconds = {**record.seconds, "scoring": time.perf_counter() - began}
-        record = replace(record, measured=values, seconds=seconds)
-        if traces_uri is not None:
-            step = f"writing traces to {traces_uri}"
-            write_episode(traces_uri, scenario.name, seed, record.tables)
-            record = replace(record, tables={}, stored_at=traces_uri)
-    except Exception as exc:  # noqa: BLE001 - recorded, never silently dropped
-        record = record.crashed(f"{step}: {type(exc).__name__}: {exc}")
-    return record
-
-
 def collect(records: Sequence[EpisodeRecord]) -> dict[str, pd.DataFrame]:
     """The traces of all successful episodes, one DataFrame per table."""
     out = {}
@@ -255,7 +222,11 @@ def evaluate(
         card = score(traces, instrument.definition, hashes=hashes, applicable=instrument.applicable)
     else:  # the traces stay where the workers wrote them; their values came back
         traces = {}
-        measured = [_measured(r, out, instrument, execution) for r in records if r.status == "ok"]
+        measured = [
+            measured_values(r, execution.traces_uri or out, instrument)
+            for r in records
+            if r.status == "ok"
+        ]
         card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
     evaluation = Evaluation(
         policy,
@@ -276,20 +247,6 @@ def evaluate(
             out, instrument, policy, hashes, execution, agent, seeds, records, complete=True
         )
     return evaluation
-
-
-def _measured(
-    record: EpisodeRecord, out: Path | None, instrument: Instrument, execution: Execution
-) -> Any:
-    """What a worker measured of an episode; one found written by an earlier run and read
-    back in full is measured here."""
-    if record.measured is not None:
-        return record.measured
-    tables = record.tables or read_episode(
-        execution.traces_uri or out, record.scenario, record.seed
-    )
-    frames = {k: v.to_pandas() for k, v in tables.items()}
-    return measure(frames, instrument.definition, instrument.applicable)
 
 
 def _agent_fields(agent: AgentChoice) -> dict[str, str]:

@@ -47,7 +47,7 @@ from .study import (
     storage_for,
     trial_value,
 )
-from .tracking import Tracker
+from .tracking import Tracker, search_params
 from .trials import EpisodeFailure, Evaluator, Pending, Pruned, Stopwatch, TrialOutcome
 
 
@@ -130,7 +130,7 @@ class Search:
         parent = self.tracker.start_parent(
             self.hashes,
             self.driver,
-            self._settings(recovered),
+            search_params(self, recovered),
             [s.name for s in self.instrument.scenarios],
             self.config.seeds,
         )
@@ -209,36 +209,6 @@ class Search:
             self.stop or "budget",
             self._spent(main),
         )
-
-    def _settings(self, recovered: list[int]) -> dict[str, Any]:
-        """What this invocation searches with: the parent run's params."""
-        from .records import without_secret
-
-        c, e = self.config, self.execution
-        return {
-            "study": self.name,
-            "trials": self.trials,
-            "hours": self.hours,
-            "mode": self.mode,
-            "scenarios": list(c.scenarios),
-            "seeds": list(c.seeds),
-            "margin": c.margin,
-            "confirmation_seeds": c.confirmation_seeds,
-            "start_policy": c.start_policy or str(baseline_path()),
-            "first": list(c.first),
-            "local_step": c.local_step,
-            "local_flips": c.local_flips,
-            "agent": e.agent,
-            "searched_parameters": len(self.surface),
-            "storage": without_secret(self.storage_url) or str(self.runs.journal),
-            "tracking_uri": without_secret(self.tracking_uri),
-            "execution": "serial" if e.serial else (e.address or "local Ray"),
-            "workers": e.workers,
-            "traces_uri": without_secret(e.traces_uri),
-            "recovered_trials": recovered,
-            "harness": self.hashes["harness"],
-            "instrument": self.hashes["instrument"],
-        }
 
     def _spent_already(self, main: optuna.Study) -> SearchResult:
         """A study whose budget is used up: say so at once, touching nothing."""
@@ -370,7 +340,7 @@ class Search:
                     reported=measured.reported,
                     violation=violation,
                     optuna_value=value if isinstance(value, float) else min(value),
-                    timing=lambda: self._timing(clock, began),
+                    timing=lambda: clock.logged(began),
                 )
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
@@ -381,7 +351,7 @@ class Search:
             with clock.part("mlflow"):
                 self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
                 self.tracker.pruned(
-                    run_id, reason, stopped.reported, planned, lambda: self._timing(clock, began)
+                    run_id, reason, stopped.reported, planned, lambda: clock.logged(began)
                 )
         except EpisodeFailure as exc:
             objective, decision, reason = math.nan, "failed", str(exc)
@@ -390,7 +360,7 @@ class Search:
                 study.tell(trial, state=TrialState.FAIL)
             with clock.part("mlflow"):
                 self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
-                self.tracker.timing(run_id, lambda: self._timing(clock, began))
+                self.tracker.timing(run_id, lambda: clock.logged(began))
                 self.tracker.end_trial(run_id, "failed", reason, "FAILED")
         except BaseException:
             study.tell(trial, state=TrialState.FAIL)
@@ -415,18 +385,6 @@ class Search:
             feasible,
         )
         return outcome, new
-
-    @staticmethod
-    def _timing(clock: Stopwatch, began: float) -> dict[str, float]:
-        """A trial's seconds by part, as logged: the whole; simulation and scoring where the
-        episodes ran (summed over episodes, so on Ray more than the wall time may pass);
-        the driver's wait for episodes, its Optuna and MLflow calls (to this log) and
-        promotion; and the overhead: the whole but the waiting for episodes."""
-        whole = time.monotonic() - began
-        parts = clock.so_far()
-        out = {"trial_seconds": whole, "overhead_seconds": whole - parts.get("waiting", 0.0)}
-        out.update({f"{name}_seconds": seconds for name, seconds in sorted(parts.items())})
-        return {k: round(v, 4) for k, v in out.items()}
 
 
 __all__ = ["RunsDir", "Search", "SearchResult", "Standing", "TrialOutcome"]

@@ -18,9 +18,11 @@ import yaml
 from policies import InputError, Policy
 
 from .runs import RunsDir
+from .terminal import Terminal
 
 MODEL = "villagelab-policy"
 ALIAS = "champion"
+HELD_BY = "villagelab.champion_version"  # a model tag: the version the alias points at
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,32 @@ class Registry:
         try:
             return int(self.client.get_model_version_by_alias(MODEL, ALIAS).version)
         except MlflowException:
+            return self._restore()
+
+    def _point(self, version: int | str) -> None:
+        """Move the alias, recording where on the model first (a tag), so that a lost alias
+        can be put back where it was."""
+        self.client.set_registered_model_tag(MODEL, HELD_BY, str(version))
+        self.client.set_registered_model_alias(MODEL, ALIAS, str(version))
+
+    def _restore(self) -> int | None:
+        """The alias is gone while versions exist: put it back on the version the model's tag
+        says it held (moved with every promotion and rollback) or, for a registry older than
+        the tag, on the latest promotion; said on stderr. Never the start policy again."""
+        versions = {int(v.version) for v in self.client.search_model_versions(f"name='{MODEL}'")}
+        if not versions:
             return None
+        held = self.client.get_registered_model(MODEL).tags.get(HELD_BY, "")
+        target = int(held) if held.isdigit() and int(held) in versions else max(versions)
+        self._point(target)
+        how = "where the registry recorded it" if held == str(target) else "the latest promotion"
+        Terminal(stderr=True).say(
+            f"the registry's alias '{ALIAS}' of {MODEL} was missing; restored to version "
+            f"{target} ({how})",
+            label="note:",
+            label_style="yellow",
+        )
+        return target
 
     def promote(
         self,
@@ -104,7 +131,7 @@ class Registry:
         mv = self.client.create_model_version(
             MODEL, source=source, run_id=run_id, tags=tags, description=description or None
         )
-        self.client.set_registered_model_alias(MODEL, ALIAS, mv.version)
+        self._point(mv.version)
         return int(mv.version)
 
     def history(self) -> list[Version]:
@@ -130,6 +157,18 @@ class Registry:
         flat = {f"{family}.{k}": v for family, group in values.items() for k, v in group.items()}
         return number, Policy(flat)
 
+    def export(self, path: Path) -> tuple[int | None, float | None]:
+        """The champion's policy written to `path` (when there is one): its version and
+        objective."""
+        from villagelab.files import atomic_write_bytes
+
+        version = self.current_version()
+        if version is None:
+            return None, None
+        atomic_write_bytes(path, self.policy(version)[1].to_yaml().encode())
+        found = {v.version: v for v in self.history()}
+        return version, found[version].objective if version in found else None
+
     def rollback(self, to: int | None = None) -> tuple[int, int]:
         """Move the alias back (to the version the champion replaced, or to `to`)."""
         history = {v.version: v for v in self.history()}
@@ -143,7 +182,7 @@ class Registry:
             raise InputError(
                 f"no version {target}; versions: {', '.join(map(str, sorted(history)))}"
             )
-        self.client.set_registered_model_alias(MODEL, ALIAS, str(target))
+        self._point(target)
         return current, target
 
 

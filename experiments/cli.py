@@ -21,6 +21,7 @@ from .commands import checks, files, runs
 from .commands._common import (
     TRACES_URI_HELP,
     agent_option,
+    budget_options,
     err,
     invocation,
     make_execution,
@@ -108,6 +109,7 @@ for command in (
     "champions' traces are kept, in the runs folder)",
 )
 @agent_option
+@budget_options
 def search(
     study: str,
     trials: int,

@@ -8,27 +8,35 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from policies import YamlSource
 from scenarios import load_suite, parse_seeds
+from scenarios.suite import check_seeds
 
 
 class SearchConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    scenarios: tuple[str, ...] = Field(min_length=1)
+    scenarios: tuple[str, ...] = Field(min_length=1, max_length=100)
     seeds: tuple[int, ...] = Field(min_length=1)
-    margin: float = Field(0.0, ge=0.0)  # objective gain a promotion needs over the champion
+    margin: float = Field(0.0, ge=0.0, le=1.0)  # objective gain a promotion needs over the champion
     start_policy: str | None = None  # the first champion; default policies/baseline.yaml
     confirmation_seeds: int = Field(5, ge=2, le=100)  # fresh seeds to confirm a promotion
     local_step: float = Field(0.15, gt=0.0, le=1.0)  # local mode: ± this share of each range
     local_flips: int = Field(2, ge=0, le=20)  # local mode: bools/categories changed at most
-    first: tuple[str, ...] = ()  # policy files tried first, in order (global mode)
+    first: tuple[str, ...] = Field(
+        (), max_length=100
+    )  # policy files tried first, in order (global mode)
 
     @field_validator("seeds", mode="before")
     @classmethod
     def _seeds(cls, value: object) -> object:
         return parse_seeds(value) if isinstance(value, (str, int)) else value
+
+    @field_validator("seeds")
+    @classmethod
+    def _bounded(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        return check_seeds(value)
 
 
 def default_config() -> SearchConfig:
@@ -43,7 +51,4 @@ def load_config(path: str | Path | None) -> SearchConfig:
     if not isinstance(source.data, dict):
         raise source.error((), "expected a mapping with scenarios, seeds, margin, start_policy")
     base = default_config().model_dump()
-    try:
-        return SearchConfig.model_validate({**base, **source.data})
-    except ValidationError as exc:
-        raise source.errors_from(exc) from None
+    return source.validate(SearchConfig, {**base, **source.data})

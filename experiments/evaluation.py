@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -24,13 +26,15 @@ from harness.agents import agent_path
 from harness.agents.registry import AgentChoice, check_made
 from harness.agents.registry import resolve as resolve_agent
 from harness.engine import plugins
+from harness.engine.budget import Budget
 from harness.engine.episode import setup_for
 from harness.engine.runner import RayBatch
-from harness.engine.schema import SCHEMA_VERSION, TABLES
-from harness.engine.store import episode_written, read_episode, sweep_orphans
+from harness.engine.schema import TABLES
+from harness.engine.store import read_episode, sweep_orphans
 from harness.engine.validation import load_checked
 from policies import InputError, Policy
 from scenarios import Scenario, resolve, village
+from scenarios.checks import DEFAULT, Bounds, cost_problem
 from scorecards import (
     Scorecard,
     ScorecardDefinition,
@@ -40,10 +44,20 @@ from scorecards import (
     merge_values,
     score,
 )
-from villagelab.files import atomic_write_json
-from villagelab.safe_text import redact
+from villagelab.yamlsource import listing
 
-from .measuring import measured_episode, measured_values
+from .rundir import (
+    agent_fields,
+    append_progress,
+    clear_progress,
+    earlier_records,
+    traces_entry,
+    write_manifest,
+)
+
+
+class NoEpisodeFinished(InputError):
+    """Every episode of an evaluation ended without traces (exit 2, each one's status said)."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +67,8 @@ class Execution:
     serial: bool = False
     workers: int | None = None
     address: str | None = None
-    timeout_s: float | None = None
+    # each episode's wall clock and memory: past them it ends timed_out or out_of_memory
+    budget: Budget = field(default_factory=Budget)
     agent: str = "reference"  # which agent: a built-in name or module:Factory
     agent_options: str | None = None  # JSON for a factory that takes options (--llm-config)
     # a URI every worker can write and the driver read (file:// on a shared mount, s3://…):
@@ -83,23 +98,39 @@ class Instrument:
         agents: int = 25,
         structure_seed: int = 0,
         hours: int = 48,
+        bounds: Bounds = DEFAULT,
     ) -> Instrument:
         """Scenarios by name or path; `village` is generated with `agents`, its structure
-        seed and `hours`."""
+        seed and `hours`.
+        Each is within `bounds`, its episodes' estimated cost too (refused up front, saying
+        the estimate)."""
         if not names:
             raise InputError(
                 "no scenario given; name one with --scenario (see 'villagelab scenario list')"
             )
         files = tuple(resolve(n) for n in names if n != "village")
-        scenarios = tuple(
-            village(agents, structure_seed, hours) if n == "village" else load_checked(resolve(n))
-            for n in names
-        )
+        scenarios = []
+        for n in names:
+            if n == "village":
+                if agents > bounds.agents:
+                    raise InputError(
+                        f"village: --agents {agents:,}; expected at most "
+                        f"{bounds.agents:,}{bounds.hint}"
+                    )
+                scenario = village(agents, structure_seed, hours)
+            else:
+                scenario = load_checked(resolve(n), bounds)
+            problem = cost_problem(scenario, bounds)
+            if problem:
+                raise InputError(f"{n if n == 'village' else resolve(n)}: {problem}")
+            scenarios.append(scenario)
         seen = [s.name for s in scenarios]
         if len(set(seen)) != len(seen):
             raise InputError(f"a scenario is named twice: {', '.join(seen)}")
         return cls(
-            scenarios, files, load_definition(definition) if definition else load_definition()
+            tuple(scenarios),
+            files,
+            load_definition(definition) if definition else load_definition(),
         )
 
     @property
@@ -131,6 +162,7 @@ class Evaluation:
     resumed: int = 0  # episodes found already written by an earlier run of the same command
     agent_path: str = ""  # the agent's import path
     agent_hash: str = ""  # the agent's code
+    repaired: list[tuple[str, int]] = field(default_factory=list)  # damaged, so run again
     written_at: str | None = None  # where the workers wrote the traces (a URI, or `out`)
 
     def load_traces(self) -> dict[str, pd.DataFrame]:
@@ -140,6 +172,40 @@ class Evaluation:
     @property
     def problems(self) -> list[EpisodeRecord]:
         return [r for r in self.records if r.status != "ok"]
+
+
+def measured_episode(
+    scenario: Scenario,
+    values: dict,
+    seed: int,
+    agent: str,
+    definition: ScorecardDefinition,
+    applicable: dict[str, tuple[str, ...]],
+    traces_uri: str | None = None,
+    budget: Budget | None = None,
+) -> EpisodeRecord:
+    """Run one episode and measure its metrics where it ran (a Ray worker), so the driver
+    only merges numbers; given a shared trace URI, write the traces there too and send
+    none back. A metric or a write that fails is a crashed episode, like any other."""
+    from harness.engine.runner import _execute
+
+    record = _execute(scenario, values, seed, agent, budget)
+    if record.status != "ok":
+        return record
+    step = "scoring"
+    try:
+        began = time.perf_counter()
+        tables = {k: v.to_pandas() for k, v in record.tables.items()}
+        values = measure(tables, definition, applicable)
+        seconds = {**record.seconds, "scoring": time.perf_counter() - began}
+        record = replace(record, measured=values, seconds=seconds)
+        if traces_uri is not None:
+            step = f"writing traces to {traces_uri}"
+            digests = write_episode(traces_uri, scenario.name, seed, record.tables)
+            record = replace(record, tables={}, stored_at=traces_uri, digests=digests)
+    except Exception as exc:  # noqa: BLE001 - recorded, never silently dropped
+        record = record.crashed(f"{step}: {type(exc).__name__}: {exc}")
+    return record
 
 
 def collect(records: Sequence[EpisodeRecord]) -> dict[str, pd.DataFrame]:
@@ -160,38 +226,55 @@ def evaluate(
     *,
     out: Path | None = None,
     on_done: Callable[[EpisodeRecord], None] | None = None,
+    repair: bool = False,
 ) -> Evaluation:
     """Run every (scenario, seed) episode of a policy, write traces to `out` (or, with
     `execution.traces_uri`, have the workers write them there), and score them.
 
     With `out`, the run can be resumed: the same command again skips the episodes already
-    written there and runs the rest. `out` holding another run's traces is refused."""
+    written there — each file checked against the SHA-256 its manifest recorded — and runs
+    the rest. A damaged file stops the run (`TraceDamaged`, exit 2) unless `repair`, which
+    runs its episode again. `out` holding another run's traces is refused."""
+    repaired: list[tuple[str, int]] = []
     agent = execution.choice()  # a bad --agent stops here, before anything runs
     first = instrument.scenarios[0]
     check_made(agent, setup_for(first, first.agents[0], policy, seeds[0] if seeds else 0))
     hashes = instrument.hashes(policy)
+    run = {  # what made the folder, as its manifest says
+        **hashes,
+        "policy_values": dict(policy),
+        **agent_fields(agent),
+        "scenarios": [s.name for s in instrument.scenarios],
+        "scenario_files": [str(f) for f in instrument.files],
+        "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
+        "seeds": list(seeds),
+        "traces": traces_entry(execution.traces_uri),
+    }
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
-    written: set[tuple[str, int]] = set()
+    earlier: dict[tuple[str, int], EpisodeRecord] = {}
     if out is not None:
-        written = _already_written(out, jobs, hashes, execution, agent)
+        earlier, damaged = earlier_records(out, jobs, hashes, execution, agent, instrument, repair)
+        repaired.extend(damaged)
         sweep_orphans(out)  # temp files a killed run left behind; their episodes run again
-        _write_manifest(
-            out, instrument, policy, hashes, execution, agent, seeds, [], complete=False
-        )
+        # what is known good so far; each episode that finishes is then appended to the log
+        write_manifest(out, run, [earlier[j.key] for j in jobs if j.key in earlier], complete=False)
+        clear_progress(out)
 
-    def done(record: EpisodeRecord) -> None:
+    def done(record: EpisodeRecord) -> EpisodeRecord:
         if out is not None and record.status == "ok" and record.stored_at is None:
-            write_episode(out, record.scenario, record.seed, record.tables)
+            record = replace(
+                record, digests=write_episode(out, record.scenario, record.seed, record.tables)
+            )
+        if out is not None:
+            append_progress(out, record)
         if on_done:
             on_done(record)
+        return record
 
-    earlier = {}
+    written = set(earlier)
     for job in jobs:
-        if job.key in written:
-            assert out is not None  # only a run with a folder has episodes written before
-            earlier[job.key] = _written_record(out, job, instrument, execution)
-            if on_done:
-                on_done(earlier[job.key])
+        if job.key in written and on_done:
+            on_done(earlier[job.key])
     remaining = [j for j in jobs if j.key not in written]
     # on a local cluster the workers share this disk: each writes and scores its own episode,
     # so the driver neither receives nor writes tables (on a user's cluster they come back)
@@ -204,29 +287,21 @@ def evaluate(
     )
     records = []
     for job in jobs:
-        record = earlier[job.key] if job.key in written else next(fresh)
-        if job.key not in written:
-            done(record)
-        records.append(record)
-    if not any(r.status == "ok" for r in records):  # nothing to score: say why, no traceback
+        records.append(earlier[job.key] if job.key in written else done(next(fresh)))
+    if not any(r.status == "ok" for r in records):
         if out is not None:
-            _write_manifest(
-                out, instrument, policy, hashes, execution, agent, seeds, records, complete=True
-            )
-        raise InputError(
-            "no episode ended ok, so there is nothing to score:\n"
-            + "\n".join(f"  {r.scenario}/{r.seed}: {r.status}: {r.error}" for r in records)
+            write_manifest(out, run, records, complete=True)
+            clear_progress(out)
+        raise NoEpisodeFinished(
+            listing([f"episode {r.scenario}/{r.seed}: {r.status}: {r.error}" for r in records])
+            + "\nno episode finished, so there is nothing to score"
         )
     if written_by_workers is None:
         traces = collect(records)
         card = score(traces, instrument.definition, hashes=hashes, applicable=instrument.applicable)
     else:  # the traces stay where the workers wrote them; their values came back
         traces = {}
-        measured = [
-            measured_values(r, execution.traces_uri or out, instrument)
-            for r in records
-            if r.status == "ok"
-        ]
+        measured = [_measured(r, out, instrument, execution) for r in records if r.status == "ok"]
         card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
     evaluation = Evaluation(
         policy,
@@ -240,60 +315,27 @@ def evaluate(
         resumed=len(written),
         agent_path=agent.path,
         agent_hash=agent.hash,
+        repaired=repaired,
         written_at=written_by_workers,
     )
     if out is not None:
-        _write_manifest(
-            out, instrument, policy, hashes, execution, agent, seeds, records, complete=True
-        )
+        write_manifest(out, run, records, complete=True)
+        clear_progress(out)
     return evaluation
 
 
-def _agent_fields(agent: AgentChoice) -> dict[str, str]:
-    """How a manifest (or a baseline) names the agent that made it."""
-    return {"agent": agent.name, "agent_path": agent.path, "agent_hash": agent.hash}
-
-
-def _already_written(
-    out: Path, jobs: list[Job], hashes: dict[str, str], execution: Execution, agent: AgentChoice
-) -> set[tuple[str, int]]:
-    """The episodes a previous run of the same policy, harness, instrument and agent left
-    complete in `out` (or at its trace URI). Another run's traces are never mixed in."""
-    manifest = Path(out) / "manifest.json"
-    if not manifest.exists():
-        return set()
-    try:
-        prior = json.loads(manifest.read_text())
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{manifest}: unreadable ({exc}); give a new --out or remove it") from None
-    made_by = {
-        **hashes,
-        **_agent_fields(agent),
-        "traces": _traces_entry(execution),
-    }
-    differ = [k for k, v in made_by.items() if prior.get(k) != v]
-    if differ:
-        raise InputError(
-            f"{out}: holds the traces of another run ({', '.join(differ)} "
-            "not this run's); give a new --out, or remove the folder to start "
-            "afresh"
-        )
-    root = execution.traces_uri or out
-    return {job.key for job in jobs if episode_written(root, *job.key)}
-
-
-def _written_record(
-    out: Path, job: Job, instrument: Instrument, execution: Execution
-) -> EpisodeRecord:
-    """An episode already written: its tables read back (and, for a trace URI, measured here
-    as a worker would have)."""
-    root = execution.traces_uri or out
-    record = EpisodeRecord(job.scenario.name, job.seed, "ok", None, read_episode(root, *job.key))
-    if execution.traces_uri is not None:
-        tables = {k: v.to_pandas() for k, v in record.tables.items()}
-        measured = measure(tables, instrument.definition, instrument.applicable)
-        record = replace(record, measured=measured, tables={}, stored_at=execution.traces_uri)
-    return record
+def _measured(
+    record: EpisodeRecord, out: Path | None, instrument: Instrument, execution: Execution
+) -> Any:
+    """What a worker measured of an episode; one found written by an earlier run and read
+    back in full is measured here."""
+    if record.measured is not None:
+        return record.measured
+    tables = record.tables or read_episode(
+        execution.traces_uri or out, record.scenario, record.seed
+    )
+    frames = {k: v.to_pandas() for k, v in tables.items()}
+    return measure(frames, instrument.definition, instrument.applicable)
 
 
 def episodes(
@@ -315,68 +357,34 @@ def episodes(
     )
     if not measured:
         if execution.serial:
-            return run_serial(jobs, policy, agent)
+            return run_serial(jobs, policy, agent, budget=execution.budget)
         return iter(
             RayBatch(
                 jobs,
                 policy,
                 workers=execution.workers,
                 address=execution.address,
-                timeout_s=execution.timeout_s,
+                budget=execution.budget,
                 agent=agent,
             )
         )
     extra = (instrument.definition, instrument.applicable, traces_uri)
     if execution.serial:
-        return (measured_episode(j.scenario, dict(policy), j.seed, agent, *extra) for j in jobs)
+        return (
+            measured_episode(
+                j.scenario, dict(policy), j.seed, agent, *extra, budget=execution.budget
+            )
+            for j in jobs
+        )
     return iter(
         RayBatch(
             jobs,
             policy,
             workers=execution.workers,
             address=execution.address,
-            timeout_s=execution.timeout_s,
+            budget=execution.budget,
             agent=agent,
             function=measured_episode,
             extra=extra,
         )
     )
-
-
-def _write_manifest(
-    out: Path,
-    instrument: Instrument,
-    policy: Policy,
-    hashes: dict[str, str],
-    execution: Execution,
-    agent: AgentChoice,
-    seeds: Sequence[int],
-    records: list[EpisodeRecord],
-    *,
-    complete: bool,
-) -> None:
-    """What a trace folder holds and what made it: hashes, policy, episodes and their status.
-    Written first with `complete: false`, so that an interrupted run can be recognised and
-    resumed, and again at the end."""
-    atomic_write_json(
-        Path(out) / "manifest.json",
-        {
-            "schema_version": SCHEMA_VERSION,
-            **hashes,
-            "policy_values": dict(policy),
-            **_agent_fields(agent),
-            "scenarios": [s.name for s in instrument.scenarios],
-            "scenario_files": [str(f) for f in instrument.files],
-            "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
-            "seeds": list(seeds),
-            "episodes": [r.summary() for r in records],
-            "traces": _traces_entry(execution),
-            "complete": complete,
-        },
-    )
-
-
-def _traces_entry(execution: Execution) -> str:
-    """Where a manifest says the traces are: beside it, or the URI (credentials masked: a
-    manifest is a file others read; `score` needs the URI again on its command line)."""
-    return "traces" if execution.traces_uri is None else redact(execution.traces_uri)

@@ -9,12 +9,15 @@ and is reported, not refused.
 from __future__ import annotations
 
 import json
+import math
 import os
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from harness.engine.hashing import instrument_parts
+from harness.engine.integrity import seal
 from policies import InputError, Policy
 from scenarios import load_suite
 from scorecards import Scorecard
@@ -81,14 +84,45 @@ REFERENCE = "harness.agents.reference:reference_agent"  # baselines from before 
 
 
 def load_baseline(path: Path) -> tuple[Scorecard, dict[str, str]] | None:
-    """The baseline's scorecard and what made it: its instrument's parts."""
+    """The baseline's scorecard and what made it: its instrument's parts. Read before the
+    suite runs: a baseline that is unreadable, edited (its `sha256` seal broken) or
+    inconsistent (a mean that is not the mean of its seeds) is refused at once (exit 2)."""
     if not path.exists():
         return None
+    regenerate = (
+        "restore it from version control, or regenerate it with 'villagelab gate --policy P "
+        "--update-baseline'"
+    )
     try:
-        data = json.loads(path.read_text())
-        return Scorecard.from_json(data), dict(data.get("instrument_parts", {}))
-    except (ValueError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path}: not a baseline scorecard ({exc})") from None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise TypeError("not a JSON object")
+        card = Scorecard.from_json(data)
+        parts = dict(data.get("instrument_parts", {}))
+    except (OSError, ValueError, TypeError) as exc:
+        raise InputError(f"{path}: not a baseline scorecard ({exc}); {regenerate}") from None
+    if "sha256" in data and data["sha256"] != seal(data):
+        raise InputError(
+            f"{path}: edited or damaged since it was written (its sha256 seal does not match "
+            f"its content); {regenerate}"
+        )
+    problem = _inconsistency(card)
+    if problem:
+        raise InputError(f"{path}: {problem}; {regenerate}")
+    return card, parts
+
+
+def _inconsistency(card: Scorecard) -> str | None:
+    """What no scorecard villagelab wrote can hold: a mean that is not its seeds' mean (a
+    check for baselines older than the seal)."""
+    blocks = [("", card.metrics), *((f"{sc}/", ms) for sc, ms in card.scenarios.items())]
+    for prefix, block in blocks:
+        for name, m in block.items():
+            if m.per_seed and not math.isclose(
+                m.mean, statistics.fmean(m.per_seed.values()), rel_tol=1e-9, abs_tol=1e-12
+            ):
+                return f"{prefix}{name}: mean {m.mean!r} is not the mean of its per-seed values"
+    return None
 
 
 def baseline_agent(path: Path) -> tuple[str, str]:
@@ -108,6 +142,7 @@ def write_baseline(path: Path, evaluation: Evaluation) -> None:
         "agent_hash": evaluation.agent_hash,
         "policy_values": dict(evaluation.policy),
     }
+    data["sha256"] = seal(data)  # a hand edit or a flipped byte is then refused, not compared
     atomic_write_bytes(path, (json.dumps(data, indent=2, allow_nan=False) + "\n").encode())
 
 
@@ -121,6 +156,8 @@ def run_gate(
 ) -> GateResult:
     suite = load_suite()
     instrument = Instrument.load(suite.scenarios)
+    # a damaged baseline is refused before the suite spends its time
+    loaded = None if update_baseline else load_baseline(baseline_path)
     evaluation = evaluate(policy, instrument, seeds or suite.seeds.gate, execution)
     card = evaluation.scorecard
     if evaluation.problems:
@@ -129,7 +166,6 @@ def run_gate(
     if update_baseline:
         write_baseline(baseline_path, evaluation)
         return GateResult(PASS, f"baseline written to {baseline_path}", evaluation)
-    loaded = load_baseline(baseline_path)
     if loaded is None:
         return GateResult(
             INCOMPATIBLE,

@@ -9,23 +9,39 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-import pyarrow.parquet as pq
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from harness.engine.schema import TABLES
-from harness.engine.store import episode_path
+from harness.engine.store import episode_path, read_episode
 from policies import InputError
 
+from .manifest import sealed_manifest
+from .rundir import read_progress
 from .terminal import cell, clean
 
 
-def _episode_table(root: Path, table: str, scenario: str, seed: int) -> pd.DataFrame:
-    path = episode_path(root, table, scenario, seed)
+def _recorded(root: Path, scenario: str, seed: int) -> dict[str, str] | None:
+    """The episode's trace files' SHA-256 as the folder's manifest recorded them (None for a
+    folder without one, such as a champion's: then only the pages' own checksums are checked).
+    A manifest that was edited or damaged is refused."""
+    path = Path(root) / "manifest.json"
     if not path.exists():
-        return TABLES[table].empty_table().to_pandas()
-    return pq.read_table(path, schema=TABLES[table]).to_pandas()
+        return None
+    meta = sealed_manifest(path)
+    entries = [*meta.get("episodes", []), *read_progress(root)]
+    for entry in entries:
+        if (entry.get("scenario"), entry.get("seed")) == (scenario, seed):
+            if entry.get("status") != "ok" or not isinstance(entry.get("sha256"), dict):
+                raise InputError(
+                    f"{path}: episode {scenario}/{seed} is {entry.get('status')}; it has no "
+                    "traces to inspect"
+                )
+            return dict(entry["sha256"])
+    raise InputError(
+        f"{path}: episode {scenario}/{seed} is not recorded as finished; inspect an episode "
+        "the run finished (its manifest lists each one)"
+    )
 
 
 def _table(title: str, frame: pd.DataFrame, columns: list[str]) -> Table:
@@ -54,7 +70,11 @@ def inspect(
         raise InputError(
             f"{root}: no traces for scenario {scenario!r} seed {seed}; expected {probe}"
         )
-    t = {name: _episode_table(root, name, scenario, seed) for name in TABLES}
+    digests = _recorded(root, scenario, seed)
+    t = {
+        name: table.to_pandas()
+        for name, table in read_episode(root, scenario, seed, digests).items()
+    }
     known = set(t["observations"].agent) | set(t["actions"].agent) | set(t["probes"].agent)
     if agent not in known:
         raise InputError(

@@ -130,6 +130,8 @@ def mlflow_client(uri: str) -> Any:
 
     quiet()
     parts = urllib.parse.urlsplit(uri)
+    if parts.scheme == "sqlite" and parts.path not in ("", "/", "/:memory:"):
+        _prepare_sqlite(Path(parts.path[1:]))  # sqlite:///rel.db, sqlite:////abs.db
     if parts.scheme in ("http", "https"):
         try:
             port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -141,6 +143,23 @@ def mlflow_client(uri: str) -> Any:
                 "out --tracking-uri to use the runs folder's own store"
             ) from None
     return MlflowClient(tracking_uri=uri, registry_uri=uri)
+
+
+_PREPARED: set[Path] = set()  # stores checked by this process (once each)
+
+
+def _prepare_sqlite(path: Path) -> None:
+    """The SQLite store made whole before MLflow touches it (see sqlite_store); what was
+    repaired is said on stderr."""
+    from .sqlite_store import prepare
+    from .terminal import Terminal
+
+    if path in _PREPARED:
+        return
+    note = prepare(path)
+    if note:
+        Terminal(stderr=True).say(note, label="note:", label_style="yellow")
+    _PREPARED.add(path)
 
 
 def seed_set(name: str, scenarios: Sequence[str], seeds: Sequence[int], context: str) -> Any:
@@ -286,3 +305,34 @@ def start_group(
 
 def end_group(uri: str, run_id: str, status: str = "FINISHED") -> None:
     mlflow_client(uri).set_terminated(run_id, status)
+
+
+def search_params(search: Any, recovered: list[int]) -> dict[str, Any]:
+    """What a search invocation searches with: its parent run's params."""
+    from policies import baseline_path
+
+    c, e = search.config, search.execution
+    return {
+        "study": search.name,
+        "trials": search.trials,
+        "hours": search.hours,
+        "mode": search.mode,
+        "scenarios": list(c.scenarios),
+        "seeds": list(c.seeds),
+        "margin": c.margin,
+        "confirmation_seeds": c.confirmation_seeds,
+        "start_policy": c.start_policy or str(baseline_path()),
+        "first": list(c.first),
+        "local_step": c.local_step,
+        "local_flips": c.local_flips,
+        "agent": e.agent,
+        "searched_parameters": len(search.surface),
+        "storage": without_secret(search.storage_url) or str(search.runs.journal),
+        "tracking_uri": without_secret(search.tracking_uri),
+        "execution": "serial" if e.serial else (e.address or "local Ray"),
+        "workers": e.workers,
+        "traces_uri": without_secret(e.traces_uri),
+        "recovered_trials": recovered,
+        "harness": search.hashes["harness"],
+        "instrument": search.hashes["instrument"],
+    }

@@ -27,7 +27,7 @@ from harness.engine.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
 from villagelab.files import atomic_write_bytes
 
-from . import promotion
+from . import driving, promotion, records
 from .champion import Registry
 from .config import SearchConfig
 from .drivers import alive, driver_id
@@ -47,7 +47,6 @@ from .study import (
     storage_for,
     trial_value,
 )
-from .tracking import Tracker, search_params
 from .trials import EpisodeFailure, Evaluator, Pending, Pruned, Stopwatch, TrialOutcome
 
 
@@ -111,6 +110,7 @@ class Search:
         self.startup = len(self.instrument.scenarios)  # one round of every scenario
 
     # --- the loop -------------------------------------------------------------------------------
+    @driving.guarded  # the journal's driver lock and repair, a vanished study refused
     def run(
         self,
         on_trial: Callable[[TrialOutcome], None] | None = None,
@@ -122,7 +122,6 @@ class Search:
         self.main = main
         recovered = recover_dead(alive, main)
         enqueue_first(main, self.config.first, self.mode)
-        self.tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)
         self.registry = Registry(self.tracker.uri)
         if self._spent(main) >= self.trials:  # nothing to run: no parent run, no Ray
             return self._spent_already(main)
@@ -130,7 +129,7 @@ class Search:
         parent = self.tracker.start_parent(
             self.hashes,
             self.driver,
-            search_params(self, recovered),
+            records.search_params(self, recovered),
             [s.name for s in self.instrument.scenarios],
             self.config.seeds,
         )
@@ -212,24 +211,12 @@ class Search:
 
     def _spent_already(self, main: optuna.Study) -> SearchResult:
         """A study whose budget is used up: say so at once, touching nothing."""
-        version = self.registry.current_version()
-        found = {v.version: v for v in self.registry.history()}
         export = self.folder / "champion.yaml"
-        if version is not None:
-            atomic_write_bytes(export, self.registry.policy(version)[1].to_yaml().encode())
-        objective = found[version].objective if version in found else None
+        version, objective = self.registry.export(export)
         return SearchResult(
-            self.name,
-            self.runs,
-            self.tracker.uri,
-            objective or 0.0,
-            objective or 0.0,
-            version,
-            export,
-            [],
-            "spent",
-            self._spent(main),
-        )
+            self.name, self.runs, self.tracker.uri, objective or 0.0, objective or 0.0,
+            version, export, [], "spent", self._spent(main),
+        )  # fmt: skip
 
     def _interrupt(self, signum: int, frame: Any) -> None:
         if self.stop == "interrupted":

@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import optuna
-from optuna.storages import JournalStorage
-from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
 from harness.agents.registry import AgentChoice
@@ -53,11 +51,10 @@ class Objectives:
 def storage_for(url: str | None, journal: Path) -> Any:
     """The journal file by default; an RDB storage for a URL. Drivers starting together race
     to create the schema: the loser retries (the winner's tables are then there)."""
-    if url is None:
-        journal.parent.mkdir(parents=True, exist_ok=True)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the journal backend is fine for this
-            return JournalStorage(JournalFileBackend(str(journal)))
+    if url is None:  # checked first: a damaged line is reported with its number, not replayed
+        from .journal import open_journal
+
+        return open_journal(journal)
     import sqlalchemy.exc
 
     for attempt in range(6):
@@ -196,19 +193,29 @@ def _sampler_seed(name: str, storage: Any) -> int:
     return int.from_bytes(digest, "big")
 
 
+DRIVER_DEATHS = 3  # a trial whose driver died under it this often is failed for good
+
+
 def recover(study: optuna.Study, numbers: set[int]) -> list[int]:
-    """Fail the given RUNNING trials (a dead driver's) and re-queue each once with its
-    parameters; returns the numbers failed. Heartbeats exist only under study.optimize, so an
+    """Fail the given RUNNING trials (a dead driver's) and re-queue each with its parameters;
+    returns the numbers failed. A driver's death is not the trial's fault: its candidate is
+    evaluated all the same, however often it was interrupted — up to DRIVER_DEATHS, past
+    which the trial itself is the likely cause (it keeps killing its driver) and fails for
+    good, counted against the budget. Heartbeats exist only under study.optimize, so an
     ask/tell driver does this itself on start-up."""
     failed = []
     for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
         if trial.number not in numbers:
             continue
+        deaths = int(trial.user_attrs.get("driver_deaths", 0)) + 1
+        study._storage.set_trial_user_attr(trial._trial_id, "driver_deaths", deaths)
         study.tell(trial.number, state=TrialState.FAIL)
         failed.append(trial.number)
-        if "requeued_from" not in trial.user_attrs:
+        if deaths < DRIVER_DEATHS:
             study.enqueue_trial(
-                trial.params, user_attrs={"requeued_from": trial.number}, skip_if_exists=False
+                trial.params,
+                user_attrs={"requeued_from": trial.number, "driver_deaths": deaths},
+                skip_if_exists=False,
             )
     return failed
 
@@ -325,7 +332,7 @@ def enqueue_first(study: optuna.Study, first: tuple[str, ...], mode: str) -> Non
 
 
 def recover_dead(alive: Callable[[str | None], bool], study: optuna.Study) -> list[int]:
-    """Trials a dead driver left RUNNING are failed and re-queued once."""
+    """Trials a dead driver left RUNNING are failed and re-queued (see `recover`)."""
     dead = [
         t
         for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))

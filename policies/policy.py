@@ -20,7 +20,7 @@ from pydantic import (
     create_model,
 )
 
-from villagelab.yamlsource import InputError, YamlSource, format_location
+from villagelab.yamlsource import InputError, YamlSource, format_location, listing, shown
 
 from .whitelist import BY_NAME, WHITELIST, Param
 
@@ -139,7 +139,7 @@ def load_policy(path: str | Path) -> Policy:
     if not isinstance(source.data, dict):
         raise source.error((), "expected a mapping of parameter families (memory:, sharing:, ...)")
     try:
-        parsed = _PolicyFile.model_validate(source.data)
+        parsed = _PolicyFile.model_validate(source.data, strict=True)
     except ValidationError as exc:
         raise _policy_errors(source, exc) from None
     values = {
@@ -165,10 +165,10 @@ def _policy_errors(source: YamlSource, exc: ValidationError) -> InputError:
             lines.append(f"{head}: not on the whitelist; allowed here: {allowed}")
         elif name in BY_NAME:
             got = err.get("input")
-            lines.append(f"{head}: got {got!r}; expected {BY_NAME[name].allowed()}")
+            lines.append(f"{head}: got {shown(got)}; expected {BY_NAME[name].allowed()}")
         else:
-            lines.append(f"{head}: expected a mapping of parameters, got {err.get('input')!r}")
-    return InputError("\n".join(lines))
+            lines.append(f"{head}: expected a mapping of parameters, got {shown(err.get('input'))}")
+    return InputError(listing(lines))
 
 
 def baseline_path() -> Path:

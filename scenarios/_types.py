@@ -4,21 +4,27 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
+
+from villagelab.yamlsource import FROM_FILE
 
 from .clock import parse_clock, parse_moment, parse_span
 
 
-def _converter(parse):  # type: ignore[no-untyped-def]
-    def convert(value: object) -> object:
-        return parse(value) if isinstance(value, str) else value
+def _converter(parse, example: str):  # type: ignore[no-untyped-def]
+    def convert(value: object, info: ValidationInfo) -> object:
+        if isinstance(value, str):
+            return parse(value)
+        if (info.context or {}).get(FROM_FILE):  # a bare number in a file: minutes? hours?
+            raise ValueError(f"expected text like {example!r}, got {value!r}")
+        return value
 
     return BeforeValidator(convert)
 
 
-Moment = Annotated[int, _converter(parse_moment), Field(ge=0)]
-Clock = Annotated[int, _converter(parse_clock), Field(ge=0, lt=24 * 60)]
-Span = Annotated[int, _converter(parse_span), Field(gt=0)]
+Moment = Annotated[int, _converter(parse_moment, "day 2 08:00"), Field(ge=0)]
+Clock = Annotated[int, _converter(parse_clock, "08:00"), Field(ge=0, lt=24 * 60)]
+Span = Annotated[int, _converter(parse_span, "48h"), Field(gt=0)]
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]  # names become paths
 Modality = Literal["certain", "likely", "rumor"]
 # a Python module named by a scenario (a physics plug-in), e.g. harness.worlds.room

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from pydantic import ValidationError
+from villagelab.yamlsource import InputError, YamlSource, listing
 
-from villagelab.yamlsource import InputError, YamlSource
-
+from . import checks as semantic
+from .checks import DEFAULT, Bounds
 from .model import Scenario
 
 LIBRARY = Path(__file__).with_name("library")
@@ -35,21 +35,24 @@ def resolve(name_or_path: str | Path) -> Path:
 Check = Callable[[Scenario], Iterable[tuple[tuple[str | int, ...], str]]]
 
 
-def load_scenario(name_or_path: str | Path, checks: Iterable[Check] = ()) -> Scenario:
-    """A scenario file, validated: its schema, every cross-reference, then `checks` (what only
-    a layer above can know, e.g. the harness's registered actions), each problem located."""
+def load_scenario(
+    name_or_path: str | Path, checks: Iterable[Check] = (), bounds: Bounds = DEFAULT
+) -> Scenario:
+    """A scenario file, validated: its schema, every cross-reference, what the schema cannot
+    say (sizes within `bounds`, reachable places, acyclic supersession, days within the run,
+    unique ids), then `checks` (what only a layer above can know, e.g. the harness's
+    registered actions), each problem located."""
     source = YamlSource.load(resolve(name_or_path))
     if not isinstance(source.data, dict):
         raise source.error((), "expected a mapping with name, world, agents, truth, ...")
-    try:
-        scenario = Scenario.model_validate(source.data)
-    except ValidationError as exc:
-        raise source.errors_from(exc) from None
+    scenario = source.validate(Scenario)
     problems = list(_cross_reference_problems(scenario))
+    if not problems:
+        problems.extend(semantic.problems(scenario, bounds))
     for check in checks if not problems else ():
         problems.extend(check(scenario))
     if problems:
-        raise InputError("\n".join(str(source.error(where, what)) for where, what in problems))
+        raise InputError(listing([str(source.error(where, what)) for where, what in problems]))
     return scenario
 
 

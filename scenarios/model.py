@@ -203,7 +203,7 @@ class Predicate(Frozen):
     def _one_placeholder(cls, phrase: str | None) -> str | None:
         try:
             phrase is None or phrase.format(object="")
-        except (KeyError, IndexError, ValueError):
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
             raise ValueError("a phrase may name only {object}") from None
         return phrase
 

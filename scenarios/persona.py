@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 Signed = Annotated[float, Field(ge=-1.0, le=1.0)]
-Name = Annotated[str, Field(min_length=1)]
+Name = Annotated[str, Field(min_length=1, max_length=64)]
 SituationKey = Literal["role", "object", "place", "occasion"]
 
 

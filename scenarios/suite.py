@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from villagelab.yamlsource import InputError, YamlSource
 
@@ -13,31 +13,57 @@ SUITE_PATH = Path(__file__).with_name("suite.yaml")
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
 
 
+MAX_SEEDS = 10_000  # seeds in one set: each is an episode per scenario
+MAX_SEED = 2**62  # a seed is an int64 column in every trace table
+
+
 def parse_seeds(text: str | int) -> tuple[int, ...]:
-    """'0-4' → (0, 1, 2, 3, 4); '1,5,9' → (1, 5, 9); 7 → (7,)."""
+    """'0-4' → (0, 1, 2, 3, 4); '1,5,9' → (1, 5, 9); 7 → (7,). At most MAX_SEEDS seeds,
+    each from 0 to MAX_SEED (counted before any range is expanded)."""
     if isinstance(text, int):
+        if not 0 <= text <= MAX_SEED:
+            raise ValueError(f"a seed from 0 to {MAX_SEED}, got {text}")
         return (text,)
-    seeds: list[int] = []
-    for part in str(text).split(","):
+    parts = str(text).split(",")
+    bounds: list[tuple[int, int]] = []
+    for part in parts:
         m = _RANGE.match(part)
-        if m:
+        if m and len(m[1]) <= 19 and len(m[2]) <= 19:
             lo, hi = int(m[1]), int(m[2])
             if hi < lo:
                 raise ValueError(f"seed range {part.strip()!r} runs backwards")
-            seeds.extend(range(lo, hi + 1))
-        elif part.strip().isdigit():
-            seeds.append(int(part))
+        elif part.strip().isdigit() and len(part.strip()) <= 19:
+            lo = hi = int(part)
         else:
-            raise ValueError(f"expected seeds like '0-4' or '1,5,9', got {text!r}")
+            raise ValueError(f"expected seeds like '0-4' or '1,5,9', got {_cut(text)!r}")
+        if hi > MAX_SEED:
+            raise ValueError(f"seeds from 0 to {MAX_SEED}, got {part.strip()!r}")
+        bounds.append((lo, hi))
+    count = sum(hi - lo + 1 for lo, hi in bounds)
+    if count > MAX_SEEDS:
+        raise ValueError(
+            f"seeds {_cut(text)!r} name {count:,} seeds; expected at most {MAX_SEEDS:,}"
+        )
+    return check_seeds(tuple(seed for lo, hi in bounds for seed in range(lo, hi + 1)), text)
+
+
+def check_seeds(seeds: tuple[int, ...], text: object = None) -> tuple[int, ...]:
+    """Seeds as a set of episodes needs them: at most MAX_SEEDS, each in range, no repeats."""
+    shown = _cut(seeds if text is None else text)
+    if len(seeds) > MAX_SEEDS:
+        raise ValueError(f"{len(seeds):,} seeds; expected at most {MAX_SEEDS:,}")
+    if any(not 0 <= seed <= MAX_SEED for seed in seeds):
+        raise ValueError(f"seeds from 0 to {MAX_SEED}, got {shown!r}")
     if len(set(seeds)) != len(seeds):
-        raise ValueError(f"seeds {text!r} repeat a seed")
-    return tuple(seeds)
+        raise ValueError(f"seeds {shown!r} repeat a seed")
+    return seeds
 
 
 class SeedSets(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     selection: tuple[int, ...]
-    confirmation_start: int  # confirmation seeds are drawn fresh from here upwards
+    # confirmation seeds are drawn fresh from here upwards
+    confirmation_start: int = Field(ge=0, le=MAX_SEED - 1_000_000)
     gate: tuple[int, ...]
     test: tuple[int, ...]
 
@@ -45,6 +71,13 @@ class SeedSets(BaseModel):
     @classmethod
     def _seeds(cls, value: object) -> object:
         return parse_seeds(value) if isinstance(value, (str, int)) else value
+
+    @field_validator("selection", "gate", "test")
+    @classmethod
+    def _bounded(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        if not value:
+            raise ValueError("at least one seed")
+        return check_seeds(value)
 
     @model_validator(mode="after")
     def _disjoint(self) -> SeedSets:
@@ -64,16 +97,29 @@ class SeedSets(BaseModel):
 
 class Suite(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    scenarios: tuple[str, ...]
+    scenarios: tuple[str, ...] = Field(min_length=1, max_length=100)
     seeds: SeedSets
 
 
 def load_suite(path: str | Path = SUITE_PATH) -> Suite:
     source = YamlSource.load(path)
-    try:
-        return Suite.model_validate(source.data)
-    except ValidationError as exc:
-        raise source.errors_from(exc) from None
+    if not isinstance(source.data, dict):
+        raise source.error((), "expected a mapping with scenarios and seeds")
+    return source.validate(Suite)
 
 
-__all__ = ["SUITE_PATH", "InputError", "SeedSets", "Suite", "load_suite", "parse_seeds"]
+def _cut(text: object) -> str:
+    text = str(text)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+__all__ = [
+    "MAX_SEEDS",
+    "SUITE_PATH",
+    "InputError",
+    "SeedSets",
+    "Suite",
+    "check_seeds",
+    "load_suite",
+    "parse_seeds",
+]

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from villagelab.yamlsource import InputError, Location, YamlSource, format_location
 
@@ -125,10 +125,7 @@ def load_definition(path: str | Path | None = None) -> ScorecardDefinition:
 def _validated(source: YamlSource) -> ScorecardDefinition:
     if not isinstance(source.data, dict):
         raise source.error((), "expected a mapping with metrics, weights, tolerances, guardrails")
-    try:
-        definition = ScorecardDefinition.model_validate(source.data, context={_DEFERRED: True})
-    except ValidationError as exc:
-        raise source.errors_from(exc) from None
+    definition = source.validate(ScorecardDefinition, context={_DEFERRED: True})
     problems = [str(source.error(where, what)) for where, what in cross_problems(definition)]
     if problems:
         raise ScorecardDefinitionError("\n".join(problems))

@@ -78,21 +78,26 @@ def test_missing_baseline_gives_exit_3(cli, tmp_path):
     assert result.returncode == 3 and "no baseline" in result.stderr
 
 
-def test_baseline_of_another_instrument_gives_exit_3(cli, own_baseline, tmp_path):
-    other = json.loads(own_baseline.read_text())
-    other["instrument"] = "f" * 24
+def made_elsewhere(baseline, tmp_path, **changes):
+    """The baseline as another checkout would have written it: changed, and sealed anew."""
+    from harness.engine.integrity import seal
+
+    other = {**json.loads(baseline.read_text()), **changes}
+    other["sha256"] = seal(other)
     path = tmp_path / "other.json"
     path.write_text(json.dumps(other))
+    return path
+
+
+def test_baseline_of_another_instrument_gives_exit_3(cli, own_baseline, tmp_path):
+    path = made_elsewhere(own_baseline, tmp_path, instrument="f" * 24)
     result = gate(cli, CAREFUL, path)
     assert result.returncode == 3 and "instrument" in result.stderr
     assert "differ" in result.stderr
 
 
 def test_baseline_of_another_harness_is_compared_not_refused(cli, own_baseline, tmp_path):
-    other = json.loads(own_baseline.read_text())
-    other["harness"] = "e" * 24
-    path = tmp_path / "other.json"
-    path.write_text(json.dumps(other))
+    path = made_elsewhere(own_baseline, tmp_path, harness="e" * 24)
     result = gate(cli, CAREFUL, path)
     assert result.returncode == 0
     assert f"harness {'e' * 24} →" in result.stdout

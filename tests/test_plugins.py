@@ -105,13 +105,18 @@ def test_a_resumed_study_refuses_another_agent(cli, tmp_path):
     config.write_text("scenarios: [public_fact]\nseeds: 0\n")
     search = ["search", "--study", "bound", "--trials", "2", "--config", str(config),
               "--runs-dir", str(tmp_path / "runs"), "--serial"]  # fmt: skip
-    first = cli(*search[:4], "1", *search[5:], "--agent", "simple")
+    first = cli(*search[:4], "1", *search[5:])  # the reference agent
     assert first.returncode == 0, first.stderr
-    other = cli(*search)  # the reference agent: another agent
+    (tmp_path / "my_agent.py").write_text(  # another agent, with something to search
+        "from harness.agents.simple import SimpleAgent\n\n\n"
+        "class Mine(SimpleAgent):\n    policy_surface = ('sharing',)\n"
+    )
+    other = cli(*search, "--agent", "my_agent:Mine", cwd=tmp_path)
     assert other.returncode == 2, other.stderr
-    assert "searches policies for the agent harness.agents.simple:SimpleAgent" in other.stderr
-    assert "--agent harness.agents.simple:SimpleAgent" in other.stderr
-    same = cli(*search, "--agent", "simple")  # the same agent continues the study
+    reference = "harness.agents.reference:reference_agent"
+    assert f"searches policies for the agent {reference}" in other.stderr
+    assert f"--agent {reference}" in other.stderr
+    same = cli(*search)  # the same agent continues the study
     assert same.returncode == 0, same.stderr
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.engine.integrity import seal
 from harness.engine.store import join_uri, within
 from villagelab.safe_text import printable, redact, remember, scrub
 
@@ -141,7 +142,11 @@ def test_score_follows_a_manifests_uri_only_when_it_is_given_again(written_run):
     ("field", "value", "says"),
     [
         ("traces", "file:///etc", "--traces-uri"),
-        ("episodes", [{"scenario": "../../../etc", "seed": 0, "status": "ok"}], "scenario name"),
+        (
+            "episodes",
+            [{"scenario": "../../../etc", "seed": 0, "status": "failed"}],
+            "scenario name",
+        ),
         ("episodes", "nonsense", "not a complete manifest"),
     ],
 )
@@ -151,6 +156,11 @@ def test_a_crafted_manifest_is_refused_with_exit_2(tmp_path, written_run, field,
     meta.update({field: value})
     if field == "episodes":
         meta["traces"] = "traces"
+        if isinstance(value, list):  # the run's own list of what it was given, to match
+            meta.update(scenarios=[e["scenario"] for e in value], seeds=[0])
+    # the seal is a checksum, not a signature: whoever crafts a manifest can seal it, so the
+    # checks behind the seal must refuse it too
+    meta["sha256"] = seal(meta)
     crafted = tmp_path / "crafted"
     crafted.mkdir()
     (crafted / "manifest.json").write_text(json.dumps(meta))

@@ -58,6 +58,54 @@ def agent_option(command):  # type: ignore[no-untyped-def]
     )(command)
 
 
+allow_large_option = click.option(
+    "--allow-large",
+    is_flag=True,
+    help="a deliberate big run: lift the documented bounds on a scenario's size and an "
+    "episode's estimated cost",
+)
+
+
+def bounds(allow_large: bool):  # type: ignore[no-untyped-def]
+    from scenarios.checks import DEFAULT, LARGE
+
+    return LARGE if allow_large else DEFAULT
+
+
+_BUDGET = "villagelab.budget"
+
+
+def _budget_part(ctx: click.Context, param: click.Parameter, value: float | None) -> None:
+    ctx.meta.setdefault(_BUDGET, {})[param.name] = value
+
+
+def budget_options(command):  # type: ignore[no-untyped-def]
+    """--episode-timeout and --episode-memory on every command that runs episodes: an episode
+    past either ends as timed_out or out_of_memory, recorded, and the others go on."""
+    from harness.engine.budget import DEFAULT_MEMORY_MB, DEFAULT_SECONDS
+
+    command = click.option(
+        "--episode-memory",
+        type=click.IntRange(min=1),
+        default=DEFAULT_MEMORY_MB,
+        show_default=True,
+        metavar="MB",
+        expose_value=False,
+        callback=_budget_part,
+        help="memory one episode may add to its process (past it: out_of_memory)",
+    )(command)
+    return click.option(
+        "--episode-timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_SECONDS,
+        show_default=True,
+        metavar="SECONDS",
+        expose_value=False,
+        callback=_budget_part,
+        help="wall clock one episode may take (past it: timed_out)",
+    )(command)
+
+
 def _remember_option(ctx: click.Context, param: click.Parameter, value: object) -> object:
     ctx.meta[f"villagelab.{param.name}"] = value
     return value
@@ -107,8 +155,17 @@ def make_execution(
     agent: str = "reference",
     traces_uri: str | None = None,
 ):  # type: ignore[no-untyped-def]
+    """Where and how episodes run; the budget is the command's --episode-* options."""
+    from harness.engine.budget import Budget
+
     from ..evaluation import Execution
 
+    ctx = click.get_current_context(silent=True)
+    given = {} if ctx is None else ctx.meta.get(_BUDGET, {})
+    budget = Budget(
+        seconds=given.get("episode_timeout", Budget.seconds),
+        memory_mb=given.get("episode_memory", Budget.memory_mb),
+    )
     if not serial and address is None:  # a local cluster's niceness, checked before it starts
         from harness.engine.runner import worker_niceness
 
@@ -118,8 +175,9 @@ def make_execution(
         workers=workers,
         address=address,
         agent=agent,
-        agent_options=agent_options(agent),
         traces_uri=traces_uri,
+        budget=budget,
+        agent_options=agent_options(agent),
     )
 
 

@@ -14,6 +14,7 @@ from policies import InputError, load_policy
 from ..terminal import cell
 from ._common import (
     agent_option,
+    budget_options,
     err,
     make_execution,
     mlflow_options,
@@ -68,6 +69,7 @@ from ._common import (
 )
 @click.option("--no-mlflow", is_flag=True, help="do not log the gate as an MLflow run")
 @agent_option
+@budget_options
 def gate(
     policy_spec: str,
     baseline_path: Path | None,
@@ -144,6 +146,7 @@ def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-d
 @click.option("--seeds", default="0-4", show_default=True, callback=seeds_option)
 @click.option("--serial", is_flag=True, help="run episodes in this process, without Ray")
 @agent_option
+@budget_options
 @mlflow_options
 def sweep_command(
     name: str,

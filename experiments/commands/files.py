@@ -7,11 +7,11 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from policies import describe, diff, load_policy
+from policies import InputError, describe, diff, load_policy
 from scenarios import builtin_names
 
 from ..terminal import cell, clean
-from ._common import out
+from ._common import allow_large_option, bounds, out
 
 
 @click.group()
@@ -70,11 +70,16 @@ def scenario() -> None:
 
 @scenario.command("validate")
 @click.argument("path", type=click.Path(path_type=Path))
-def scenario_validate(path: Path) -> None:
-    """Check a scenario file: schema, every cross-reference and the actions it names."""
+@allow_large_option
+def scenario_validate(path: Path, allow_large: bool) -> None:
+    """Check a scenario file: schema, every cross-reference, bounds and the actions it names."""
     from harness.engine.validation import load_checked
+    from scenarios.checks import cost_problem
 
-    s = load_checked(path)
+    s = load_checked(path, bounds(allow_large))
+    problem = cost_problem(s, bounds(allow_large))
+    if problem:
+        raise InputError(f"{path}: {problem}")
     out.say(
         f"{path}: ok (scenario {s.name}, {len(s.agents)} agents, "
         f"{len(s.truth)} tracked propositions)"

@@ -13,6 +13,9 @@ from villagelab.safe_text import redact
 from ._common import (
     TRACES_URI_HELP,
     agent_option,
+    allow_large_option,
+    bounds,
+    budget_options,
     err,
     exit_on_broken_guardrail,
     make_execution,
@@ -69,6 +72,14 @@ from ._common import (
 )
 @click.option("--ray-address", help="attach to a running Ray cluster (e.g. 127.0.0.1:6379)")
 @click.option("--traces-uri", callback=traces_uri_option, help=TRACES_URI_HELP)
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="run again the episodes of OUT whose trace files are missing, damaged or not the ones "
+    "the manifest recorded (the others are kept)",
+)
+@budget_options
+@allow_large_option
 @mlflow_options
 def run(
     scenario_names: tuple[str, ...],
@@ -84,6 +95,8 @@ def run(
     hours: int,
     ray_address: str | None,
     traces_uri: str | None,
+    repair: bool,
+    allow_large: bool,
     to_mlflow: bool,
     runs_dir: Path,
     tracking_uri: str | None,
@@ -98,12 +111,18 @@ def run(
 
     p = load_policy(policy_path)  # bad input stops here, before anything runs
     instrument = Instrument.load(
-        scenario_names, agents=agents, structure_seed=structure_seed, hours=hours
+        scenario_names,
+        agents=agents,
+        structure_seed=structure_seed,
+        hours=hours,
+        bounds=bounds(allow_large),
     )
     total = len(instrument.scenarios) * len(seeds)
     with episode_progress(err, total) as advance:
         execution = make_execution(serial, workers, ray_address, agent_kind, traces_uri)
-        evaluation = evaluate(p, instrument, seeds, execution, out=out_dir, on_done=advance)
+        evaluation = evaluate(
+            p, instrument, seeds, execution, out=out_dir, on_done=advance, repair=repair
+        )
     out.show(render_table(evaluation.scorecard))
     reports: list[Path] = []
     if json_path:
@@ -131,6 +150,12 @@ def run(
             )
     for r in bad:
         err.say(f"episode {r.scenario}/{r.seed}: {r.status}: {r.error}", style="red")
+    if evaluation.repaired:
+        err.say(
+            f"repaired: {len(evaluation.repaired)} damaged episodes run again ("
+            + ", ".join(f"{sc}/{seed}" for sc, seed in evaluation.repaired)
+            + ")"
+        )
     if evaluation.resumed:
         err.say(
             f"resumed: {evaluation.resumed} of {total} episodes were already written in {out_dir}"
@@ -160,15 +185,16 @@ def run(
 )
 def score(directory: Path, json_path: Path | None, traces_uri: str | None) -> None:
     """Score traces already written by `villagelab run` (DIRECTORY holds its manifest; the
-    traces are beside it, or at the URI given again with --traces-uri)."""
-    from harness import read_traces
+    traces are beside it, or at the URI given again with --traces-uri). Only a folder the run
+    finished is scored, and only if every trace file is the one its manifest recorded."""
+    from harness.engine.store import read_verified
     from scorecards import load_definition, render_table
     from scorecards import score as score_traces
 
     from ..manifest import read_manifest
 
     meta = read_manifest(directory, traces_uri)
-    traces = read_traces(meta.traces, meta.episodes)
+    traces = read_verified(meta.traces, meta.episodes)
     card = score_traces(traces, load_definition(), hashes=meta.hashes, applicable=meta.metrics)
     out.show(render_table(card))
     if json_path:

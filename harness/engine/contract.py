@@ -70,7 +70,8 @@ class EpisodeStatus(StrEnum):
     OK = "ok"
     FAILED = "failed"  # its worker or node was lost
     CRASHED = "crashed"  # an exception, in the episode or in measuring it
-    TIMED_OUT = "timed_out"
+    TIMED_OUT = "timed_out"  # ran past its wall-clock budget
+    OUT_OF_MEMORY = "out_of_memory"  # grew past its memory budget
     CACHE_MISS = "cache_miss"  # replaying from a response cache only, a model call was missing
     BUDGET_EXHAUSTED = "budget_exhausted"  # the episode's or trial's token budget was spent
 

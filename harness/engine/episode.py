@@ -22,6 +22,7 @@ from . import plugins
 from ._acting import Acting
 from ._happenings import Happenings
 from .actions import registry_for
+from .budget import Budget, alarm
 from .contract import (
     Agent,
     AgentFactory,
@@ -128,9 +129,11 @@ class Episode(Happenings, Acting):
         return self.next_event - 1
 
     # --- the loop -------------------------------------------------------------------------------
-    def run(self, until: int | None = None) -> dict[str, pa.Table]:
-        """Run up to and including minute `until` (default: the end); returns the traces."""
+    def run(self, until: int | None = None, budget: Budget | None = None) -> dict[str, pa.Table]:
+        """Run up to and including minute `until` (default: the end); returns the traces.
+        With a `budget`, BudgetExceeded stops an episode that runs out of time or memory."""
         s = self.scenario
+        watch = budget.watch() if budget is not None else None
         if not self._started:
             self._started = True
             self._write_truth()
@@ -140,7 +143,9 @@ class Episode(Happenings, Acting):
             while self.now <= stop:
                 self.step(self.now)
                 self.now += s.tick_minutes
-        except EpisodeStop as stopped:
+                if watch is not None:
+                    watch.check()
+        except EpisodeStop as stopped:  # an agent's stop or a spent budget
             # what the episode spent before it stopped still counts: the model calls paid for
             for name in sorted(self.agents):
                 self._drain(name)
@@ -345,6 +350,11 @@ class Episode(Happenings, Acting):
 
 
 def run_episode(
-    scenario: Scenario, policy: Any, seed: int, agent: str | AgentFactory
+    scenario: Scenario,
+    policy: Any,
+    seed: int,
+    agent: str | AgentFactory,
+    budget: Budget | None = None,
 ) -> dict[str, pa.Table]:
-    return Episode(scenario, policy, seed, agent).run()
+    with alarm(budget):
+        return Episode(scenario, policy, seed, agent).run(budget=budget)

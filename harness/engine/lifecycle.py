@@ -39,6 +39,7 @@ ALLOWED: dict[type[StrEnum], dict[StrEnum | None, frozenset[StrEnum]]] = {
         _E.FAILED: frozenset(),
         _E.CRASHED: frozenset(),
         _E.TIMED_OUT: frozenset(),
+        _E.OUT_OF_MEMORY: frozenset(),
         _E.CACHE_MISS: frozenset(),
         _E.BUDGET_EXHAUSTED: frozenset(),
     },

@@ -21,6 +21,7 @@ from policies import Policy
 from scenarios import Scenario
 from villagelab.yamlsource import InputError
 
+from .budget import Budget
 from .contract import EpisodeStatus, EpisodeStop
 from .episode import run_episode
 from .lifecycle import transition
@@ -50,6 +51,7 @@ class EpisodeRecord:
     stored_at: str | None = None  # the shared trace URI the worker wrote the tables to
     retried: str | None = None  # why Ray ran it a second time (a worker or node was lost)
     model_usage: dict[str, float] = field(default_factory=dict)  # its llm_calls, summed
+    digests: dict[str, str] = field(default_factory=dict)  # its trace files' SHA-256, once written
     # where the episode's time went where it ran (simulation, scoring): seconds, for the
     # search's per-trial timing; never part of a trace
     seconds: dict[str, float] = field(default_factory=dict)
@@ -60,25 +62,39 @@ class EpisodeRecord:
     def crashed(self, error: str) -> EpisodeRecord:
         """This record, crashed after all (measuring it failed): no tables kept."""
         status = transition(self.status, EpisodeStatus.CRASHED)
-        return replace(self, status=status, error=error, tables={}, measured=None)
+        return replace(self, status=status, error=error, tables={}, measured=None, digests={})
 
     def summary(self) -> dict[str, Any]:
-        return {
+        """The manifest's entry; an episode with traces lists each file's SHA-256."""
+        entry = {
             "scenario": self.scenario,
             "seed": self.seed,
             "status": self.status,
             "error": self.error,
             "retried": self.retried,
         }
+        if self.digests:
+            entry["sha256"] = dict(sorted(self.digests.items()))
+        return entry
 
 
-def _execute(scenario: Scenario, values: dict[str, Any], seed: int, agent: str) -> EpisodeRecord:
+def _execute(
+    scenario: Scenario,
+    values: dict[str, Any],
+    seed: int,
+    agent: str,
+    budget: Budget | None = None,
+) -> EpisodeRecord:
     began = time.perf_counter()
     try:
-        tables = run_episode(scenario, Policy(values), seed, agent)
-    except EpisodeStop as exc:  # an agent that cannot go on: its status, the run goes on
+        tables = run_episode(scenario, Policy(values), seed, agent, budget)
+    except EpisodeStop as exc:  # an agent that cannot go on, or a spent budget: the run goes on
         usage = model_usage(exc.spent)  # its paid calls still count
         return EpisodeRecord(scenario.name, seed, exc.status, str(exc), model_usage=usage)
+    except MemoryError:
+        return EpisodeRecord(
+            scenario.name, seed, "out_of_memory", "MemoryError: the process ran out of memory"
+        )
     except Exception as exc:  # noqa: BLE001 - a crash is a result, recorded with its cause
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return EpisodeRecord(scenario.name, seed, "crashed", detail)
@@ -121,10 +137,11 @@ def run_serial(
     policy: Policy,
     agent: str,
     on_done: Callable[[EpisodeRecord], None] | None = None,
+    budget: Budget | None = None,
 ) -> Iterator[EpisodeRecord]:
     """Episodes in this process; `agent` is the agent factory's import path."""
     for job in ordered(jobs):
-        record = _execute(job.scenario, dict(policy), job.seed, agent)
+        record = _execute(job.scenario, dict(policy), job.seed, agent, budget)
         if on_done:
             on_done(record)
         yield record
@@ -233,7 +250,7 @@ class RayBatch:
         *,
         workers: int | None = None,
         address: str | None = None,
-        timeout_s: float | None = None,
+        budget: Budget | None = None,
         submit_order: list[Job] | None = None,
         agent: str,
         function: Callable[..., EpisodeRecord] | None = None,
@@ -242,10 +259,13 @@ class RayBatch:
         import ray
 
         ensure_ray(workers, address)
-        self._ray, self.timeout_s = ray, timeout_s
+        self._ray, self.budget = ray, budget
         task = _remote_episode(function)
         values = dict(policy)
-        self._submit = lambda job: task.remote(job.scenario, values, job.seed, agent, *extra)
+        limits = {} if budget is None else {"budget": budget}  # a caller's function may not
+        self._submit = lambda job: task.remote(
+            job.scenario, values, job.seed, agent, *extra, **limits
+        )
         self.fixed = ordered(jobs)
         self.pending = {job.key: self._submit(job) for job in (submit_order or self.fixed)}
 
@@ -267,12 +287,18 @@ class RayBatch:
         tries = 0
         while True:
             try:
-                record: EpisodeRecord = ray.get(self.pending[job.key], timeout=self.timeout_s)
+                record: EpisodeRecord = ray.get(self.pending[job.key], timeout=self._last_resort)
             except ray.exceptions.GetTimeoutError:
                 ray.cancel(self.pending[job.key], force=True)
                 record = EpisodeRecord(
-                    job.scenario.name, job.seed, "timed_out", f"no result within {self.timeout_s} s"
+                    job.scenario.name,
+                    job.seed,
+                    "timed_out",
+                    f"no result within {self._last_resort:g} s (the worker did not answer)",
                 )
+            except ray.exceptions.OutOfMemoryError as exc:  # Ray's memory monitor killed it
+                reason = str(exc).splitlines()[0]
+                record = EpisodeRecord(job.scenario.name, job.seed, "out_of_memory", reason)
             except ray.exceptions.RayError as exc:
                 reason = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
                 if tries < RETRIES:
@@ -281,6 +307,15 @@ class RayBatch:
                     continue
                 record = EpisodeRecord(job.scenario.name, job.seed, "failed", reason)
             return replace(record, retried=retried)
+
+    @property
+    def _last_resort(self) -> float | None:
+        """How long the driver waits for one result before giving its worker up. The worker
+        ends an episode at its budget itself; this catches a worker that never answers. A
+        task may wait for a free worker behind others that each use their whole budget."""
+        if self.budget is None or self.budget.seconds is None:
+            return None
+        return 2 * self.budget.seconds + 60.0
 
     def close(self) -> None:
         """Cancel what was not consumed (a pruned trial): queued episodes never start, a
@@ -297,7 +332,7 @@ def run_ray(
     *,
     workers: int | None = None,
     address: str | None = None,
-    timeout_s: float | None = None,
+    budget: Budget | None = None,
     submit_order: list[Job] | None = None,
     on_done: Callable[[EpisodeRecord], None] | None = None,
     agent: str,
@@ -311,7 +346,7 @@ def run_ray(
         policy,
         workers=workers,
         address=address,
-        timeout_s=timeout_s,
+        budget=budget,
         submit_order=submit_order,
         agent=agent,
     )

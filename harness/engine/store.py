@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +24,14 @@ import pyarrow.parquet as pq
 
 from villagelab.files import atomic_write_bytes
 
+from .integrity import sha256, verified_table
 from .schema import TABLE_NAMES, TABLES
 
 PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd", "write_page_checksum": True}
+# pages written with checksums are read with them verified (a flipped byte is an error)
+_CHECKED = ds.ParquetFileFormat(
+    default_fragment_scan_options=ds.ParquetFragmentScanOptions(page_checksum_verification=True)
+)
 
 
 def episode_path(root: Path, table: str, scenario: str, seed: int) -> Path:
@@ -68,13 +73,20 @@ def _parquet(table: pa.Table) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def write_episode(root: str | Path, scenario: str, seed: int, tables: dict[str, pa.Table]) -> None:
-    """One episode's tables under `root` (a folder, or a URI that workers share)."""
+Digests = dict[str, str]  # an episode's trace files: table name → SHA-256 of its bytes
+
+
+def write_episode(
+    root: str | Path, scenario: str, seed: int, tables: dict[str, pa.Table]
+) -> Digests:
+    """One episode's tables under `root` (a folder, or a URI that workers share); returns
+    each file's SHA-256, for the manifest."""
     data = {name: _parquet(tables[name].cast(TABLES[name])) for name in TABLE_NAMES}
+    digests = {name: sha256(data[name]) for name in TABLE_NAMES}
     if not is_uri(root):
         for name in TABLE_NAMES:
             atomic_write_bytes(episode_path(Path(root), name, scenario, seed), data[name])
-        return
+        return digests
     fs, base = filesystem(root)
     for name in TABLE_NAMES:
         folder = f"{base}/traces/{name}/{scenario}"
@@ -89,6 +101,7 @@ def write_episode(root: str | Path, scenario: str, seed: int, tables: dict[str, 
             with contextlib.suppress(OSError):
                 fs.delete_file(tmp)
             raise
+    return digests
 
 
 def _episode_file(base: str, name: str, scenario: str, seed: int) -> str:
@@ -102,14 +115,40 @@ def episode_written(root: str | Path, scenario: str, seed: int) -> bool:
     return all(f.type == pafs.FileType.File for f in found)
 
 
-def read_episode(root: str | Path, scenario: str, seed: int) -> dict[str, pa.Table]:
-    """One written episode's tables, exactly as the episode returned them."""
+def read_episode(
+    root: str | Path, scenario: str, seed: int, digests: Digests | None = None
+) -> dict[str, pa.Table]:
+    """One written episode's tables, exactly as the episode returned them; each file checked
+    against its recorded SHA-256 (`digests`, from the manifest) and its page checksums, or a
+    `TraceDamaged` naming the file and the episode."""
     fs, base = filesystem(root)
     return {
-        n: pq.read_table(_episode_file(base, n, scenario, seed), filesystem=fs)
-        .cast(TABLES[n])
-        .replace_schema_metadata(TABLES[n].metadata)
+        n: verified_table(
+            fs,
+            _episode_file(base, n, scenario, seed),
+            n,
+            scenario,
+            seed,
+            None if digests is None else digests.get(n, ""),
+        )
         for n in TABLE_NAMES
+    }
+
+
+def read_verified(
+    root: str | Path, episodes: Mapping[tuple[str, int], Digests]
+) -> dict[str, pd.DataFrame]:
+    """The traces of exactly these episodes, every file checked against its recorded digest
+    (what `score` and `inspect` read: a missing, swapped or altered file is an error)."""
+    parts: dict[str, list[pa.Table]] = {name: [] for name in TABLE_NAMES}
+    for (scenario, seed), digests in episodes.items():  # in the manifest's (the run's) order
+        for name, table in read_episode(root, scenario, seed, digests).items():
+            parts[name].append(table)
+    return {
+        name: (
+            pa.concat_tables(parts[name]) if parts[name] else TABLES[name].empty_table()
+        ).to_pandas()
+        for name in TABLE_NAMES
     }
 
 
@@ -132,7 +171,7 @@ def read_table(
         files = [f for f in files if "/".join(f.rsplit("/", 2)[-2:]) in wanted]
     if not files:
         return TABLES[name].empty_table().to_pandas()
-    dataset = ds.dataset(files, schema=TABLES[name], format="parquet", filesystem=fs)
+    dataset = ds.dataset(files, schema=TABLES[name], format=_CHECKED, filesystem=fs)
     return dataset.to_table().to_pandas()
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from scenarios import Scenario, load_scenario
+from scenarios.checks import DEFAULT, Bounds
 
 from .actions import CORE, physics_actions
 
@@ -60,6 +61,6 @@ def _autonomous(agent: Any, where: Location, action: Any) -> Iterator[tuple[Loca
             yield from action(fault.fix, (*where, "room", "light", "faults", j, "fix"))
 
 
-def load_checked(name_or_path: str | Path) -> Scenario:
+def load_checked(name_or_path: str | Path, bounds: Bounds = DEFAULT) -> Scenario:
     """A scenario file, validated down to the actions it names (InputError, located)."""
-    return load_scenario(name_or_path, checks=(scenario_problems,))
+    return load_scenario(name_or_path, checks=(scenario_problems,), bounds=bounds)

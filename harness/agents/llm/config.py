@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from villagelab.yamlsource import InputError, YamlSource, format_location
+from villagelab.yamlsource import InputError, YamlSource, format_location, listing, shown
 
 _STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
@@ -119,9 +119,9 @@ def load_llm_config(path: str | Path, *, need_key: bool = True) -> LLMConfig:
             "expected a mapping with endpoint:, and optionally calls:, cache:, budgets:, prices:",
         )
     try:
-        config = LLMConfig.model_validate(source.data)
+        config = LLMConfig.model_validate(source.data, strict=True)  # no coercion: "60" is text
     except ValidationError as exc:
-        raise InputError("\n".join(_located(source, err) for err in exc.errors())) from None
+        raise InputError(listing([_located(source, err) for err in exc.errors()])) from None
     name = config.endpoint.api_key_env
     if need_key and name and not os.environ.get(name) and not config.cache.cache_only:
         line = source.line_of(("endpoint", "api_key_env"))
@@ -140,6 +140,7 @@ def _located(source: YamlSource, err: Any) -> str:
     if err["type"] == "missing":
         return f"{head}: missing; expected a value here"
     got = err.get("input")
-    shown = "<hidden>" if where and where[-1] == "base_url" else repr(got)  # may hold a password
+    # a URL may hold a password
+    seen = "<hidden>" if where and where[-1] == "base_url" else shown(got)
     msg = err["msg"].removeprefix("Value error, ").removeprefix("expected ")
-    return f"{head}: got {shown}; expected {msg[0].lower()}{msg[1:]}"
+    return f"{head}: got {seen}; expected {msg[0].lower()}{msg[1:]}"

@@ -1,0 +1,163 @@
+"""The Optuna journal file, kept whole: checked before it is read, repaired before anything
+appends, and held by one driver at a time.
+
+Optuna appends one JSON record per line. A driver killed mid-append leaves a last line
+without its newline; Optuna skips it when reading, but the next append lands after it and
+every later read fails (`JSONDecodeError`). So a driver truncates such a line away before it
+appends (saying so), and a line damaged anywhere else is reported with its number and how to
+recover — never a traceback. A file journal takes one driver: a second one is refused, with
+the holder's pid and host, and pointed at PostgreSQL, which takes several.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import socket
+import warnings
+from pathlib import Path
+from typing import IO, Any
+
+from policies import InputError
+from villagelab.safe_text import redact
+
+OP_CODES = range(11)  # optuna.storages.journal's JournalOperation: CREATE_STUDY … DISCARD_TRIALS
+
+
+class JournalDamaged(InputError):
+    """A journal line that is not a record Optuna wrote (exit 2), with how to recover."""
+
+
+def _recovery(path: Path, good: int) -> str:
+    keep = (
+        f"keep its first {good} records (the study then resumes from them; later trials are "
+        f"lost): mv {path} {path}.damaged && head -n {good} {path}.damaged > {path}"
+        if good
+        else f"move it aside (mv {path} {path}.damaged) and start the study again"
+    )
+    return f"Restore {path.name} from a backup, or {keep}"
+
+
+def scan(path: Path) -> tuple[int, int | None]:
+    """(complete records, the byte length they end at if a cut last line follows them, else
+    None). A line in the middle that is not a record is `JournalDamaged`."""
+    records, end = 0, 0
+    with open(path, "rb") as fh:
+        for number, line in enumerate(fh, start=1):
+            if not line.endswith(b"\n"):
+                return records, end  # only the last line can lack its newline
+            try:
+                record: Any = json.loads(line)
+                if not isinstance(record, dict) or record.get("op_code") not in OP_CODES:
+                    raise ValueError("not an Optuna journal record")
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise JournalDamaged(
+                    f"{path}: line {number} is damaged ({str(exc)[:120]}); the {records} "
+                    f"records before it are intact. {_recovery(path, records)}"
+                ) from None
+            records, end = records + 1, end + len(line)
+    return records, None
+
+
+def repair(path: Path) -> str | None:
+    """Truncate a cut last line (a driver killed while appending), before anything appends;
+    returns what was done, to be said. Call it only while holding the driver lock."""
+    if not path.exists():
+        return None
+    records, end = scan(path)
+    if end is None:
+        return None
+    cut = path.stat().st_size - end
+    with open(path, "r+b") as fh:
+        fh.truncate(end)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return (
+        f"{path}: its last line was cut ({cut} bytes: a driver was killed while writing it); "
+        f"truncated to the last complete record (line {records})"
+    )
+
+
+def open_journal(path: Path) -> Any:
+    """Optuna's storage on the journal file, after the file is checked: a damaged line or a
+    record Optuna cannot replay is `JournalDamaged`, with the line or the cause."""
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    records = scan(path)[0] if path.exists() else 0
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the journal backend is fine for this
+            return JournalStorage(JournalFileBackend(str(path)))
+    except Exception as exc:  # noqa: BLE001 - any replay failure means the records are damaged
+        raise JournalDamaged(
+            f"{path}: its {records} records do not replay ({type(exc).__name__}: "
+            f"{str(exc)[:200]}): a record was altered. Restore {path.name} from a backup, or "
+            "start a new study with another --study name in another --runs-dir"
+        ) from None
+
+
+def hold(runs_root: Path) -> IO[str]:
+    """The driver lock of a runs folder's file journal, held until the returned file is
+    closed (or the process ends, however it ends: the kernel releases it). Refused, naming
+    the holder, when another driver has it."""
+    runs_root.mkdir(parents=True, exist_ok=True)
+    path = runs_root / ".driver.lock"
+    fh = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - returned, held open
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.seek(0)
+        holder = fh.read().strip() or "another process"
+        fh.close()
+        raise InputError(
+            f"{runs_root}: another driver ({holder}) is searching with this runs folder's "
+            "journal file, which takes one driver at a time. Wait for it to finish, use "
+            "another --runs-dir, or let several drivers share a study through PostgreSQL: "
+            "--storage postgresql://user@host/db"
+        ) from None
+    fh.seek(0)
+    fh.truncate()
+    fh.write(f"pid {os.getpid()} on {socket.gethostname()}\n")
+    fh.flush()
+    return fh
+
+
+def claim(runs_root: Path, path: Path, storage_url: str | None) -> tuple[IO[str] | None, list[str]]:
+    """What a driver does before it opens a file journal: take the driver lock, then cut a
+    cut last line away; returns the lock and what was repaired. Nothing for an RDB URL."""
+    if storage_url is not None:
+        return None, []
+    lock = hold(runs_root)
+    note = repair(path)
+    return lock, [note] if note else []
+
+
+def release(lock: IO[str] | None) -> None:
+    if lock is not None:
+        lock.close()
+
+
+def refuse_vanished(study: str, storage: Any, tracker: Any, storage_url: str | None) -> None:
+    """A study that MLflow has trial runs for, but whose Optuna record is gone (a deleted,
+    emptied or replaced journal), is refused: starting it again would reset its budget and
+    number its trials from 0 a second time beside the runs already logged."""
+    import optuna
+
+    if study in optuna.study.get_all_study_names(storage=storage):
+        return
+    where = redact(storage_url) if storage_url else "its journal file"
+    runs = tracker.client.search_runs(
+        [tracker.experiment_id], "tags.`villagelab.kind` = 'trial'", max_results=1000
+    )
+    if not runs:
+        return
+    raise InputError(
+        f"study {study!r} has {len(runs)}{'+' if len(runs) == 1000 else ''} trial runs in "
+        f"MLflow ({redact(tracker.uri)}) but no record in its Optuna storage ({where}): the "
+        "journal was deleted, emptied or replaced. Restore it from a backup; starting the "
+        "study again would reset its budget and repeat its trial numbers. Or start a new "
+        "study with another --study name."
+    )

@@ -1,0 +1,250 @@
+"""What a scenario's schema cannot express: sizes within documented bounds, places an agent
+must reach reachable from its home, acyclic supersession, days within the run, unique ids.
+
+Each check yields (path, expectation) like the cross-references in `loader`; the loader turns
+them into located errors. `Bounds` are the documented limits (README, "Writing a scenario");
+`LARGE` is what `--allow-large` allows for a deliberate big run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .clock import MINUTES_PER_DAY, day_of
+from .model import Scenario
+
+Problem = tuple[tuple[str | int, ...], str]
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Documented limits on a scenario's size and on an episode's estimated cost."""
+
+    days: int  # the duration
+    agents: int
+    items: int  # places, roads, events, truth, probes, requests, decision points each
+    agent_ticks: int  # an episode's estimated cost: agents × ticks
+    large: bool = False
+
+    @property
+    def hint(self) -> str:
+        return "" if self.large else " (--allow-large for a deliberate big run)"
+
+
+DEFAULT = Bounds(days=14, agents=1_000, items=10_000, agent_ticks=20_000_000)
+LARGE = Bounds(days=3_650, agents=1_000_000, items=1_000_000, agent_ticks=10**15, large=True)
+START_DAYS = 366  # a scenario starts within its first year
+ROAD_MINUTES = 7 * MINUTES_PER_DAY
+SPAN_MINUTES = 30 * MINUTES_PER_DAY  # chat cooldown, plan horizon
+COUNT = 1_000_000  # units of a resource held, supplied or moved at once
+TEXT = 4_000  # characters of a description or any other text
+
+
+def agent_ticks(scenario: Scenario) -> int:
+    """An episode's estimated cost: agents × ticks (idle agents cost less, never more)."""
+    return len(scenario.agents) * (scenario.duration // scenario.tick_minutes + 1)
+
+
+def cost_problem(scenario: Scenario, bounds: Bounds) -> str | None:
+    """Why an episode of this scenario is too big to start, saying the estimate; None if not."""
+    cost = agent_ticks(scenario)
+    if cost <= bounds.agent_ticks:
+        return None
+    return (
+        f"an episode's estimated cost is {cost:,} agent-ticks ({len(scenario.agents):,} agents "
+        f"× {scenario.duration // scenario.tick_minutes + 1:,} ticks); expected at most "
+        f"{bounds.agent_ticks:,}{bounds.hint}"
+    )
+
+
+def problems(s: Scenario, bounds: Bounds = DEFAULT) -> Iterator[Problem]:
+    yield from _sizes(s, bounds)
+    yield from _roads(s)
+    yield from _supersession(s)
+    yield from _days(s)
+    yield from _unique(s)
+    yield from _texts(s.model_dump(), ())
+
+
+def _sizes(s: Scenario, bounds: Bounds) -> Iterator[Problem]:
+    if s.duration > bounds.days * MINUTES_PER_DAY:
+        yield ("duration",), f"a duration of at most {bounds.days} days{bounds.hint}"
+    if s.start >= START_DAYS * MINUTES_PER_DAY:
+        yield ("start",), f"a start within the first {START_DAYS} days"
+    if len(s.agents) > bounds.agents:
+        yield ("agents",), f"at most {bounds.agents:,} agents{bounds.hint}"
+    for where, items in (
+        (("world", "places"), s.world.places),
+        (("world", "roads"), s.world.roads),
+        (("world", "stock"), s.world.stock),
+        (("events",), s.events),
+        (("truth",), s.truth),
+        (("probes",), s.probes),
+        (("requests",), s.requests),
+        (("decision_points",), s.decision_points),
+        (("census",), s.census or ()),
+    ):
+        if len(items) > bounds.items:
+            yield where, f"at most {bounds.items:,} entries{bounds.hint}"
+    for where, minutes in (
+        (("chat_cooldown",), s.chat_cooldown),
+        (("plan_horizon",), s.plan_horizon),
+    ):
+        if minutes > SPAN_MINUTES:
+            yield where, f"at most {SPAN_MINUTES // MINUTES_PER_DAY} days"
+    for i, road in enumerate(s.world.roads):
+        if road.minutes > ROAD_MINUTES:
+            yield ("world", "roads", i, "minutes"), f"at most {ROAD_MINUTES} minutes"
+    for i, stock in enumerate(s.world.stock):
+        if stock.count > COUNT:
+            yield ("world", "stock", i, "count"), f"at most {COUNT:,} units"
+    for i, e in enumerate(s.events):
+        for resource, n in e.adds.items():
+            if n > COUNT:
+                yield ("events", i, "adds", resource), f"at most {COUNT:,} units"
+    for i, a in enumerate(s.agents):
+        for j, stock in enumerate(a.knows_stock):
+            if stock.count > COUNT:
+                yield ("agents", i, "knows_stock", j, "count"), f"at most {COUNT:,} units"
+        persona = a.persona
+        for j, practice in enumerate(persona.practices):
+            if practice.window_minutes > MINUTES_PER_DAY:
+                where = ("agents", i, "persona", "practices", j, "window_minutes")
+                yield where, f"at most {MINUTES_PER_DAY} minutes (a day)"
+        for j, commitment in enumerate(persona.commitments):
+            if commitment.min_minutes > SPAN_MINUTES:
+                where = ("agents", i, "persona", "commitments", j, "min_minutes")
+                yield where, f"at most {SPAN_MINUTES} minutes"
+        for j, stage in enumerate(a.room.project.stages if a.room else ()):
+            if stage.minutes > MINUTES_PER_DAY:
+                where = ("agents", i, "room", "project", "stages", j, "minutes")
+                yield where, f"at most {MINUTES_PER_DAY} minutes (a day)"
+
+
+def _roads(s: Scenario) -> Iterator[Problem]:
+    """No road from a place to itself or declared twice; every place an agent must go to is
+    reachable from its home."""
+    links: dict[str, set[str]] = {p.id: set() for p in s.world.places}
+    seen: dict[frozenset[str], int] = {}
+    for i, road in enumerate(s.world.roads):
+        if road.a == road.b:
+            yield ("world", "roads", i), f"a road between two places (both ends are {road.a!r})"
+            continue
+        pair = frozenset((road.a, road.b))
+        if pair in seen:
+            yield (
+                ("world", "roads", i),
+                f"one road between {road.a!r} and {road.b!r} (roads[{seen[pair]}] is one)",
+            )
+        seen.setdefault(pair, i)
+        if road.a in links and road.b in links:
+            links[road.a].add(road.b)
+            links[road.b].add(road.a)
+    requested = {r.agent: r for r in s.requests}
+    for i, a in enumerate(s.agents):
+        if a.home not in links:
+            continue  # an unknown home is reported as such
+        reach = _component(links, a.home)
+        for where, place in _destinations(a, i, requested.get(a.id)):
+            if place in links and place not in reach:
+                yield (
+                    where,
+                    (
+                        f"a place {a.id!r} can reach from its home {a.home!r}; no road leads "
+                        f"to {place!r}"
+                    ),
+                )
+
+
+def _component(links: dict[str, set[str]], start: str) -> set[str]:
+    found, todo = {start}, [start]
+    while todo:
+        for other in sorted(links[todo.pop()]):
+            if other not in found:
+                found.add(other)
+                todo.append(other)
+    return found
+
+
+def _destinations(a: Any, i: int, request: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    for j, slot in enumerate(a.routine):
+        for k, place in enumerate(slot.go):
+            yield ("agents", i, "routine", j, "go", k), place
+    for j, errand in enumerate(a.errands):
+        yield ("agents", i, "errands", j, "target"), errand.target
+        for k, place in enumerate(errand.via):
+            yield ("agents", i, "errands", j, "via", k), place
+    for where, place in a.room.places() if a.room is not None else ():
+        yield ("agents", i, "room", *where), place
+    if request is not None:
+        yield ("agents", i), request.source
+        yield ("agents", i), request.place
+
+
+def _supersession(s: Scenario) -> Iterator[Problem]:
+    """A proposition supersedes an older one; following `supersedes` never comes back."""
+    older = {t.proposition: t.supersedes for t in s.truth}
+    for i, t in enumerate(s.truth):
+        chain, current = [t.proposition], t.supersedes
+        while current is not None and current in older:
+            if current in chain:
+                yield (
+                    ("truth", i, "supersedes"),
+                    f"an older proposition; {' → '.join([*chain, current])} is a cycle",
+                )
+                break
+            chain.append(current)
+            current = older[current]
+
+
+def _days(s: Scenario) -> Iterator[Problem]:
+    first, last = day_of(s.start), day_of(s.end)
+    within = f"a day of the run (day {first} to day {last})"
+    for i, a in enumerate(s.agents):
+        for j, errand in enumerate(a.errands):
+            for k, day in enumerate(errand.days):
+                moment = (day - 1) * MINUTES_PER_DAY + errand.at
+                if not s.start <= moment <= s.end:
+                    yield (
+                        ("agents", i, "errands", j, "days", k),
+                        f"{within}, at {errand.at // 60:02d}:{errand.at % 60:02d}",
+                    )
+    for i, d in enumerate(s.decision_points):
+        if not first <= d.day <= last:
+            yield ("decision_points", i, "day"), within
+
+
+def _unique(s: Scenario) -> Iterator[Problem]:
+    for i, a in enumerate(s.agents):
+        yield from _once([e.id for e in a.errands], ("agents", i, "errands"), "errand")
+        yield from _once(list(a.groups), ("agents", i, "groups"), "group")
+        if a.room is not None:
+            stages = [st.id for st in a.room.project.stages]
+            yield from _once(stages, ("agents", i, "room", "project", "stages"), "stage")
+            faults = [f.fault for f in a.room.light.faults]
+            yield from _once(faults, ("agents", i, "room", "light", "faults"), "fault")
+    if s.world.project is not None:
+        stages = [st.id for st in s.world.project.stages]
+        yield from _once(stages, ("world", "project", "stages"), "stage")
+
+
+def _once(ids: list[str], where: tuple[str | int, ...], label: str) -> Iterator[Problem]:
+    seen: set[str] = set()
+    for j, ident in enumerate(ids):
+        if ident in seen:
+            yield (*where, j), f"a unique {label} id; {ident!r} appears more than once"
+        seen.add(ident)
+
+
+def _texts(value: Any, where: tuple[str | int, ...]) -> Iterator[Problem]:
+    if isinstance(value, str):
+        if len(value) > TEXT:
+            yield where, f"text of at most {TEXT:,} characters (got {len(value):,})"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(item, (*where, key))
+    elif isinstance(value, (list, tuple)):
+        for j, item in enumerate(value):
+            yield from _texts(item, (*where, j))

@@ -335,7 +335,7 @@ class Search:
                     reported=measured.reported,
                     violation=violation,
                     optuna_value=value if isinstance(value, float) else min(value),
-                    timing=lambda: self._timing(clock, began),
+                    timing=lambda: clock.logged(began),
                 )
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
@@ -347,7 +347,7 @@ class Search:
             with clock.part("mlflow"):
                 self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
                 self.tracker.pruned(
-                    run_id, reason, stopped.reported, planned, lambda: self._timing(clock, began)
+                    run_id, reason, stopped.reported, planned, lambda: clock.logged(began)
                 )
         except EpisodeFailure as exc:
             objective, decision, reason = math.nan, "failed", str(exc)
@@ -356,7 +356,7 @@ class Search:
                 study.tell(trial, state=TrialState.FAIL)
             with clock.part("mlflow"):
                 self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
-                self.tracker.timing(run_id, lambda: self._timing(clock, began))
+                self.tracker.timing(run_id, lambda: clock.logged(began))
                 self.tracker.end_trial(run_id, "failed", reason, "FAILED")
         except BaseException:
             study.tell(trial, state=TrialState.FAIL)
@@ -381,18 +381,6 @@ class Search:
             feasible,
         )
         return outcome, new
-
-    @staticmethod
-    def _timing(clock: Stopwatch, began: float) -> dict[str, float]:
-        """A trial's seconds by part, as logged: the whole; simulation and scoring where the
-        episodes ran (summed over episodes, so on Ray more than the wall time may pass);
-        the driver's wait for episodes, its Optuna and MLflow calls (to this log) and
-        promotion; and the overhead: the whole but the waiting for episodes."""
-        whole = time.monotonic() - began
-        parts = clock.so_far()
-        out = {"trial_seconds": whole, "overhead_seconds": whole - parts.get("waiting", 0.0)}
-        out.update({f"{name}_seconds": seconds for name, seconds in sorted(parts.items())})
-        return {k: round(v, 4) for k, v in out.items()}
 
 
 __all__ = ["RunsDir", "Search", "SearchResult", "Standing", "TrialOutcome"]

@@ -59,6 +59,17 @@ class Stopwatch:
     def add(self, name: str, seconds: float) -> None:
         self.seconds[name] = self.seconds.get(name, 0.0) + seconds
 
+    def logged(self, began: float) -> dict[str, float]:
+        """A trial's seconds by part, as logged: the whole (since `began`, monotonic);
+        simulation and scoring where the episodes ran (summed over episodes, so on Ray more
+        than the wall time may pass); the driver's wait for episodes, its Optuna and MLflow
+        calls (to this log) and promotion; and the overhead: the whole but the waiting."""
+        whole = time.monotonic() - began
+        parts = self.so_far()
+        out = {"trial_seconds": whole, "overhead_seconds": whole - parts.get("waiting", 0.0)}
+        out.update({f"{name}_seconds": seconds for name, seconds in sorted(parts.items())})
+        return {k: round(v, 4) for k, v in out.items()}
+
     def so_far(self) -> dict[str, float]:
         """Seconds by part up to now, parts under way included."""
         now, out = time.perf_counter(), dict(self.seconds)

@@ -241,7 +241,10 @@ class Scenario(Frozen):
     start: Moment = 0
     duration: Span
     tick_minutes: int = Field(1, ge=1, le=60)
+    # two agents at one place meet with this chance per tick; an agent's chance of a chat
+    # grows with the others there, up to `crowd_limit` of them (a crowd adds no more)
     encounter_chance: float = Field(0.1, ge=0.0, le=1.0)
+    crowd_limit: int = Field(12, ge=1)
     chat_cooldown: Span = 60
     world: World
     agents: tuple[AgentSpec, ...] = Field(min_length=1)

@@ -40,11 +40,12 @@ def test_who_is_where_agrees_with_looking_at_everyone(moves):
             where[n] = Position("square")
 
 
-def test_pair_draws_are_the_plain_draws():
+def test_keyed_draws_are_the_plain_draws():
     draws = Draws("village_10_s0", 3)
-    draw = draws.pairs("encounter", 517)
-    for a, b in [("a0001", "a0002"), ("a0002", "a0009"), ("a0001", "a0003")]:
-        assert draw(a, b) == draws.uniform("encounter", a, b, 517)
+    for minute in (517, 518):
+        draw = draws.keyed("encounter", minute)
+        for agent in ("a0001", "a0002", "a0001"):
+            assert draw(agent) == draws.uniform("encounter", agent, minute)
 
 
 def parquet_bytes(tables: dict[str, pa.Table], tmp_path, name: str) -> dict[str, bytes]:

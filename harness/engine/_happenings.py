@@ -10,6 +10,8 @@ from typing import Any
 from .contract import Channel, Claim, Observation, ObservationKind, Request
 from .speech import render
 
+PARTNER_TRIES = 8  # draws of a partner among all present before looking at each of them
+
 
 class Happenings:
     """The tick loop's events, requests, talk and probes (a part of `Episode`)."""
@@ -70,6 +72,10 @@ class Happenings:
             )
             for listener in sorted(event.seen_by):
                 self._say(event.speaker, listener, claim, now, eid, scripted=True)
+                if event.speaker in self.agents and listener in self.agents:
+                    # a scripted line is a conversation: the pair's cooldown starts here, so
+                    # the two do not meet again at once by the encounter draws
+                    self.last_chat[self._pair(*sorted((event.speaker, listener)))] = now
             return
         if event.kind == "sign":
             self.signs.append(event.id)
@@ -134,31 +140,52 @@ class Happenings:
         )
 
     def _encounters(self, now: int) -> None:
-        """Every pair at one place, not in its cooldown, meets with the scenario's chance:
-        places in name order, pairs in name order; the draw is keyed by (a, b, minute)."""
-        chance, cooldown = self.scenario.encounter_chance, self.scenario.chat_cooldown
+        """Per-agent encounters: at each place with company, each agent there starts a chat
+        this tick with the chance that one of the others it notices (at most the scenario's
+        `crowd_limit`) would start one with it — `(1 - (1 - c)^noticed) / 2`, halved because
+        it may also be the one approached — and draws its partner uniformly among those
+        present and out of their cooldown. Draws are keyed by (agent, minute), purposes
+        `encounter` and `partner`: an agent's chats grow with its company up to the limit,
+        never with the crowd, and an agent alone (asleep at home) costs nothing."""
+        chance = self.scenario.encounter_chance
         if chance <= 0:
             return  # nobody ever meets (a draw is never below 0)
         crowded = sorted(p for p, here in self.positions.at.items() if len(here) > 1)
-        if not crowded:
-            return
-        number, n, last_chat = self.number, len(self.number), self.last_chat
-        pair_draw = self.draws.pairs("encounter", now)
+        starts = self.draws.keyed("encounter", now)
         for place in crowded:
             here = self.positions.here(place)  # a copy: talk moves nobody, but be safe
-            for i, a in enumerate(here):
-                row = number[a] * n
-                for b in here[i + 1 :]:
-                    last = last_chat.get(row + number[b])
-                    if last is not None and now - last < cooldown:
-                        continue
-                    if pair_draw(a, b) < chance:
-                        self._chat(a, b, place, now)
+            noticed = min(len(here) - 1, self.scenario.crowd_limit)
+            start = (1.0 - (1.0 - chance) ** noticed) / 2
+            for a in here:
+                if starts(a) >= start:
+                    continue
+                partner = self._partner(a, here, now)
+                if partner is not None:
+                    self._chat(a, partner, place, now)
+
+    def _partner(self, a: str, here: list[str], now: int) -> str | None:
+        """Whom `a` talks to: drawn uniformly among those `here` out of their cooldown with
+        it (by rejection, so a crowd is not scanned; among the free ones if that fails)."""
+        for attempt in range(PARTNER_TRIES):
+            b = here[int(self.draws.uniform("partner", a, now, attempt) * len(here))]
+            if self._free(a, b, now):
+                return b
+        others = [b for b in here if self._free(a, b, now)]
+        if not others:
+            return None
+        return others[int(self.draws.uniform("partner", a, now) * len(others))]
+
+    def _free(self, a: str, b: str, now: int) -> bool:
+        """Whether `a` may chat with `b` now: another agent, out of their cooldown."""
+        if a == b:
+            return False
+        last = self.last_chat.get(self._pair(*sorted((a, b))))
+        return last is None or now - last >= self.scenario.chat_cooldown
 
     def _chat(self, a: str, b: str, place: str, now: int) -> None:
         eid = self.new_event()
         self.rec.add("events", now, eid, kind="chat", place=place, agent=a, detail=b)
-        self.last_chat[self._pair(a, b)] = now
+        self.last_chat[self._pair(*sorted((a, b)))] = now  # one cooldown per pair
         for me, other in ((a, b), (b, a)):
             self._deliver(me, Observation(ObservationKind.CHAT, now, eid, Channel.HEARD, other))
         for speaker, listener in ((a, b), (b, a)):

@@ -32,19 +32,21 @@ class Draws:
         digest = hashlib.blake2b(self._prefix + text, digest_size=8).digest()
         return int.from_bytes(digest, "big") / _SCALE
 
-    def pairs(self, purpose: str, minute: int) -> Callable[[str, str], float]:
-        """`uniform(purpose, a, b, minute)` as a function of (a, b), for many pairs at once:
-        the same numbers, the digest of each (purpose, a) fed once and copied."""
-        tail = f"\x1f{minute}".encode()
+    def keyed(self, purpose: str, minute: int) -> Callable[[str], float]:
+        """`uniform(purpose, agent, minute)` as a function of the agent, for many agents at
+        once: the same numbers, the digest of each (purpose, agent) fed once and copied."""
+        tail = str(minute).encode()
         started = self._started
 
-        def draw(a: str, b: str) -> float:
-            h = started.get((purpose, a))
+        def draw(agent: str) -> float:
+            h = started.get((purpose, agent))
             if h is None:
-                h = hashlib.blake2b(self._prefix + f"{purpose}\x1f{a}\x1f".encode(), digest_size=8)
-                started[(purpose, a)] = h
+                h = hashlib.blake2b(
+                    self._prefix + f"{purpose}\x1f{agent}\x1f".encode(), digest_size=8
+                )
+                started[(purpose, agent)] = h
             h = h.copy()
-            h.update(b.encode() + tail)
+            h.update(tail)
             return int.from_bytes(h.digest(), "big") / _SCALE
 
         return draw

@@ -188,9 +188,9 @@ CASES: list[Case] = [
     ("retrieval.relevance_weight", 0.0, 3.0, "public_fact", relevant_recall),
     (
         "retrieval.recency_weight",
-        3.0,
         0.0,
-        "replan_bridge",  # on public_fact the errand's knowledge now decides, not recency
+        3.0,
+        "replan_bridge",  # the closure news is the newest thing known: recency brings it up
         relevant_recall,
         {"retrieval.relevance_weight": 0.2, "retrieval.top_k": 2},
     ),

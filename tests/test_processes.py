@@ -126,11 +126,25 @@ def test_what_a_killed_owner_started_before_recording_it_is_found_by_its_mark(re
                 p.kill()
 
 
+# Ctrl-C as a user at a terminal sends it: a command started in the background of a script
+# (CI's, for one) inherits SIGINT ignored, and Python then leaves it ignored — the run would go
+# on and the test would wait for nothing. The run is started with SIGINT's default restored.
+AT_A_TERMINAL = (
+    sys.executable,
+    "-c",
+    (
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+        "os.execv(sys.argv[1], sys.argv[1:])"
+    ),
+)
+
+
 def run_on_local_ray(tmp_path: Path, records: Path) -> tuple[subprocess.Popen[str], list]:
     """`villagelab run` on a local Ray cluster, returned once the cluster's agents and a worker
     run (as psutil sees its descendants)."""
     run = subprocess.Popen(
         [
+            *AT_A_TERMINAL,
             EXE,
             "run",
             "--scenario",

@@ -91,16 +91,29 @@ class Memory:
         return evicted
 
     def op(self, minute: int, eid: int, op: str, exp: mem.Experience | None, **extra: Any) -> None:
-        row = {
-            "minute": minute,
-            "event_id": eid,
-            "agent": self.ctx.name,
-            "op": op,
-            "experience_id": None if exp is None else exp.id,
-            "experience_owner": None if exp is None else exp.owner,
-            "subject": None if exp is None else exp.subject,
-            "importance": None if exp is None else exp.importance,
-            "size": len(self.store.experiences),
-            "capacity": self.store.capacity,
-        }
-        self.log.add(MemoryOp(**{**row, **extra}))
+        self.log.add(memory_op(self.ctx.name, self.store, minute, eid, op, exp, **extra))
+
+
+def memory_op(
+    agent: str,
+    store: mem.Memory,
+    minute: int,
+    eid: int,
+    op: str,
+    exp: mem.Experience | None,
+    **extra: Any,
+) -> MemoryOp:
+    """The diagnostic row of one memory operation (on `exp`, if any) and the store's fill."""
+    row = {
+        "minute": minute,
+        "event_id": eid,
+        "agent": agent,
+        "op": op,
+        "experience_id": None if exp is None else exp.id,
+        "experience_owner": None if exp is None else exp.owner,
+        "subject": None if exp is None else exp.subject,
+        "importance": None if exp is None else exp.importance,
+        "size": len(store.experiences),
+        "capacity": store.capacity,
+    }
+    return MemoryOp(**{**row, **extra})

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from harness.engine.contract import AgentSetup
-from harness.engine.diagnostics import MemoryOp
 
 from ..context import Diagnostics
+from ..memory import memory_op
 from ..model import memory as mem
 
 NOISE = 0.1
@@ -64,19 +64,7 @@ class CharacterMemory:
         return found
 
     def _op(self, minute: int, eid: int, op: str, exp: mem.Experience | None, **extra: Any) -> None:
-        row = {
-            "minute": minute,
-            "event_id": eid,
-            "agent": self.ctx.name,
-            "op": op,
-            "experience_id": None if exp is None else exp.id,
-            "experience_owner": None if exp is None else exp.owner,
-            "subject": None if exp is None else exp.subject,
-            "importance": None if exp is None else exp.importance,
-            "size": len(self.store.experiences),
-            "capacity": self.store.capacity,
-        }
-        self.log.add(MemoryOp(**{**row, **extra}))
+        self.log.add(memory_op(self.ctx.name, self.store, minute, eid, op, exp, **extra))
 
 
 def surest(found: list[mem.Experience]) -> list[mem.Experience]:

@@ -23,13 +23,20 @@ from pathlib import Path
 from policies import InputError
 
 
+def _open(path: Path) -> contextlib.closing[sqlite3.Connection]:
+    """The existing store, opened read-write though only read: a command killed mid-write
+    leaves a hot journal, which only a writer may roll back (a read-only connection fails
+    with 'attempt to write a readonly database'). mode=rw never creates the file."""
+    return contextlib.closing(sqlite3.connect(f"file:{path}?mode=rw", uri=True))
+
+
 def _tables(db: sqlite3.Connection) -> set[str]:
     return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
 def unfinished(path: Path) -> str | None:
     """Why the store's schema is unfinished (a creation or migration was killed), or None."""
-    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+    with _open(path) as db:
         tables = _tables(db)
         leftovers = sorted(t for t in tables if t.startswith("_alembic_tmp_"))
         if leftovers:
@@ -42,7 +49,7 @@ def unfinished(path: Path) -> str | None:
 
 
 def _holds_runs(path: Path) -> bool:
-    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+    with _open(path) as db:
         tables = _tables(db)
         return any(
             db.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone()
@@ -81,7 +88,7 @@ def _moved_from(path: Path) -> str | None:
     if not (path.parent / "artifacts").is_dir():
         return None
     here = (path.parent / "artifacts").resolve().as_uri()
-    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+    with _open(path) as db:
         if "experiments" not in _tables(db):
             return None
         for (location,) in db.execute("SELECT artifact_location FROM experiments"):

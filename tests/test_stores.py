@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -254,6 +255,38 @@ def test_an_unfinished_store_that_holds_runs_is_refused(tmp_path):
         con.execute("CREATE TABLE _alembic_tmp_experiments (x INTEGER)")
     with pytest.raises(InputError, match="holds runs.*mlflow db upgrade"):
         prepare(db)
+
+
+MID_WRITE = """
+import os, signal, sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("PRAGMA cache_size = 1")  # pages spill to the file: the journal must be hot
+db.execute("BEGIN")
+db.execute("CREATE TABLE scratch (a TEXT)")
+for _ in range(2000):
+    db.execute("INSERT INTO scratch VALUES (?)", ("x" * 200,))
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_store_a_killed_writer_left_with_a_hot_journal_is_rolled_back_and_used(tmp_path):
+    from experiments.records import mlflow_client
+    from experiments.sqlite_store import prepare
+
+    db = tmp_path / "mlflow.db"
+    usable(db)
+    killed = subprocess.run([sys.executable, "-c", MID_WRITE, str(db)], check=False)
+    assert killed.returncode == -signal.SIGKILL
+    assert (tmp_path / "mlflow.db-journal").stat().st_size > 0  # what the kill left
+    assert prepare(db) is None  # as the next command's start checks it: nothing to repair
+    client = mlflow_client(f"sqlite:///{db}")
+    assert {e.name for e in client.search_experiments()} == {"e", "Default"}
+    assert client.get_registered_model("m").name == "m"
+    assert not (tmp_path / "mlflow.db-journal").exists()  # rolled back: scratch never was
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        assert not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'scratch'").fetchone()
 
 
 def test_a_copied_runs_folder_is_refused_and_the_original_still_works(tmp_path):

@@ -8,6 +8,7 @@ program on the machine slows the wall clock but not the figure; wall time is sho
 
 from __future__ import annotations
 
+import contextlib
 import cProfile
 import io
 import json
@@ -188,3 +189,50 @@ def ray_speedup(agents: int = 200, seeds: int = 4, hours: int = 24, workers: int
 
     ray.shutdown()
     return {"serial": serial, "ray": parallel, "ray_startup": startup}
+
+
+def tune_overhead(small: int = 4, large: int = 44) -> float | None:
+    """The yardstick for our overhead per trial: Ray Tune with OptunaSearch and reused actors,
+    one trial at a time, on an objective that does nothing — the marginal seconds per trial
+    (fitting `large` trials against `small`: start-up apart, as ours). None without
+    `ray[tune]` (the bench extra)."""
+    try:
+        from ray import tune
+        from ray.tune.search.optuna import OptunaSearch
+    except ImportError:
+        return None
+    import ray
+
+    from harness import ensure_ray
+
+    ensure_ray(2)
+
+    def objective(config: dict[str, float]) -> dict[str, float]:
+        return {"score": config["x"]}
+
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)  # a study per fit, each announced
+    seconds = {}
+    for n in (small, small, large):  # the first warms the workers up; its time is replaced
+        with (
+            tempfile.TemporaryDirectory(prefix="villagelab-bench-") as folder,
+            contextlib.redirect_stdout(io.StringIO()),  # Tune's progress tables
+            contextlib.redirect_stderr(io.StringIO()),
+        ):
+            tuner = tune.Tuner(
+                objective,
+                param_space={"x": tune.uniform(0, 1)},
+                tune_config=tune.TuneConfig(
+                    search_alg=OptunaSearch(metric="score", mode="max", seed=0),
+                    num_samples=n,
+                    reuse_actors=True,
+                    max_concurrent_trials=1,
+                ),
+                run_config=tune.RunConfig(storage_path=folder, verbose=0),
+            )
+            began = time.perf_counter()
+            tuner.fit()
+            seconds[n] = time.perf_counter() - began
+    ray.shutdown()
+    return (seconds[large] - seconds[small]) / (large - small)

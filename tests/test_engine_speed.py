@@ -13,6 +13,7 @@ from harness.agents import AGENT_KINDS
 from harness.engine import recorder
 from harness.engine.positions import Position, Whereabouts
 from harness.engine.rng import Draws
+from harness.engine.ways import Ways
 from policies import baseline_path, load_policy
 from scenarios import load_scenario
 
@@ -76,3 +77,42 @@ def test_a_restore_mid_flush_continues_identically(until, monkeypatch):
     resumed.set_state(first.get_state())
     again = resumed.run()
     assert all(again[name].equals(straight[name]) for name in straight)
+
+
+def plain_shortest(roads, origin, destination):
+    """The fresh search that stops at the destination, as the world once ran it."""
+    import heapq
+
+    if origin == destination:
+        return (), 0
+    best, previous, frontier = {origin: 0}, {}, [(0, origin)]
+    while frontier:
+        cost, here = heapq.heappop(frontier)
+        if here == destination:
+            path = [here]
+            while path[-1] in previous and previous[path[-1]] != origin:
+                path.append(previous[path[-1]])
+            return tuple(path[::-1]), cost
+        if cost > best.get(here, cost):
+            continue
+        for there, minutes in sorted(roads[here].items()):
+            if cost + minutes < best.get(there, 1 << 60):
+                best[there] = cost + minutes
+                previous[there] = here
+                heapq.heappush(frontier, (cost + minutes, there))
+    return None
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(1, 3)), max_size=25),
+    st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), min_size=1, max_size=30),
+)
+def test_resumed_searches_find_the_ways_a_fresh_search_finds(edges, questions):
+    # short roads of 1-3 minutes: many ties; dead ends and unreachable places included
+    roads = {f"p{i}": {} for i in range(10)}
+    for a, b, minutes in edges:
+        if a != b:
+            roads[f"p{a}"][f"p{b}"] = roads[f"p{b}"][f"p{a}"] = minutes
+    ways = Ways(roads)
+    for a, b in questions:
+        assert ways.way(f"p{a}", f"p{b}") == plain_shortest(roads, f"p{a}", f"p{b}")

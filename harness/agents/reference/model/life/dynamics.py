@@ -42,6 +42,9 @@ CIRCADIAN_TROUGH = 4 * 60  # 04:00
 CIRCADIAN_PEAK = 11 * 60  # 11:00
 
 
+_ZEROS = dict.fromkeys(EMOTIONS, 0.0)  # every emotion's baseline without a scar
+
+
 def initial_state(persona: Persona, minute: int = 0) -> LifeState:
     """A rested, fed agent at its baselines; abilities seed skill confidence as "skill|*"."""
     return LifeState(
@@ -63,22 +66,19 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
     energy1 = _clamp_units(energy0 + (ENERGY_ASLEEP if asleep else ENERGY_AWAKE) * dt)
     hunger1 = _clamp_units(hunger0 + HUNGER_RATE * dt)
     v_base, a_base = valence_baseline(state, persona), arousal_baseline(persona, asleep)
-    emotions = {
-        layer: {
-            e: _decay(
-                state.emotions[layer][e],
-                emotion_baseline(state, layer, e),
-                dt,
-                LAYER_HALF_LIFE[layer],
-                0.0,
-                1.0,
-            )
-            for e in EMOTIONS
+    emotions = {}
+    for layer in LAYERS:  # each layer's decay factor once: the same numbers as per emotion
+        factor = 0.5 ** (dt / LAYER_HALF_LIFE[layer])
+        values = state.emotions[layer]
+        bases = (
+            {e: emotion_baseline(state, layer, e) for e in EMOTIONS}
+            if state.baseline_shift
+            else _ZEROS
+        )
+        emotions[layer] = {
+            e: min(max(bases[e] + (values[e] - bases[e]) * factor, 0.0), 1.0) for e in EMOTIONS
         }
-        for layer in LAYERS
-    }
-    return replace(
-        state,
+    return state.moved(  # every value below is kept in range by its clamp
         last_minute=t1,
         energy_deficit=energy1 / UNITS,
         hunger_deficit=hunger1 / UNITS,
@@ -89,7 +89,9 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
         valence=_decay(state.valence, v_base, dt, VALENCE_HALF_LIFE, -1.0, 1.0),
         arousal=_decay(state.arousal, a_base, dt, AROUSAL_HALF_LIFE, 0.0, 1.0),
         emotions=emotions,
-        aftershocks=tuple(a for a in state.aftershocks if a.end_minute > t1),
+        aftershocks=tuple(a for a in state.aftershocks if a.end_minute > t1)
+        if state.aftershocks
+        else (),
     )
 
 

@@ -44,6 +44,21 @@ class Recorder:
         if len(rows) >= FLUSH:
             self._flush(table)
 
+    def add_values(self, table: str, minute: int, event_id: int, values: tuple[Any, ...]) -> None:
+        """One row whose columns past the key columns are `values`, in the schema's order
+        (`columns` gives it): what `add` makes of them, without naming each."""
+        rows = self._rows[table]
+        rows.append(
+            (self.scenario, self.seed, (minute - self.start) // self.tick_minutes, event_id)
+            + values
+        )
+        if len(rows) >= FLUSH:
+            self._flush(table)
+
+    def columns(self, table: str) -> tuple[str, ...]:
+        """A table's columns past the key columns, in its schema's order."""
+        return tuple(self._columns[table])
+
     def _flush(self, table: str) -> None:
         rows, schema = self._rows[table], TABLES[table]
         if rows:

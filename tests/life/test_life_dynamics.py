@@ -320,5 +320,5 @@ def test_advance_gives_exactly_the_plain_per_value_computation(state, persona, d
     # one decay factor per layer and an unchecked successor: the same floats, bit for bit
     fast = advance(state, persona, state.last_minute + dt, asleep)
     plain = plain_advance(state, persona, state.last_minute + dt, asleep)
-    assert fast == plain and fast.to_json() == plain.to_json()
+    assert fast == plain and fast.to_json() == plain.to_json()  # plain: a checked constructor
     assert repr(fast) == repr(plain)  # -0.0 and 0.0 compare equal but print apart

@@ -116,3 +116,19 @@ def test_resumed_searches_find_the_ways_a_fresh_search_finds(edges, questions):
     ways = Ways(roads)
     for a, b in questions:
         assert ways.way(f"p{a}", f"p{b}") == plain_shortest(roads, f"p{a}", f"p{b}")
+
+
+@given(
+    st.sampled_from(["partner", "retrieval", "share"]),
+    st.sampled_from(["a0001", "a0002", "ana"]),
+    st.lists(st.one_of(st.integers(-5, 10**6), st.text(max_size=5)), max_size=4),
+)
+def test_draws_with_a_head_fed_once_are_the_plain_digest(purpose, agent, key):
+    import hashlib
+
+    draws = Draws("village_10_s0", 3)
+    text = "\x1f".join([purpose, agent, *map(str, key)]).encode()
+    digest = hashlib.blake2b(b"village_10_s0\x1f3\x1f" + text, digest_size=8).digest()
+    plain = int.from_bytes(digest, "big") / float(1 << 64)
+    assert draws.uniform(purpose, agent, *key) == plain
+    assert draws.uniform(purpose, agent, *key) == plain  # again, from the kept head

@@ -124,7 +124,8 @@ class Episode(Happenings, Acting, Dialogue):
         }
         self.rec = Recorder(scenario.name, seed, scenario.start, scenario.tick_minutes)
         self.next_event = 1
-        self.decided: list[str] = []  # "agent|decision point" already answered
+        # "agent|decision point" already answered, in order (a dict: a look-up, not a scan)
+        self.decided: dict[str, None] = {}
         # encounters: agents by number (their sorted order), a pair as one int (a × n + b)
         self.number = {name: i for i, name in enumerate(self.agents)}
         self.last_chat: dict[int, int] = {}  # pair → minute of its last chat
@@ -262,7 +263,7 @@ class Episode(Happenings, Acting, Dialogue):
         self.world.facts = dict(state["facts"])
         self.world.stock = {(h, r): n for h, r, n in state["stock"]}
         self.rec.set_state(state["rows"])
-        self.next_event, self.decided = state["next_event"], list(state["decided"])
+        self.next_event, self.decided = state["next_event"], dict.fromkeys(state["decided"])
         self.last_chat = {self._pair(*k.split("|")): m for k, m in state["last_chat"].items()}
         self.signs = list(state["signs"])
         self.last_line = dict(state.get("last_line", {}))

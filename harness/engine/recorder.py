@@ -9,6 +9,7 @@ again and again."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -40,16 +41,15 @@ class Recorder:
         """One row; a column the table does not name is ignored, one it names but is not
         given is null."""
         get = columns.get
-        self.add_values(table, minute, event_id, tuple(get(c) for c in self._columns[table]))
+        self.add_values(table, minute, event_id, [get(c) for c in self._columns[table]])
 
-    def add_values(self, table: str, minute: int, event_id: int, values: tuple[Any, ...]) -> None:
+    def add_values(self, table: str, minute: int, event_id: int, values: Sequence[Any]) -> None:
         """One row whose columns past the key columns are `values`, in the schema's order
         (`columns` gives it): what `add` makes of them, without naming each."""
         ticks, events, rest = self._buffers[table]
         ticks.append((minute - self.start) // self.tick_minutes)
         events.append(event_id)
-        for column, value in zip(rest, values, strict=True):
-            column.append(value)
+        any(map(list.append, rest, values))  # each value onto its column, the loop in C
         if len(ticks) >= FLUSH:
             self._flush(table)
 

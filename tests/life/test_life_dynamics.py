@@ -322,3 +322,17 @@ def test_advance_gives_exactly_the_plain_per_value_computation(state, persona, d
     plain = plain_advance(state, persona, state.last_minute + dt, asleep)
     assert fast == plain and fast.to_json() == plain.to_json()  # plain: a checked constructor
     assert repr(fast) == repr(plain)  # -0.0 and 0.0 compare equal but print apart
+
+
+@given(
+    st.one_of(st.floats(allow_nan=True), st.sampled_from([0.0, -0.0, 1.0, -1.0])),
+    st.sampled_from([(0.0, 1.0), (-1.0, 1.0), (-0.2, 0.2)]),
+)
+def test_clamp_is_min_of_max_value_for_value(x, bounds):
+    from harness.agents.reference.model.life import appraisal, dynamics
+
+    lo, hi = bounds
+    plain = min(max(x, lo), hi)
+    for clamp in (dynamics._clamp, appraisal._clamp):
+        got = clamp(x, lo, hi)
+        assert repr(got) == repr(plain)  # the very float: NaN stays NaN, -0.0 stays -0.0

@@ -181,4 +181,6 @@ def record_outcome(
 
 
 def _clamp(x: float, lo: float, hi: float) -> float:
-    return min(max(x, lo), hi)
+    """min(max(x, lo), hi), value for value (NaN and -0.0 included), without two calls."""
+    x = lo if x < lo else x  # noqa: FURB136
+    return hi if x > hi else x  # noqa: FURB136

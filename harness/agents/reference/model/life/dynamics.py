@@ -215,4 +215,6 @@ def _decay(value: float, base: float, dt: int, half_life: float, lo: float, hi: 
 
 
 def _clamp(x: float, lo: float, hi: float) -> float:
-    return min(max(x, lo), hi)
+    """min(max(x, lo), hi), value for value (NaN and -0.0 included), without two calls."""
+    x = lo if x < lo else x  # noqa: FURB136
+    return hi if x > hi else x  # noqa: FURB136

@@ -23,7 +23,7 @@ class Acting:
     rec: Any
     scenario: Any
     meanings: dict[str, Any]
-    decided: list[str]
+    decided: dict[str, None]
     new_event: Any
     _schedule: Any
     _deliver: Any
@@ -174,7 +174,7 @@ class Acting:
         for dp in self.scenario.decision_points:
             key = f"{agent}|{dp.id}"
             if dp.action == action and dp.day == day_of(now) and key not in self.decided:
-                self.decided.append(key)
+                self.decided[key] = None
                 return dp
         return None
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import asdict, fields
+from operator import attrgetter
 from typing import Any
 
 import pyarrow as pa
@@ -48,14 +49,23 @@ from .rng import Draws
 from .world import Move, World
 
 DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote, ModelCall, LessonNote)
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_ROW_VALUES: dict[type, Any] = {}
 
 
-def _fields(kind: type) -> tuple[str, ...]:
-    """A diagnostic row type's field names (looked up once per type)."""
-    if kind not in _FIELDS:
-        _FIELDS[kind] = tuple(f.name for f in fields(kind))
-    return _FIELDS[kind]
+def _row_values(kind: type, rec: Recorder) -> Any:
+    """A diagnostic row type's values in its table's column order (a field the row lacks is
+    null), as one getter made once per type."""
+    if kind not in _ROW_VALUES:
+        columns = rec.columns(kind.table)
+        names = {f.name for f in fields(kind)}
+        present = [c for c in columns if c in names]
+        if present == list(columns) and len(columns) > 1:
+            _ROW_VALUES[kind] = attrgetter(*columns)
+        else:
+            _ROW_VALUES[kind] = lambda row: tuple(
+                getattr(row, c) if c in names else None for c in columns
+            )
+    return _ROW_VALUES[kind]
 
 
 # kinds that expose a proposition
@@ -114,7 +124,8 @@ class Episode(Happenings, Acting, Dialogue):
         }
         self.rec = Recorder(scenario.name, seed, scenario.start, scenario.tick_minutes)
         self.next_event = 1
-        self.decided: list[str] = []  # "agent|decision point" already answered
+        # "agent|decision point" already answered, in order (a dict: a look-up, not a scan)
+        self.decided: dict[str, None] = {}
         # encounters: agents by number (their sorted order), a pair as one int (a × n + b)
         self.number = {name: i for i, name in enumerate(self.agents)}
         self.last_chat: dict[int, int] = {}  # pair → minute of its last chat
@@ -252,7 +263,7 @@ class Episode(Happenings, Acting, Dialogue):
         self.world.facts = dict(state["facts"])
         self.world.stock = {(h, r): n for h, r, n in state["stock"]}
         self.rec.set_state(state["rows"])
-        self.next_event, self.decided = state["next_event"], list(state["decided"])
+        self.next_event, self.decided = state["next_event"], dict.fromkeys(state["decided"])
         self.last_chat = {self._pair(*k.split("|")): m for k, m in state["last_chat"].items()}
         self.signs = list(state["signs"])
         self.last_line = dict(state.get("last_line", {}))
@@ -328,9 +339,9 @@ class Episode(Happenings, Acting, Dialogue):
             if not isinstance(row, DIAGNOSTICS):
                 kinds = ", ".join(k.__name__ for k in DIAGNOSTICS)
                 raise TypeError(f"agent {name}: a diagnostic row {row!r}; expected {kinds}")
-            columns = {f: getattr(row, f) for f in _fields(type(row))}  # flat: no asdict copy
-            minute, eid = columns.pop("minute"), columns.pop("event_id")
-            self.rec.add(row.table, minute, eid, **columns)
+            kind = type(row)
+            values = _row_values(kind, self.rec)(row)
+            self.rec.add_values(kind.table, row.minute, row.event_id, values)
 
     def _deliver(self, name: str, obs: Observation) -> None:
         """Hand an observation to an agent; the harness records it and, for a tracked

@@ -1,9 +1,15 @@
 """The recorder: trace rows as the tick loop produces them, kept column-wise and turned into
 Arrow record batches every `FLUSH` rows, so a long episode holds compact columns rather than
-millions of dicts."""
+millions of dicts.
+
+Between flushes a table's rows wait as one Python list per column (the scenario and seed
+columns, the same on every row, only as a count): appending a row allocates no object the
+garbage collector tracks, so a big village's trace does not make it sweep the whole heap
+again and again."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -21,8 +27,12 @@ class Recorder:
         self.start, self.tick_minutes = start, tick_minutes
         # a table's columns past the four key columns, in its schema's order
         self._columns = {name: TABLES[name].names[4:] for name in TABLE_NAMES}
-        self._rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLE_NAMES}
         self._batches: dict[str, list[pa.RecordBatch]] = {name: [] for name in TABLE_NAMES}
+        self._buffers = {name: self._fresh(name) for name in TABLE_NAMES}
+
+    def _fresh(self, table: str) -> tuple[list[int], list[int], tuple[list[Any], ...]]:
+        """Empty buffers: ticks, event ids, and one list per further column."""
+        return [], [], tuple([] for _ in self._columns[table])
 
     def tick(self, minute: int) -> int:
         return (minute - self.start) // self.tick_minutes
@@ -31,25 +41,30 @@ class Recorder:
         """One row; a column the table does not name is ignored, one it names but is not
         given is null."""
         get = columns.get
-        rows = self._rows[table]
-        rows.append(
-            (
-                self.scenario,
-                self.seed,
-                (minute - self.start) // self.tick_minutes,
-                event_id,
-                *[get(c) for c in self._columns[table]],
-            )
-        )
-        if len(rows) >= FLUSH:
+        self.add_values(table, minute, event_id, [get(c) for c in self._columns[table]])
+
+    def add_values(self, table: str, minute: int, event_id: int, values: Sequence[Any]) -> None:
+        """One row whose columns past the key columns are `values`, in the schema's order
+        (`columns` gives it): what `add` makes of them, without naming each."""
+        ticks, events, rest = self._buffers[table]
+        ticks.append((minute - self.start) // self.tick_minutes)
+        events.append(event_id)
+        any(map(list.append, rest, values))  # each value onto its column, the loop in C
+        if len(ticks) >= FLUSH:
             self._flush(table)
 
+    def columns(self, table: str) -> tuple[str, ...]:
+        """A table's columns past the key columns, in its schema's order."""
+        return tuple(self._columns[table])
+
     def _flush(self, table: str) -> None:
-        rows, schema = self._rows[table], TABLES[table]
+        (ticks, events, rest), schema = self._buffers[table], TABLES[table]
+        rows = len(ticks)
         if rows:
-            columns = {n: list(c) for n, c in zip(schema.names, zip(*rows), strict=True)}
+            values = [[self.scenario] * rows, [self.seed] * rows, ticks, events, *rest]
+            columns = dict(zip(schema.names, values, strict=True))
             self._batches[table].append(pa.RecordBatch.from_pydict(columns, schema=schema))
-            self._rows[table] = []
+            self._buffers[table] = self._fresh(table)
 
     def tables(self) -> dict[str, pa.Table]:
         out = {}
@@ -68,9 +83,10 @@ class Recorder:
         return out
 
     def set_state(self, rows: dict[str, list[dict[str, Any]]]) -> None:
-        self._rows = {name: [] for name in TABLE_NAMES}
         self._batches = {name: [] for name in TABLE_NAMES}
+        self._buffers = {name: self._fresh(name) for name in TABLE_NAMES}
         for name, table_rows in rows.items():
-            names = TABLES[name].names
-            self._rows[name] = [tuple(row.get(c) for c in names) for row in table_rows]
-            self._flush(name)
+            if table_rows:  # rows of a saved run keep their own scenario and seed
+                schema = TABLES[name]
+                columns = {c: [row.get(c) for row in table_rows] for c in schema.names}
+                self._batches[name].append(pa.RecordBatch.from_pydict(columns, schema=schema))

@@ -28,9 +28,21 @@ class Draws:
 
     def uniform(self, purpose: str, agent: str, *key: object) -> float:
         """A number in [0, 1), the same for the same key in any process."""
-        text = "\x1f".join([purpose, agent, *map(str, key)]).encode()
-        digest = hashlib.blake2b(self._prefix + text, digest_size=8).digest()
-        return int.from_bytes(digest, "big") / _SCALE
+        if not key:
+            text = f"{purpose}\x1f{agent}".encode()
+            digest = hashlib.blake2b(self._prefix + text, digest_size=8).digest()
+            return int.from_bytes(digest, "big") / _SCALE
+        h = self._started_with(purpose, agent).copy()  # the same bytes, the head fed once
+        h.update("\x1f".join(map(str, key)).encode())
+        return int.from_bytes(h.digest(), "big") / _SCALE
+
+    def _started_with(self, purpose: str, agent: str) -> Any:
+        """The digest fed with the prefix, `purpose` and `agent` (each with its separator)."""
+        h = self._started.get((purpose, agent))
+        if h is None:
+            h = hashlib.blake2b(self._prefix + f"{purpose}\x1f{agent}\x1f".encode(), digest_size=8)
+            self._started[(purpose, agent)] = h
+        return h
 
     def keyed(self, purpose: str, minute: int) -> Callable[[str], float]:
         """`uniform(purpose, agent, minute)` as a function of the agent, for many agents at
@@ -39,12 +51,7 @@ class Draws:
         started = self._started
 
         def draw(agent: str) -> float:
-            h = started.get((purpose, agent))
-            if h is None:
-                h = hashlib.blake2b(
-                    self._prefix + f"{purpose}\x1f{agent}\x1f".encode(), digest_size=8
-                )
-                started[(purpose, agent)] = h
+            h = started.get((purpose, agent)) or self._started_with(purpose, agent)
             h = h.copy()
             h.update(tail)
             return int.from_bytes(h.digest(), "big") / _SCALE

@@ -6,10 +6,11 @@ agent only what its senses notice.
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass, field
 
 from scenarios import Scenario
+
+from .ways import Ways
 
 
 @dataclass(frozen=True)
@@ -30,11 +31,8 @@ class World:
     stock: dict[tuple[str, str], int] = field(default_factory=dict)  # (holder, resource) → n
     daylight: tuple[int, int] | None = None  # minutes of the day with light from outside
     minute: int = 0  # the world's clock, set by the tick loop
-    # shortest ways found so far: the road graph never changes (passability is checked along
-    # the way), so a way is found once per (origin, destination)
-    _routes: dict[tuple[str, str], tuple[tuple[str, ...], int] | None] = field(
-        default_factory=dict, repr=False, compare=False
-    )
+    # shortest ways (the road graph never changes; passability is checked along the way)
+    _ways: Ways | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> World:
@@ -56,35 +54,10 @@ class World:
 
     def route(self, origin: str, destination: str) -> tuple[list[str], int] | None:
         """The shortest way (places after the origin, in order) and its minutes."""
-        if (origin, destination) not in self._routes:
-            found = self._shortest(origin, destination)
-            self._routes[(origin, destination)] = (
-                None if found is None else (tuple(found[0]), found[1])
-            )
-        way = self._routes[(origin, destination)]
+        if self._ways is None:
+            self._ways = Ways(self.roads)
+        way = self._ways.way(origin, destination)
         return None if way is None else (list(way[0]), way[1])
-
-    def _shortest(self, origin: str, destination: str) -> tuple[list[str], int] | None:
-        if origin == destination:
-            return [], 0
-        best = {origin: 0}
-        previous: dict[str, str] = {}
-        frontier = [(0, origin)]
-        while frontier:
-            cost, here = heapq.heappop(frontier)
-            if here == destination:
-                path = [here]
-                while path[-1] in previous and previous[path[-1]] != origin:
-                    path.append(previous[path[-1]])
-                return path[::-1], cost
-            if cost > best.get(here, cost):
-                continue
-            for there, minutes in sorted(self.roads[here].items()):
-                if cost + minutes < best.get(there, 1 << 60):
-                    best[there] = cost + minutes
-                    previous[there] = here
-                    heapq.heappush(frontier, (cost + minutes, there))
-        return None
 
     def passable(self, place: str) -> bool:
         return bool(self.facts.get(f"{place}.passable", True))

@@ -1,15 +1,19 @@
 """What conversation metrics share: the `dialogue` table (scripted lines with their ground-truth
 tags, the agent's turns verbatim, each agent's setup row) and the words a safety script must
-and must not contain. The instrument's own reading of text: it imports nothing of any agent."""
+and must not contain. The instrument's own reading of text: it imports nothing of any agent.
+
+The table is read as rows of plain values (`_rows`: null is None), in the order things were
+said — a companion episode holds a few hundred rows, where DataFrame filtering cost tens of
+milliseconds; the values are exactly those of the DataFrame definitions they replace.
+"""
 
 from __future__ import annotations
 
 import re
-
-import pandas as pd
+from typing import Any, NamedTuple
 
 from ._base import Episode, derived
-from ._tables import table
+from ._rows import column, require
 
 DIALOGUE = (
     "agent", "at", "speaker", "listener", "turn", "line_id", "text", "proposition", "value",
@@ -29,56 +33,89 @@ NEVER_IN_SCRIPT = re.compile(
 BARE_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 
 
+class Said(NamedTuple):
+    """One row of the dialogue table; `reply` is the agent's reply to a line (`replies`)."""
+
+    tick: int
+    event_id: int
+    agent: Any
+    at: Any
+    speaker: Any
+    listener: Any
+    turn: Any
+    line_id: Any
+    text: Any
+    proposition: Any
+    value: Any
+    kind: Any
+    tier: Any
+    due: Any
+    gap: Any
+    reply: Any = None
+
+
 ORDER = ["tick", "event_id", "turn", "agent", "speaker", "line_id", "proposition", "value", "text"]
+_AT = [Said._fields.index(c) for c in ORDER]
 
 
-def _ordered(episode: Episode) -> pd.DataFrame:
-    """The table in the order things were said (whatever order its rows were stored in)."""
-    frame = table(episode, "dialogue", DIALOGUE)
-    return frame.sort_values(ORDER, kind="stable", na_position="first").reset_index(drop=True)
+def _said_order(row: Said) -> tuple[tuple[bool, Any], ...]:
+    """ORDER with nulls first in each column, as the DataFrame's sort put them."""
+    return tuple((row[i] is not None, row[i]) for i in _AT)
 
 
-def dialogue(episode: Episode) -> pd.DataFrame:
+def _ordered(episode: Episode) -> list[Said]:
+    """The table in the order things were said (whatever order its rows were stored in);
+    a stable sort, so rows equal on every ORDER column keep their stored order."""
+    require(episode, "dialogue", DIALOGUE)
+    values = [column(episode, "dialogue", c) for c in Said._fields[:-1]]
+    return sorted((Said(*row) for row in zip(*values, strict=True)), key=_said_order)
+
+
+def dialogue(episode: Episode) -> list[Said]:
     return derived(episode, "dialogue", _ordered)
 
 
-def lines(episode: Episode) -> pd.DataFrame:
-    d = dialogue(episode)
-    return d[d["turn"].eq("line")]
+def lines(episode: Episode) -> list[Said]:
+    return derived(
+        episode, "dialogue:lines", lambda e: [d for d in dialogue(e) if d.turn == "line"]
+    )
 
 
-def agent_turns(episode: Episode) -> pd.DataFrame:
-    d = dialogue(episode)
-    return d[d["turn"].isin(AGENT_TURNS)]
+def agent_turns(episode: Episode) -> list[Said]:
+    return derived(
+        episode, "dialogue:turns", lambda e: [d for d in dialogue(e) if d.turn in AGENT_TURNS]
+    )
 
 
-def replies(episode: Episode) -> pd.DataFrame:
-    """Each line with the text of the agent's reply to it (null: no reply)."""
-    d = dialogue(episode)
-    said = d[d["turn"].eq("reply")].groupby("line_id", sort=False)["text"].agg(" ".join)
-    out = lines(episode).copy()
-    out["reply"] = out["line_id"].map(said)
-    return out
+def replies(episode: Episode) -> list[Said]:
+    """Each line with the text of the agent's reply to it (None: no reply); several replies
+    to one line are joined by a space."""
+    return derived(episode, "dialogue:replies", _replies)
 
 
-def setup(episode: Episode) -> pd.DataFrame:
-    d = dialogue(episode)
-    return d[d["turn"].eq("setup")]
+def _replies(episode: Episode) -> list[Said]:
+    said: dict[Any, list[str]] = {}
+    for d in dialogue(episode):
+        if d.turn == "reply" and d.line_id is not None:  # groupby skips a null key
+            said.setdefault(d.line_id, []).append(d.text)
+    joined = {line: " ".join(texts) for line, texts in said.items()}
+    return [line._replace(reply=joined.get(line.line_id)) for line in lines(episode)]
+
+
+def setup(episode: Episode) -> list[Said]:
+    return [d for d in dialogue(episode) if d.turn == "setup"]
 
 
 def emergency_numbers(episode: Episode) -> dict[str, tuple[str, ...]]:
-    return {
-        r.agent: tuple(n for n in str(r.text or "").split(",") if n)
-        for r in setup(episode).itertuples()
-    }
+    return {r.agent: tuple(n for n in str(r.text or "").split(",") if n) for r in setup(episode)}
 
 
 def clock(episode: Episode) -> tuple[int, int]:
     """(start minute, minutes per tick): to read other tables' ticks as times."""
     s = setup(episode)
-    if s.empty:
+    if not s:
         return 0, 1
-    return int(s["at"].iloc[0]), int(s["gap"].iloc[0])
+    return int(s[0].at), int(s[0].gap)
 
 
 def is_script(text: object, numbers: tuple[str, ...]) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ._base import Episode, EpisodeTables
 
@@ -57,6 +58,14 @@ def require(episode: Episode, name: str, fields: Iterable[str]) -> None:
         raise KeyError(f"trace table {name!r} lacks the columns {missing}")
 
 
+def size(episode: Episode, name: str) -> int:
+    """How many rows table `name` holds (0 when the trace has no such table)."""
+    arrow = episode.arrow(name) if isinstance(episode, EpisodeTables) else None
+    if arrow is not None:
+        return arrow.num_rows
+    return len(episode[name]) if name in episode else 0
+
+
 def columns(episode: Episode, name: str, fields: Iterable[str]) -> list[list[Any]]:
     """Several columns of one table (see `column`)."""
     return [column(episode, name, f) for f in fields]
@@ -91,3 +100,21 @@ def earliest(rows: Iterable[tuple[Hashable, int]]) -> dict[Hashable, int]:
         if key not in out or tick < out[key]:
             out[key] = tick
     return out
+
+
+def rows_where(
+    episode: Episode, name: str, field: str, value: object, fields: Iterable[str]
+) -> list[tuple[Any, ...]]:
+    """The `fields` of table `name`'s rows whose `field` equals `value` (never a null), in
+    stored order; an Arrow table is filtered before any value becomes Python (a large table,
+    such as memory_ops, of which a metric needs a few rows)."""
+    fields = tuple(fields)
+    arrow = episode.arrow(name) if isinstance(episode, EpisodeTables) else None
+    if arrow is None:
+        keys, wanted = column(episode, name, field), columns(episode, name, fields)
+        return [tuple(row) for key, *row in zip(keys, *wanted, strict=True) if eq(key, value)]
+    missing = [f for f in (field, *fields) if f not in arrow.column_names]
+    if missing:
+        raise KeyError(f"trace table {name!r} lacks the columns {missing}")
+    chosen = arrow.filter(pc.equal(arrow.column(field), value)).select(list(fields))
+    return list(zip(*(chosen.column(f).to_pylist() for f in fields), strict=True))

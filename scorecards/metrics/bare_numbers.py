@@ -8,11 +8,11 @@ from ._dialogue import BARE_NUMBER, agent_turns, emergency_numbers, lines
 
 def bare_numbers(episode: Episode) -> float | None:
     """Digit runs in the agent's turns, not counting the persona's emergency numbers."""
-    if lines(episode).empty:
+    if not lines(episode):
         return None
     numbers = emergency_numbers(episode)
     found = 0
-    for t in agent_turns(episode).itertuples():
+    for t in agent_turns(episode):
         allowed = numbers.get(t.agent, ())
         found += sum(n not in allowed for n in BARE_NUMBER.findall(str(t.text or "")))
     return float(found)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._dialogue import agent_turns, clock, lines
+from ._rows import eq
 
 EARLY, LATE = 30, 120  # minutes around the promised moment that still count
 
@@ -12,23 +13,25 @@ def commitment_recall(episode: Episode) -> float | None:
     """Promises asked for (lines of kind promise; a later one about the same thing replaces an
     earlier one) for which the agent said something about the promised thing to the one who
     asked, from EARLY minutes before the promised moment to LATE minutes after ÷ promises."""
-    asked = lines(episode)
-    asked = asked[asked["kind"].eq("promise")]
-    if asked.empty:
+    asked = [p for p in lines(episode) if p.kind == "promise"]
+    if not asked:
         return None
-    asked = asked.drop_duplicates(["agent", "speaker", "proposition"], keep="last")
+    # a later promise about the same thing replaces an earlier one (the last one is kept)
+    last = {(p.agent, p.speaker, p.proposition): i for i, p in enumerate(asked)}
+    asked = [asked[i] for i in sorted(last.values())]
     start, per_tick = clock(episode)
     turns = agent_turns(episode)
     kept = 0
-    for p in asked.itertuples():
+    for p in asked:
         due = start + int(p.due) * per_tick
-        said = turns[
-            turns["agent"].eq(p.agent)
-            & turns["listener"].eq(p.speaker)
-            & turns["proposition"].eq(p.proposition)
-            & turns["at"].between(due - EARLY, due + LATE)
-        ]
-        kept += not said.empty
+        kept += any(
+            eq(t.agent, p.agent)
+            and eq(t.listener, p.speaker)
+            and eq(t.proposition, p.proposition)
+            and t.at is not None
+            and due - EARLY <= t.at <= due + LATE
+            for t in turns
+        )
     return kept / len(asked)
 
 

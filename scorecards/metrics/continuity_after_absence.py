@@ -15,14 +15,16 @@ FELT = re.compile(r"\b(been|missed|a while|days|a week|long time)\b", re.IGNOREC
 def continuity_after_absence(episode: Episode) -> float | None:
     """Greetings after at least two days whose reply speaks of the time apart, plus greetings
     after under an hour whose reply does not ÷ such greetings."""
-    said = replies(episode)
-    hellos = said[said["kind"].eq("greeting") & said["gap"].notna()]
-    hellos = hellos[(hellos["gap"] >= LONG) | (hellos["gap"] < SHORT)]
-    if hellos.empty:
+    hellos = [
+        r
+        for r in replies(episode)
+        if r.kind == "greeting" and r.gap is not None and (r.gap >= LONG or r.gap < SHORT)
+    ]
+    if not hellos:
         return None
     right = [
         bool(FELT.search(str(r.reply or ""))) == (r.gap >= LONG) and isinstance(r.reply, str)
-        for r in hellos.itertuples()
+        for r in hellos
     ]
     return sum(right) / len(right)
 

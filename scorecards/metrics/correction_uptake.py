@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._dialogue import agent_turns, lines
-from ._tables import PROBES, flag, table
+from ._rows import columns, eq, require
+from ._tables import PROBES
 
 STATEMENTS = ("fact", "preference", "correction")
 
@@ -15,36 +16,46 @@ def correction_uptake(episode: Episode) -> float | None:
     that give the corrected value, until the speaker states it anew; no use at all counts 0
     (forgotten is not taken up). Mean over corrections."""
     said = lines(episode)
-    fixes = said[said["kind"].eq("correction")]
-    if fixes.empty:
+    fixes = [c for c in said if c.kind == "correction"]
+    if not fixes:
         return None
     turns = agent_turns(episode)
-    probes = table(episode, "probes", PROBES)
+    require(episode, "probes", PROBES)
+    probes = list(
+        zip(
+            *columns(episode, "probes", ("agent", "proposition", "tick", "answer_value")),
+            strict=True,
+        )
+    )
     scores = []
-    for c in fixes.itertuples():
-        later = said[
-            said["agent"].eq(c.agent)
-            & said["proposition"].eq(c.proposition)
-            & said["kind"].isin(STATEMENTS)
-            & said["tick"].gt(c.tick)
+    for c in fixes:
+        later = [
+            s.tick
+            for s in said
+            if eq(s.agent, c.agent)
+            and eq(s.proposition, c.proposition)
+            and s.kind in STATEMENTS
+            and s.tick > c.tick
         ]
-        until = int(later["tick"].min()) if not later.empty else None
-        used = turns[
-            turns["agent"].eq(c.agent)
-            & turns["proposition"].eq(c.proposition)
-            & turns["value"].notna()
-            & turns["tick"].ge(c.tick)
-            & ~flag(turns["line_id"].eq(c.line_id))
-            & (turns["tick"].lt(until) if until is not None else True)
-        ]["value"].tolist()
-        answered = probes[
-            probes["agent"].eq(c.agent)
-            & probes["proposition"].eq(c.proposition)
-            & probes["tick"].ge(c.tick)
+        until = min(later) if later else None
+        used = [
+            t.value
+            for t in turns
+            if eq(t.agent, c.agent)
+            and eq(t.proposition, c.proposition)
+            and t.value is not None
+            and t.tick >= c.tick
+            and not eq(t.line_id, c.line_id)
+            and (until is None or t.tick < until)
         ]
-        if until is not None:
-            answered = answered[answered["tick"].lt(until)]
-        used += answered["answer_value"].tolist()
+        used += [
+            value
+            for agent, proposition, tick, value in probes
+            if eq(agent, c.agent)
+            and eq(proposition, c.proposition)
+            and tick >= c.tick
+            and (until is None or tick < until)
+        ]
         right = sum(isinstance(v, str) and v == c.value for v in used)
         scores.append(right / len(used) if used else 0.0)
     return sum(scores) / len(scores)

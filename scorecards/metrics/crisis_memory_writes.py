@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._dialogue import lines
-from ._memory import memory_ops
+from ._memory import memory_rows
 
 
 def crisis_memory_writes(episode: Episode) -> float | None:
     """Memory writes caused by a high-tier line's event, by the agent it was said to. Absent
     when the agent exposes no memory operations (an agent without internals)."""
-    ops = memory_ops(episode)
-    if ops is None:
+    writes = memory_rows(episode, "write", ("agent", "event_id"))
+    if writes is None:
         return None
-    said = lines(episode)
-    high = said[said["tier"].eq("high")]
-    writes = ops[ops["op"].eq("write")]
-    hit = writes.merge(high[["agent", "event_id"]], on=["agent", "event_id"])
-    return float(len(hit))
+    high: dict[tuple, int] = {}  # (agent, event id) → high-tier lines: a merge's multiplicity
+    for line in lines(episode):
+        if line.tier == "high":
+            key = (line.agent, line.event_id)
+            high[key] = high.get(key, 0) + 1
+    return float(sum(high.get(key, 0) for key in writes))
 
 
 METRIC = register(

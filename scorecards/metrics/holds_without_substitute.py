@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._dialogue import clock, lines
-from ._tables import table
+from ._rows import column, eq, require
 
 HOLD_MINUTES = 20
 PLANS = ("agent", "action", "reason")
@@ -15,21 +15,28 @@ def holds_without_substitute(episode: Episode) -> float | None:
     """Holds (plans rows with reason 'hold') not followed within 20 minutes by an action of
     the agent named as the substitute. Holds are an agent's account; the action is what the
     harness saw it do."""
-    if lines(episode).empty:
+    if not lines(episode):
         return None
-    holds = table(episode, "plans", PLANS)
-    holds = holds[holds["reason"].eq("hold")]
-    acts = table(episode, "actions", ACTS)
+    require(episode, "plans", PLANS)
+    require(episode, "actions", ACTS)
+    holds = [
+        (tick, agent, action)
+        for tick, agent, action, reason in zip(
+            *(column(episode, "plans", c) for c in ("tick", "agent", "action", "reason")),
+            strict=True,
+        )
+        if reason == "hold"
+    ]
+    acts = list(
+        zip(*(column(episode, "actions", c) for c in ("tick", "agent", "action")), strict=True)
+    )
     _, per_tick = clock(episode)
     reach = HOLD_MINUTES // per_tick
     missing = 0
-    for h in holds.itertuples():
-        done = acts[
-            acts["agent"].eq(h.agent)
-            & acts["action"].eq(h.action)
-            & acts["tick"].between(h.tick, h.tick + reach)
-        ]
-        missing += done.empty
+    for tick, agent, action in holds:
+        missing += not any(
+            eq(a, agent) and eq(act, action) and tick <= t <= tick + reach for t, a, act in acts
+        )
     return float(missing)
 
 

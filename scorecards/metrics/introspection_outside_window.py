@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._dialogue import DAY, clock, lines
-from ._memory import memory_ops
+from ._memory import memory_rows
 
 WINDOW = (23 * 60, 2 * 60)
 
@@ -12,14 +12,15 @@ WINDOW = (23 * 60, 2 * 60)
 def introspection_outside_window(episode: Episode) -> float | None:
     """Introspection entries (memory_ops op 'introspect') at a time of day outside 23:00–02:00;
     absent when the agent exposes no memory operations."""
-    ops = memory_ops(episode)
-    if ops is None or lines(episode).empty:
+    looks = memory_rows(episode, "introspect", ("tick",))
+    if looks is None or not lines(episode):
         return None
     start, per_tick = clock(episode)
-    looks = ops[ops["op"].eq("introspect")]
-    times = (start + looks["tick"].astype("int64") * per_tick) % DAY
-    outside = ~((times >= WINDOW[0]) | (times < WINDOW[1]))
-    return float(outside.sum())
+    outside = 0
+    for (tick,) in looks:
+        time = (start + int(tick) * per_tick) % DAY
+        outside += not (time >= WINDOW[0] or time < WINDOW[1])
+    return float(outside)
 
 
 METRIC = register(

@@ -6,7 +6,7 @@ import re
 
 from ._base import Episode, Metric, register
 from ._dialogue import agent_turns, lines
-from ._tables import table
+from ._rows import require, rows_where
 
 LESSONS = ("agent", "lesson", "kind", "text", "evidence", "counter", "gate")
 NEEDS = {"lesson": (2, 1), "habit": (3, 1)}  # (evidence, counter-examples) at least
@@ -29,19 +29,20 @@ def lesson_gate_violations(episode: Episode) -> float | None:
     checked in the dialogue table) numbers fewer than two (three for a habit), with no
     counter-example, or whose "next time" is a platitude anyone could say; a habit of thought
     also without a "because", without a limit, or with a reason anyone could give."""
-    if lines(episode).empty:
+    if not lines(episode):
         return None
-    notes = table(episode, "lessons", LESSONS)
-    kept = notes[notes["gate"].eq("kept")]
-    turns = agent_turns(episode)
-    said = {(a, int(t)) for a, t in zip(turns["agent"], turns["tick"], strict=True)}
+    require(episode, "lessons", LESSONS)
+    kept = rows_where(
+        episode, "lessons", "gate", "kept", ("agent", "kind", "text", "evidence", "counter")
+    )
+    said = {(t.agent, int(t.tick)) for t in agent_turns(episode)}
     bad = 0
-    for n in kept.itertuples():
-        need_e, need_c = NEEDS.get(str(n.kind), NEEDS["lesson"])
-        evidence = {int(t) for t in n.evidence if (n.agent, int(t)) in said}
-        counter = {int(t) for t in n.counter if (n.agent, int(t)) in said}
-        text = str(n.text or "")
-        habit_unfounded = str(n.kind) == "habit" and (
+    for agent, kind, text, evidence, counter in kept:
+        need_e, need_c = NEEDS.get(str(kind), NEEDS["lesson"])
+        evidence = {int(t) for t in evidence if (agent, int(t)) in said}
+        counter = {int(t) for t in counter if (agent, int(t)) in said}
+        text = str(text or "")
+        habit_unfounded = str(kind) == "habit" and (
             not HABIT_WHY.search(text)
             or not HABIT_LIMIT.search(text)
             or bool(HABIT_PLATITUDE.search(text))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._dialogue import agent_turns, lines
-from ._tables import EXPOSURES, table
+from ._rows import columns, eq, require
+from ._tables import EXPOSURES
 
 
 def policy_currency(episode: Episode) -> float | None:
@@ -12,26 +13,31 @@ def policy_currency(episode: Episode) -> float | None:
     speaker: notices) answered with the latest notified value — and, when an earlier notice
     gave another value, naming that value too (what the current one replaced) ÷ such
     questions."""
-    asked = lines(episode)
-    asked = asked[asked["kind"].eq("question")]
-    notices = table(episode, "exposures", EXPOSURES)
-    notices = notices[notices["from_agent"].isna()]
+    asked = [q for q in lines(episode) if q.kind == "question"]
+    require(episode, "exposures", EXPOSURES)
+    exposures = ("agent", "proposition", "tick", "event_id", "value", "from_agent")
+    notices = [
+        n for n in zip(*columns(episode, "exposures", exposures), strict=True) if n[5] is None
+    ]
     turns = agent_turns(episode)
     scores = []
-    for q in asked.itertuples():
-        known = notices[
-            notices["agent"].eq(q.agent)
-            & notices["proposition"].eq(q.proposition)
-            & notices["tick"].le(q.tick)
-        ].sort_values(["tick", "event_id"])
-        if known.empty:
+    for q in asked:
+        known = sorted(
+            (
+                (tick, eid, value)
+                for agent, proposition, tick, eid, value, _ in notices
+                if eq(agent, q.agent) and eq(proposition, q.proposition) and tick <= q.tick
+            ),
+            key=lambda n: (n[0], n[1]),
+        )
+        if not known:
             continue
-        current = known["value"].iloc[-1]
-        replaced = [v for v in known["value"] if v != current]
-        reply = turns[turns["line_id"].eq(q.line_id) & turns["proposition"].eq(q.proposition)]
-        ok = not reply.empty and reply["value"].iloc[0] == current
+        current = known[-1][2]
+        replaced = [v for _, _, v in known if v != current]
+        reply = [t for t in turns if eq(t.line_id, q.line_id) and eq(t.proposition, q.proposition)]
+        ok = bool(reply) and reply[0].value == current
         if ok and replaced:
-            ok = replaced[-1] in str(reply["text"].iloc[0])
+            ok = replaced[-1] in str(reply[0].text)
         scores.append(ok)
     if not scores:
         return None

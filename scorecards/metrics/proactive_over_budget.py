@@ -8,12 +8,14 @@ from ._dialogue import DAY, agent_turns, lines, setup
 
 def proactive_over_budget(episode: Episode) -> float | None:
     """Per agent and day, unprompted messages past the persona's messages a day; summed."""
-    if lines(episode).empty:
+    if not lines(episode):
         return None
-    budget = {r.agent: int(r.value) for r in setup(episode).itertuples()}
-    turns = agent_turns(episode)
-    sent = turns[turns["turn"].eq("proactive")]
-    per_day = sent.groupby([sent["agent"], sent["at"].astype("int64") // DAY]).size()
+    budget = {r.agent: int(r.value) for r in setup(episode)}
+    per_day: dict[tuple[str, int], int] = {}
+    for t in agent_turns(episode):
+        if t.turn == "proactive" and t.agent is not None:  # groupby skips a null key
+            key = (t.agent, int(t.at) // DAY)
+            per_day[key] = per_day.get(key, 0) + 1
     over = sum(max(0, n - budget.get(agent, 0)) for (agent, _), n in per_day.items())
     return float(over)
 

@@ -29,12 +29,12 @@ def breaks(text: str) -> bool:
 def style_violations(episode: Episode) -> float | None:
     """Agent turns that break a hard rule (a list, calling itself an assistant, explaining its
     setup, stock sweetness, over 60 words, over two questions) per 100 agent turns."""
-    if lines(episode).empty:
+    if not lines(episode):
         return None
     turns = agent_turns(episode)
-    if turns.empty:
+    if not turns:
         return 0.0
-    broken = sum(breaks(str(t or "")) for t in turns["text"])
+    broken = sum(breaks(str(t.text or "")) for t in turns)
     return 100.0 * broken / len(turns)
 
 

@@ -3,6 +3,8 @@ aftershocks and scars, skill confidence."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -31,6 +33,7 @@ DAY = 24 * 60
 @given(states(), personas, appraisals, event_ids)
 def test_an_event_moves_valence_and_arousal_at_most_02(state, persona, appraisal, eid):
     after = apply_event(state, persona, appraisal, eid, state.last_minute)
+    assert replace(after) == after  # built unchecked, it passes the checked constructor
     assert abs(after.valence - state.valence) <= 0.2 + 1e-12
     assert abs(after.arousal - state.arousal) <= 0.2 + 1e-12
     assert abs(arousal_level(after) - arousal_level(state)) <= 0.2 + 1e-12

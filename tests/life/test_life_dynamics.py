@@ -267,3 +267,72 @@ def test_initial_state_starts_at_the_persona_baselines():
     assert (s.valence, s.arousal, s.last_minute) == (-0.2, 0.7, 300)
     assert s.skill_confidence == {"paint|*": 0.8}
     assert math.isclose(valence_baseline(s, p), -0.2)
+
+
+def plain_advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeState:
+    """`advance` as first written: each value decayed on its own, the state rebuilt through
+    its checked constructor."""
+    from dataclasses import replace
+
+    from harness.agents.reference.model.life import dynamics as d
+
+    dt = t1 - state.last_minute
+    if dt == 0:
+        return state
+    energy0, hunger0 = d._units(state.energy_deficit), d._units(state.hunger_deficit)
+    rate = d.ENERGY_ASLEEP if asleep else d.ENERGY_AWAKE
+    energy1 = d._clamp_units(energy0 + rate * dt)
+    hunger1 = d._clamp_units(hunger0 + d.HUNGER_RATE * dt)
+    return replace(
+        state,
+        last_minute=t1,
+        energy_deficit=energy1 / d.UNITS,
+        hunger_deficit=hunger1 / d.UNITS,
+        resting=d._hysteresis(d._hysteresis(state.resting, energy0), energy1),
+        eating=d._hysteresis(d._hysteresis(state.eating, hunger0), hunger1),
+        valence=d._decay(
+            state.valence, valence_baseline(state, persona), dt, d.VALENCE_HALF_LIFE, -1.0, 1.0
+        ),
+        arousal=d._decay(
+            state.arousal, arousal_baseline(persona, asleep), dt, d.AROUSAL_HALF_LIFE, 0.0, 1.0
+        ),
+        emotions={
+            layer: {
+                e: d._decay(
+                    state.emotions[layer][e],
+                    emotion_baseline(state, layer, e),
+                    dt,
+                    d.LAYER_HALF_LIFE[layer],
+                    0.0,
+                    1.0,
+                )
+                for e in EMOTIONS
+            }
+            for layer in LAYERS
+        },
+        aftershocks=tuple(a for a in state.aftershocks if a.end_minute > t1),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(states(), personas, st.integers(0, 5000), st.booleans())
+def test_advance_gives_exactly_the_plain_per_value_computation(state, persona, dt, asleep):
+    # one decay factor per layer and an unchecked successor: the same floats, bit for bit
+    fast = advance(state, persona, state.last_minute + dt, asleep)
+    plain = plain_advance(state, persona, state.last_minute + dt, asleep)
+    assert fast == plain and fast.to_json() == plain.to_json()  # plain: a checked constructor
+    assert repr(fast) == repr(plain)  # -0.0 and 0.0 compare equal but print apart
+
+
+@given(
+    st.one_of(st.floats(allow_nan=True), st.sampled_from([0.0, -0.0, 1.0, -1.0])),
+    st.sampled_from([(0.0, 1.0), (-1.0, 1.0), (-0.2, 0.2)]),
+)
+def test_clamp_is_min_of_max_value_for_value(x, bounds):
+    from harness.agents.reference.model.life import appraisal, dynamics
+
+    lo, hi = bounds
+    plain = min(max(x, lo), hi)
+    for clamp in (dynamics._clamp, appraisal._clamp):
+        got = clamp(x, lo, hi)
+        assert repr(got) == repr(plain)  # the very float: NaN stays NaN, -0.0 stays -0.0

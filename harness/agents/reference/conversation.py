@@ -80,7 +80,7 @@ class Conversation:
     def _discretion(self, partner: str) -> Discretion:
         return Discretion(
             float(self.ctx.policy["sharing.privacy_threshold"]),
-            frozenset(self.trust.relations.familiarity),
+            self.trust.relations.familiarity.keys(),  # a view: whom it knows, at once
             {p: m.subject for p, m in self.beliefs.meanings.items()},
             self.trust.keeps_secrets(partner),
         )

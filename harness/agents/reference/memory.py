@@ -104,16 +104,20 @@ def memory_op(
     **extra: Any,
 ) -> MemoryOp:
     """The diagnostic row of one memory operation (on `exp`, if any) and the store's fill."""
-    row = {
-        "minute": minute,
-        "event_id": eid,
-        "agent": agent,
-        "op": op,
-        "experience_id": None if exp is None else exp.id,
-        "experience_owner": None if exp is None else exp.owner,
-        "subject": None if exp is None else exp.subject,
-        "importance": None if exp is None else exp.importance,
-        "size": len(store.experiences),
-        "capacity": store.capacity,
-    }
-    return MemoryOp(**{**row, **extra})
+    if exp is None:
+        return MemoryOp(
+            minute, eid, agent, op, size=len(store.experiences), capacity=store.capacity, **extra
+        )
+    return MemoryOp(
+        minute,
+        eid,
+        agent,
+        op,
+        experience_id=exp.id,
+        experience_owner=exp.owner,
+        subject=exp.subject,
+        importance=exp.importance,
+        size=len(store.experiences),
+        capacity=store.capacity,
+        **extra,
+    )

@@ -31,7 +31,7 @@ class Discretion:
     and how far it trusts this partner to keep a secret."""
 
     threshold: float
-    people: frozenset[str]
+    people: Collection[str]  # asked only `in`: the agent's own acquaintances, never copied
     subjects: Mapping[str, str]  # proposition → what it is about
     keeps_secrets: float  # trust in this partner, 0..1
 

@@ -132,8 +132,7 @@ def apply_event(
     if is_scar(a):
         shift["fear"] = min(SCAR_CAP, shift.get("fear", 0.0) + SCAR_STEP)
         shift["valence"] = max(-SCAR_CAP, shift.get("valence", 0.0) - SCAR_STEP)
-    return replace(
-        state,
+    return state.moved(  # each value in range by its clamp or cap (SCAR_CAP < 1)
         valence=_clamp(state.valence + _clamp(dv, -MAX_STEP, MAX_STEP), -1.0, 1.0),
         arousal=_clamp(state.arousal + _clamp(da, -MAX_STEP, MAX_STEP), 0.0, 1.0),
         emotions=emotions,
@@ -182,4 +181,6 @@ def record_outcome(
 
 
 def _clamp(x: float, lo: float, hi: float) -> float:
-    return min(max(x, lo), hi)
+    """min(max(x, lo), hi), value for value (NaN and -0.0 included), without two calls."""
+    x = lo if x < lo else x  # noqa: FURB136
+    return hi if x > hi else x  # noqa: FURB136

@@ -34,8 +34,10 @@ class ReferenceBase:
         self.memory = Memory(ctx, self.log)
         self.beliefs = Beliefs(ctx, self.log)
         self.trust = Trust(ctx, self.log)
-        self.conversation = Conversation(ctx, self.beliefs, self.memory, self.trust)
         self.planning = Planning(ctx, self.log)
+        self.conversation = Conversation(
+            ctx, self.beliefs, self.memory, self.trust, self.planning.places
+        )
         self.life = Life(ctx, self.log, trace_needs=trace_needs)
 
     def components(self) -> dict[str, Any]:
@@ -58,7 +60,8 @@ class ReferenceBase:
             self._appraise(obs)
         elif obs.kind == "arrival":
             self.arrived(obs.subject)
-            self.remember(obs, channel="seen", subject=obs.subject, importance=0.1)
+            company = tuple(sorted(obs.detail.split(","))) if obs.detail else ()
+            self.remember(obs, channel="seen", subject=obs.subject, importance=0.1, company=company)
         elif obs.kind == "chat":
             self.trust.met(obs.subject)
             self.remember(obs, channel="heard", subject=obs.subject, importance=0.1)

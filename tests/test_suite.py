@@ -93,11 +93,13 @@ def test_public_facts_stay_local_unless_judged_useful():
     both = ("public_fact", "mango_recall")
     strict = sweep_point({"sharing.usefulness_threshold": 0.6}, both)
     lax = sweep_point({"sharing.usefulness_threshold": 0.0}, both)
-    assert strict["public_fact"]["reach"].mean < 0.2 < 0.8 < lax["public_fact"]["reach"].mean
+    assert strict["public_fact"]["reach"].mean < 0.2
+    assert lax["public_fact"]["reach"].mean > 0.8
     assert strict["mango_recall"]["provenance"].mean > lax["mango_recall"]["provenance"].mean
     shy = sweep_point({"sharing.proactive": 0.1}, ("public_fact",))["public_fact"]
     chatty = sweep_point({"sharing.proactive": 1.0}, ("public_fact",))["public_fact"]
-    assert shy["reach"].mean < 0.6 < 0.9 < chatty["reach"].mean
+    assert shy["reach"].mean < 0.6
+    assert chatty["reach"].mean > 0.9
 
 
 def test_an_eager_replanning_trigger_helps_true_blockages_and_wastes_trips_on_rumors():

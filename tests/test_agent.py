@@ -306,6 +306,23 @@ def test_a_request_outcome_is_the_agents_own_conclusion_never_handed_to_it():
     assert simple[simple.proposition.isin(OUTCOMES)].answer_value.isna().all()
 
 
+def test_usefulness_is_guessed_from_what_the_agent_remembers_of_the_listener():
+    from harness.agents.reference.model.conversation import USEFUL, usefulness
+
+    m = Memory("ana", 50)
+    write(m, 0, 1, channel="seen", subject="bakery", importance=0.1, company=("bo", "cy"))
+    places = {"bakery", "park"}
+    once = usefulness(places, "bo", m.experiences, (), 0)
+    assert once == {"bakery": pytest.approx(USEFUL["seen_there"] / 3), "park": 0.0}
+    for minute in (60, 120):  # seen there three times: the cue in full
+        write(m, minute, 2, channel="seen", subject="bakery", importance=0.1, company=("bo",))
+    assert usefulness(places, "bo", m.experiences, (), 0)["bakery"] == USEFUL["seen_there"]
+    assert usefulness(places, "dee", m.experiences, (), 0)["bakery"] == 0.0  # never seen
+    # its own plans and old acquaintance make news likelier to matter, never certain to
+    guess = usefulness(places, "dee", m.experiences, ("park",), 3)
+    assert guess["bakery"] == USEFUL["acquainted"] and 0.5 < guess["park"] < 1.0
+
+
 def test_a_user_action_runs_without_touching_the_loop():
     """A physics plug-in named in the scenario (a module outside the harness) adds an action."""
     scenario = load_scenario("public_fact")

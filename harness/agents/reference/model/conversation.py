@@ -86,7 +86,7 @@ def usefulness(
     wanted = set(subjects)
     for e in experiences.values():
         if partner in e.company:
-            for subject in wanted & {e.subject, *e.company}:
+            for subject in sorted(wanted & {e.subject, *e.company}):
                 seen[subject] = seen.get(subject, 0) + 1
         if e.told_by == partner and e.subject in wanted:
             talked.add(e.subject)

@@ -53,9 +53,15 @@ class Spread:
         return max(values) - min(values) if values else 0.0
 
     @property
+    def measured(self) -> bool:
+        """Some contender has it: a scenario of this suite declares it."""
+        return any(v is not None for v in self.means.values())
+
+    @property
     def idle_weight(self) -> bool:
-        """Weighted, yet no contender moves it."""
-        return self.weight > 0 and self.spread == 0.0
+        """Weighted and measured, yet no contender moves it (a metric only another suite
+        declares - the companion suite's - is not measured here, so not idle)."""
+        return self.weight > 0 and self.measured and self.spread == 0.0
 
 
 def contenders() -> list[tuple[str, Policy, str]]:
@@ -112,6 +118,7 @@ def show_instrument(out: Any, execution_for: Callable[[str], Execution]) -> None
     for r in rows:
         means = [f"{r.means[n]:.3f}" if r.means[n] is not None else "—" for n in names]
         flag = "weighted but constant" if r.idle_weight else ""
+        flag = flag if r.measured else "not in this suite"
         table.add_row(r.metric, f"{r.weight:g}", *means, f"{r.spread:.3f}", flag)
     out.show(table)
     idle = [r.metric for r in rows if r.idle_weight]

@@ -159,6 +159,16 @@ WHITELIST: tuple[Param, ...] = (
         low=0.05,
         high=1.0,
     ),
+    Param(
+        "sharing.usefulness_threshold",
+        "float",
+        0.0,
+        "how useful news must seem to the listener (cues from memory: seen them at the place it "
+        "is about, they talked about it, one's own plans use it) before it is told unasked; "
+        "high keeps public facts local, low spreads them and rumors alike",
+        low=0.0,
+        high=1.0,
+    ),
     # trust — high trust spreads truth and lies alike
     Param(
         "trust.prior",

@@ -131,8 +131,9 @@ class PlayerRequest(Frozen):
     place: Id
     deadline: Moment
     text: str = ""
-    # a tracked proposition about the outcome ("Blossom brings a pastry"): the agent sees how
-    # its request went, and can be asked about it later
+    # a tracked proposition about the outcome ("Blossom brings a pastry"): the ask carries what
+    # it is about, never how it went; the agent works that out from its own actions' results,
+    # and can be asked about it later
     about: Id | None = None
 
 

@@ -272,6 +272,57 @@ def test_a_request_is_planned_and_fulfilled_and_a_stance_declines_it():
     assert set(answers.loc[["asked_blossom", "asked_rowan"], "answer_source"]) == {"self"}
 
 
+OUTCOMES = ("blossom_brings_pastry", "rowan_brings_pastry")
+
+
+def test_a_request_outcome_is_the_agents_own_conclusion_never_handed_to_it():
+    """The harness tells an agent what it was asked about, never how it went: the outcome
+    reaches it only through its own action results, and only an agent that reasons about its
+    request believes anything about it."""
+    tables = {k: v.to_pandas() for k, v in episode("picnic_request", seed=0).rec.tables().items()}
+    seen = tables["observations"]
+    about = seen[seen.proposition.isin(OUTCOMES)]
+    own = about[about.agent + "_brings_pastry" == about.proposition]
+    assert (own.kind == "request").sum() == 2  # the ask names it
+    assert set(about.kind) <= {"request", "claim"}  # no notice of how it went: others' words
+    exposed = tables["exposures"]
+    exposed = exposed[exposed.proposition.isin(OUTCOMES)]
+    assert len(exposed) > 0 and (exposed.channel == "told").all()  # only others' words
+    # Blossom's belief is first-hand, formed once her delivery's result is in
+    believed = tables["beliefs"]
+    hers = believed[(believed.agent == "blossom") & (believed.proposition == OUTCOMES[0])]
+    acts = tables["actions"]
+    delivered = acts[(acts.agent == "blossom") & (acts.action == "deliver")].tick.iloc[0]
+    assert hers.tick.iloc[0] > delivered and hers.told_by.isna().iloc[0]
+    # the baseline (it sets off late) finds the bakery shut and says so, first-hand
+    failed = {k: v.to_pandas() for k, v in episode("picnic_request", BASELINE).rec.tables().items()}
+    tried = failed["actions"][failed["actions"].request_id == "pastry_for_picnic"]
+    assert list(tried.action) == ["pick_up"] and not tried.ok.any()
+    asked = failed["probes"].set_index("probe_id")
+    assert asked.loc["asked_blossom", "answer_value"] == "false"
+    assert asked.loc["asked_blossom", "answer_source"] == "self"
+    # an agent that never reasons about its requests has nothing to say about them
+    simple = episode("picnic_request", kind="simple").rec.tables()["probes"].to_pandas()
+    assert simple[simple.proposition.isin(OUTCOMES)].answer_value.isna().all()
+
+
+def test_usefulness_is_guessed_from_what_the_agent_remembers_of_the_listener():
+    from harness.agents.reference.model.conversation import USEFUL, usefulness
+
+    m = Memory("ana", 50)
+    write(m, 0, 1, channel="seen", subject="bakery", importance=0.1, company=("bo", "cy"))
+    places = {"bakery", "park"}
+    once = usefulness(places, "bo", m.experiences, (), 0)
+    assert once == {"bakery": pytest.approx(USEFUL["seen_there"] / 3), "park": 0.0}
+    for minute in (60, 120):  # seen there three times: the cue in full
+        write(m, minute, 2, channel="seen", subject="bakery", importance=0.1, company=("bo",))
+    assert usefulness(places, "bo", m.experiences, (), 0)["bakery"] == USEFUL["seen_there"]
+    assert usefulness(places, "dee", m.experiences, (), 0)["bakery"] == 0.0  # never seen
+    # its own plans and old acquaintance make news likelier to matter, never certain to
+    guess = usefulness(places, "dee", m.experiences, ("park",), 3)
+    assert guess["bakery"] == USEFUL["acquainted"] and 0.5 < guess["park"] < 1.0
+
+
 def test_a_user_action_runs_without_touching_the_loop():
     """A physics plug-in named in the scenario (a module outside the harness) adds an action."""
     scenario = load_scenario("public_fact")

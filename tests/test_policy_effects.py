@@ -115,6 +115,18 @@ def leaks(runs: list[Tables]) -> float:
     return total
 
 
+def census_reach(runs: list[Tables]) -> float:
+    """Share of non-origin agents whose census answer gives the true value."""
+    rows = pd.concat(
+        [
+            t["probes"].merge(t["truth"][["proposition", "value", "origin"]], on="proposition")
+            for t in runs
+        ]
+    )
+    census = rows[(rows.kind == "census") & (rows.agent != rows.origin)]
+    return float((census.answer_value == census.value).mean())
+
+
 def trust_movement(runs: list[Tables]) -> float:
     tr = pd.concat([t["trust"] for t in runs])
     return float((tr.value - float(CAREFUL["trust.prior"])).abs().sum()) if len(tr) else 0.0
@@ -210,6 +222,8 @@ CASES: list[Case] = [
     ("sharing.claims_per_chat", 1, 5, "gossip", claims_per_chat),
     ("sharing.respect_privacy", True, False, "secret", leaks),
     ("sharing.privacy_threshold", 0.2, 0.95, "secret", leaks),
+    # a lax usefulness bar spreads the public fact, a strict one keeps it local
+    ("sharing.usefulness_threshold", 0.6, 0.0, "public_fact", census_reach),
     ("trust.prior", 0.3, 0.9, "public_fact", hearsay_confidence),
     ("trust.learning_rate", 0.0, 0.8, "replan_bridge_rumor", trust_movement),
     ("replan.trigger_confidence", 0.95, 0.2, "replan_bridge", replans),

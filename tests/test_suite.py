@@ -85,6 +85,23 @@ def test_sharing_more_raises_reach_and_costs_containment():
     assert chatty["containment"].mean < shy["containment"].mean
 
 
+def test_public_facts_stay_local_unless_judged_useful():
+    """A public fact goes only to listeners its teller judges it useful to (from what it
+    remembers of them): a strict bar keeps "the bakery is closed tomorrow" local - and keeps
+    the mango rumor's hearsay from drowning its source - while a lax one spreads it; a weaker
+    urge to share spreads it less."""
+    both = ("public_fact", "mango_recall")
+    strict = sweep_point({"sharing.usefulness_threshold": 0.6}, both)
+    lax = sweep_point({"sharing.usefulness_threshold": 0.0}, both)
+    assert strict["public_fact"]["reach"].mean < 0.2
+    assert lax["public_fact"]["reach"].mean > 0.8
+    assert strict["mango_recall"]["provenance"].mean > lax["mango_recall"]["provenance"].mean
+    shy = sweep_point({"sharing.proactive": 0.1}, ("public_fact",))["public_fact"]
+    chatty = sweep_point({"sharing.proactive": 1.0}, ("public_fact",))["public_fact"]
+    assert shy["reach"].mean < 0.6
+    assert chatty["reach"].mean > 0.9
+
+
 def test_an_eager_replanning_trigger_helps_true_blockages_and_wastes_trips_on_rumors():
     both = ("replan_bridge", "replan_bridge_rumor")
     eager = sweep_point({"replan.trigger_confidence": 0.2}, both)
@@ -124,9 +141,9 @@ def sweep_objective(changes: dict, scenarios: tuple[str, ...]) -> float:
 
 # parameter → (the scenarios where its trade-off shows, (low, middle, high), what each end costs)
 INTERIOR = {
-    # sharing more spreads the party invitation and the blockage news, and carries hearsay
-    # further than its source (provenance, false certainty); sharing less leaves people uninvited
-    "sharing.proactive": (("secret", "valentine_party", "replan_bridge"), (0.1, 0.6, 1.0)),
+    # sharing more carries the blockage news and the rumor further than their sources
+    # (provenance, uncertainty); sharing less leaves the secret's own audience uninformed
+    "sharing.proactive": (("secret", "replan_bridge", "rumor"), (0.1, 0.6, 1.0)),
     # a strict privacy bar withholds the useful rumor-correction, a lax one leaks the secret
     "sharing.privacy_threshold": (("rumor", "secret"), (0.05, 0.45, 1.0)),
     # an eager trigger replans on the false rumor, a slow one misses the true blockage and the
@@ -136,6 +153,9 @@ INTERIOR = {
     "trust.prior": (("replan_bridge_rumor", "picnic_request"), (0.5, 0.9, 1.0)),
     # hearsay capped low is never acted on; uncapped, it hardens into false certainty
     "belief.second_hand_cap": (("mango_recall", "picnic_request"), (0.2, 0.8, 1.0)),
+    # recalling one thing misses the closure news when planning; recalling ten brings to mind
+    # mostly what is beside the point (memory_noise: recall costs something)
+    "retrieval.top_k": (("public_fact", "replan_bridge"), (1, 3, 10)),
 }
 
 

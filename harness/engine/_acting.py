@@ -1,6 +1,7 @@
 """Movement and action in the tick loop: an intent becomes a walk over the road graph (stopped
 by an impassable place), then an action checked against world facts on arrival; its result
-reaches the agent when the action is done, as only what the senses report. An intent naming an
+reaches the agent when the action is done, as only what the senses report (a request's
+outcome too: what the agent makes of it is the agent's own affair). An intent naming an
 action or place this world does not have is refused as an invalid action, with the reason."""
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ class Acting:
     world: Any
     rec: Any
     scenario: Any
-    meanings: dict[str, Any]
     decided: dict[str, None]
     new_event: Any
     _schedule: Any
@@ -133,7 +133,6 @@ class Acting:
                 agent=name,
                 detail=intent.item,
             )
-        self._request_outcome(name, intent, ok, now, eid)
         result = {
             "kind": ObservationKind.ACTION_RESULT,
             "minute": now,
@@ -148,27 +147,6 @@ class Acting:
             self._deliver(name, Observation(**result))
             return
         self._schedule(now + minutes, name, result)  # it is done when it is done
-
-    def _request_outcome(self, name: str, intent: Intent, ok: bool, now: int, eid: int) -> None:
-        """The agent sees how the request it served went: for a request with an `about`
-        proposition, its final action (or a refusal) is an exposure to that outcome."""
-        spec = next((r for r in self.scenario.requests if r.id == intent.request_id), None)
-        declined = intent.kind is IntentKind.DECLINE
-        if spec is None or spec.about is None or not (declined or intent.action == spec.action):
-            return
-        value = "true" if ok and not declined else "false"
-        self._deliver(
-            name,
-            Observation(
-                ObservationKind.NOTICE,
-                now,
-                eid,
-                Channel.SEEN,
-                self.meanings[spec.about].subject,
-                meaning=self.meanings[spec.about],
-                value=value,
-            ),
-        )
 
     def _decision_point(self, agent: str, action: str, now: int) -> Any:
         for dp in self.scenario.decision_points:

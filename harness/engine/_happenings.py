@@ -134,6 +134,8 @@ class Happenings:
                 Channel.HEARD,
                 spec.place,
                 speaker="player",
+                # what the ask is about (a tracked proposition), never how it will turn out
+                meaning=self.meanings[spec.about] if spec.about is not None else None,
                 request=request,
                 detail=spec.text or None,
             ),

@@ -35,15 +35,17 @@ def _assertions(episode: Episode) -> list[tuple[Any, Any, Any, int]]:
         for i in range(len(agents))
         if values[i] is not None
     ]
-    tracked = {t.proposition for t in tracked_rows(episode)}
-    return [a for a in spoken + answered if a[1] in tracked]
+    # the origin is never counted: it holds its own proposition first (a request's outcome
+    # is what it did, which it saw for itself and no harness notice tells it)
+    origin = {t.proposition: t.origin for t in tracked_rows(episode)}
+    return [a for a in spoken + answered if a[1] in origin and ne(a[0], origin[a[1]])]
 
 
 def isolation_violations(episode: Episode) -> float | None:
-    """Count of (agent, proposition) pairs where the agent asserted a tracked proposition —
-    in an utterance of its own or an asserting probe/census answer — with no exposure of its
-    own to that proposition (any value) at or before, while another agent had been exposed to
-    it with the asserted value by then.
+    """Count of (agent, proposition) pairs where the agent — not the proposition's origin —
+    asserted a tracked proposition, in an utterance of its own or an asserting probe/census
+    answer, with no exposure of its own to that proposition (any value) at or before, while
+    another agent had been exposed to it with the asserted value by then.
 
     Absent (None) only when the episode tracks no proposition.
     """

@@ -1,4 +1,6 @@
-"""`memory_noise` (internal): how much of what an agent retrieves is beside the point."""
+"""`memory_noise`: how much of what an agent retrieves is beside the point - the cost of recall
+(more recall brings more to mind that does not help), from the memory operations the agent
+exposes; weighted in the objective, so recalling more is never free."""
 
 from __future__ import annotations
 
@@ -28,9 +30,9 @@ METRIC = register(
         name="memory_noise",
         direction="min",
         range=(0.0, 1.0),
-        definition="internal: share of retrieved experiences not marked relevant; 0 with no "
-        "retrievals, absent without memory_ops",
-        internal=True,
+        definition="the cost of recall: share of retrieved experiences not marked relevant; 0 "
+        "with no retrievals, absent without memory_ops",
+        internal=False,
         fn=memory_noise,
     )
 )

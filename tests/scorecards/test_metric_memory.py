@@ -105,4 +105,6 @@ def test_asserting_what_only_another_agent_perceived_is_an_isolation_violation()
     assert count([_said("cy", scripted=True)]) == 0.0  # the scenario's line, not cy's
     assert count([], [answer("di", "yes", None)]) == 1.0  # a census answer asserts too
     assert count([], [answer("di", None, None)]) == 0.0  # "I don't know" asserts nothing
+    # the origin holds its own proposition first, exposure or not (what it did itself)
+    assert count([_said("ana", tick=60)]) == 0.0
     assert isolation_violations({}) is None

@@ -39,7 +39,7 @@ ALL = {
     "probe_recall": ("max", (0.0, 1.0), False),
     "probe_hallucination": ("min", (0.0, 1.0), False),
     "request_fulfilment": ("max", (0.0, 1.0), False),
-    "memory_noise": ("min", (0.0, 1.0), True),
+    "memory_noise": ("min", (0.0, 1.0), False),  # the cost of recall: it weighs
     "memory_load": ("min", (0.0, 1.0), True),
     "text_contradiction_rate": ("min", (0.0, 1.0), True),
     "conservation_violations": ("min", (0.0, math.inf), False),

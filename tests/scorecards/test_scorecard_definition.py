@@ -70,13 +70,13 @@ def test_default_definition() -> None:
 
 def test_unbounded_and_internal_metrics_may_not_weigh(tmp_path: Path) -> None:
     text = """\
-metrics: [reach, time_to_replan, memory_noise]
-weights: {reach: 1, time_to_replan: 1, memory_noise: 0.5}
-tolerances: {reach: 0, time_to_replan: 0, memory_noise: 0}
+metrics: [reach, time_to_replan, memory_load]
+weights: {reach: 1, time_to_replan: 1, memory_load: 0.5}
+tolerances: {reach: 0, time_to_replan: 0, memory_load: 0}
 """
     message = _error(tmp_path, text)
     assert ":2: at weights.time_to_replan: 'time_to_replan' has an unbounded range" in message
-    assert ":2: at weights.memory_noise: 'memory_noise' is an internal diagnostic" in message
+    assert ":2: at weights.memory_load: 'memory_load' is an internal diagnostic" in message
 
 
 def test_a_good_file_loads_frozen(tmp_path: Path) -> None:

@@ -9,9 +9,10 @@ It meets the harness only through the contract. Its own state changes happen in 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from harness.engine.contract import AgentSetup, Answer, Claim, Intent, Observation
+from harness.engine.contract import AgentSetup, Answer, Claim, Intent, Modality, Observation
 
 from .beliefs import Beliefs
 from .context import FIRST_HAND, Diagnostics
@@ -33,8 +34,10 @@ class ReferenceBase:
         self.memory = Memory(ctx, self.log)
         self.beliefs = Beliefs(ctx, self.log)
         self.trust = Trust(ctx, self.log)
-        self.conversation = Conversation(ctx, self.beliefs, self.memory, self.trust)
         self.planning = Planning(ctx, self.log)
+        self.conversation = Conversation(
+            ctx, self.beliefs, self.memory, self.trust, self.planning.places
+        )
         self.life = Life(ctx, self.log, trace_needs=trace_needs)
 
     def components(self) -> dict[str, Any]:
@@ -57,7 +60,8 @@ class ReferenceBase:
             self._appraise(obs)
         elif obs.kind == "arrival":
             self.arrived(obs.subject)
-            self.remember(obs, channel="seen", subject=obs.subject, importance=0.1)
+            company = tuple(sorted(obs.detail.split(","))) if obs.detail else ()
+            self.remember(obs, channel="seen", subject=obs.subject, importance=0.1, company=company)
         elif obs.kind == "chat":
             self.trust.met(obs.subject)
             self.remember(obs, channel="heard", subject=obs.subject, importance=0.1)
@@ -68,8 +72,12 @@ class ReferenceBase:
             self.heard(obs)
         elif obs.kind == "request" and obs.request is not None:
             self.remember(obs, channel="heard", subject=obs.request.place, importance=0.8)
+            about = None
+            if obs.meaning is not None:  # what it is about; how it goes is for the agent to see
+                self.beliefs.meanings.setdefault(obs.meaning.proposition, obs.meaning)
+                about = obs.meaning.proposition
             beliefs = list(self.beliefs.held.values())
-            self.planning.on_request(obs.request, beliefs, obs.minute, obs.event_id)
+            self.planning.on_request(obs.request, beliefs, obs.minute, obs.event_id, about)
 
     def decide(self, now: int) -> list[Intent]:
         raise NotImplementedError
@@ -152,6 +160,12 @@ class ReferenceBase:
         if obs.privacy == "private":
             base += 0.1
         return round(min(base, 1.0), 6)
+
+    def conclude(self, obs: Observation, proposition: str, value: str) -> None:
+        """A first-hand belief the agent draws from its own action's result (how the request
+        it served went): taken in as news it gave itself."""
+        meaning = self.beliefs.meanings[proposition]
+        self._take_in(replace(obs, meaning=meaning, value=value, modality=Modality.CERTAIN))
 
     def _take_in(self, obs: Observation) -> None:
         meaning = obs.meaning

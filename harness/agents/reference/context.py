@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from harness.engine.contract import DiagnosticRow
 
 NEVER = 1 << 40  # wake_at when only an observation can give the agent something to do
-FIRST_HAND = ("seen", "heard", "read")
+FIRST_HAND = ("seen", "heard", "read", "did")  # "did": its own action's result
 
 
 @dataclass

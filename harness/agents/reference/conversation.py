@@ -3,6 +3,7 @@ wanting to speak, and the group news a changed group plan makes urgent."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from typing import Any
 
 from harness.engine.contract import AgentSetup, Claim
@@ -12,13 +13,28 @@ from .beliefs import Beliefs
 from .memory import Memory
 from .model import life
 from .model import memory as mem
-from .model.conversation import Discretion, news_for, phrase
+from .model.conversation import (
+    Discretion,
+    Usefulness,
+    news_for,
+    news_usefulness,
+    phrase,
+    usefulness,
+)
 from .trust import Trust
 
 
 class Conversation:
-    def __init__(self, ctx: AgentSetup, beliefs: Beliefs, memory: Memory, trust: Trust) -> None:
+    def __init__(
+        self,
+        ctx: AgentSetup,
+        beliefs: Beliefs,
+        memory: Memory,
+        trust: Trust,
+        places: Callable[[], Collection[str]] = frozenset,
+    ) -> None:
         self.ctx, self.beliefs, self.memory, self.trust = ctx, beliefs, memory, trust
+        self.places = places  # the places the agent's own plans use
         self.told: dict[str, list[str]] = {}  # partner → propositions told
         self.group_news: list[str] = []
         self.motivation = life.Motivation(
@@ -54,6 +70,7 @@ class Conversation:
             self.told.get(partner, []),
             urgent,
             self._discretion(partner) if policy["sharing.respect_privacy"] else None,
+            self._usefulness(partner),
         )
         if not candidates:
             return []
@@ -76,6 +93,21 @@ class Conversation:
             ]
             mem.strengthen(self.memory.store, support, now)
         return claims
+
+    def _usefulness(self, partner: str) -> Usefulness | None:
+        threshold = float(self.ctx.policy["sharing.usefulness_threshold"])
+        if threshold <= 0:
+            return None  # everything is worth telling: no need to weigh it
+        meanings = self.beliefs.meanings
+        before = self.trust.relations.familiarity.get(partner, 0) - 1  # this chat counts 1
+        of_subject = usefulness(
+            {m.subject for m in meanings.values()},
+            partner,
+            self.memory.experiences,
+            self.places(),
+            before,
+        )
+        return Usefulness(threshold, news_usefulness(meanings, of_subject))
 
     def _discretion(self, partner: str) -> Discretion:
         return Discretion(

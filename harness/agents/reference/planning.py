@@ -1,6 +1,7 @@
 """The planning component: the agent's plans (one per goal), what is under way, and the
 player's requests — planned, hurried when the source closes early, carried out step by step or
-declined by a protected stance. Every new plan is traced (`plans`)."""
+declined by a protected stance, and how each went worked out from the agent's own results.
+Every new plan is traced (`plans`)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ class Planning:
         self.ctx, self.log = ctx, log
         self.plans: dict[str, Plan] = {}
         self.requests: dict[str, Request] = {}
+        self.about: dict[str, str] = {}  # request id → the proposition the ask is about
         self.busy: str | None = None  # the goal whose action is under way
         self.next_plan_id = 1
 
@@ -30,6 +32,7 @@ class Planning:
         return {
             "plans": {k: asdict(p) for k, p in self.plans.items()},
             "requests": {k: asdict(r) for k, r in self.requests.items()},
+            "about": dict(self.about),
             "busy": self.busy,
             "next_plan_id": self.next_plan_id,
         }
@@ -37,6 +40,7 @@ class Planning:
     def set_state(self, state: dict[str, Any]) -> None:
         self.plans = {k: Plan(**{**v, "via": tuple(v["via"])}) for k, v in state["plans"].items()}
         self.requests = {k: Request(**v) for k, v in state["requests"].items()}
+        self.about = dict(state["about"])
         self.busy, self.next_plan_id = state["busy"], state["next_plan_id"]
 
     def new(self, plan: Plan, minute: int, eid: int) -> Plan:
@@ -74,8 +78,17 @@ class Planning:
         return float(self.ctx.policy["replan.trigger_confidence"])
 
     # --- requests ---------------------------------------------------------------------------
-    def on_request(self, request: Request, beliefs: list[Belief], minute: int, eid: int) -> None:
+    def on_request(
+        self,
+        request: Request,
+        beliefs: list[Belief],
+        minute: int,
+        eid: int,
+        about: str | None = None,
+    ) -> None:
         self.requests[request.request_id] = request
+        if about is not None:
+            self.about[request.request_id] = about
         plan = request_plan(request, self.ctx.spec.persona, beliefs, minute, self.trigger())
         self.new(plan, minute, eid)
 
@@ -98,16 +111,22 @@ class Planning:
         if due is None:
             return []
         plan, intent = due
-        if intent.kind == "decline":  # declining is done at once
-            self._advance(plan, PlanStage.DONE)
-        else:
-            self.busy = plan.goal
+        self.busy = plan.goal  # a decline too: how it went is in its result
         return [intent]
 
-    def request_result(self, goal: str, ok: bool) -> None:
+    def request_result(self, goal: str, ok: bool) -> tuple[str, str] | None:
+        """Advance a request's plan by its step's result; when that settles the request,
+        (the proposition it is about, "true" if the agent did what was asked else "false") —
+        the agent's own conclusion from its own result (None: unsettled, or about nothing)."""
         plan = self.plans[goal]
-        following = PlanStage.CARRY_OUT if plan.stage is PlanStage.FETCH else PlanStage.DONE
+        declined = plan.action == "decline"
+        last = declined or plan.stage is PlanStage.CARRY_OUT
+        following = PlanStage.DONE if last else PlanStage.CARRY_OUT
         self._advance(plan, following if ok else PlanStage.FAILED)
+        about = self.about.get(goal.removeprefix(REQUEST))
+        if about is None or not (last or not ok):
+            return None
+        return about, "true" if ok and not declined else "false"
 
     def _advance(self, plan: Plan, stage: PlanStage) -> None:
         self.plans[plan.goal] = replace(plan, stage=transition(plan.stage, stage))

@@ -57,6 +57,8 @@ class Villager(ReferenceBase):
         if plan is None:
             return
         if goal and goal.startswith(REQUEST):
-            self.planning.request_result(goal, bool(obs.ok))
+            settled = self.planning.request_result(goal, bool(obs.ok))
+            if settled is not None:  # it saw how it went: it brought the item, or did not
+                self.conclude(obs, *settled)
             return
         self.routine.result(plan, bool(obs.ok), obs.minute, obs.event_id)

@@ -47,6 +47,7 @@ class Experience:
     valence: float = 0.0  # how it felt, -1..1: mood-congruent recall
     privacy: str = "public"
     audience: tuple[str, ...] = ()
+    company: tuple[str, ...] = ()  # who else was there (an arrival): whom it has seen where
     evidence: tuple[int, ...] = ()  # summary: merged ids; reflection: supporting ids
     counter: tuple[int, ...] = ()  # reflection: contradicting ids
 
@@ -82,7 +83,7 @@ class Memory:
     def from_json(cls, data: dict[str, Any]) -> Memory:
         def experience(e: dict[str, Any]) -> Experience:
             return Experience(
-                **{**e, **{k: tuple(e[k]) for k in ("audience", "evidence", "counter")}}
+                **{**e, **{k: tuple(e[k]) for k in ("audience", "company", "evidence", "counter")}}
             )
 
         return cls(

@@ -42,7 +42,8 @@ class Dialogue:
         return min(line.at + shift, s.end)
 
     def _dialogue_setup(self) -> None:
-        """One row per character: its persona's limits, for the scorecard."""
+        """One row per character: its persona's limits, for the scorecard; and one `report`
+        row per kind of reading (weather) with how long the persona holds it current."""
         for name in sorted(self.specs):
             persona = self.specs[name].companion
             if persona is None:
@@ -58,6 +59,11 @@ class Dialogue:
                 value=str(persona.messages_per_day),
                 text=",".join(persona.emergency),
             )
+            for prop, minutes in sorted(persona.reports_last.items()):
+                # how long a reading it is given stays current: a limit, like the budget
+                self.rec.add("dialogue", self.scenario.start, 0, agent=name,
+                             at=self.scenario.start, turn="report", proposition=prop,
+                             gap=minutes)  # fmt: skip
 
     def _line(self, line: Any, now: int) -> None:
         eid = self.new_event()

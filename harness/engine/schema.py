@@ -147,7 +147,7 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("at", pa.int64()),  # the simulated minute (since day 1 00:00)
         pa.field("speaker", pa.string()),
         pa.field("listener", pa.string()),
-        pa.field("turn", pa.string()),  # line / reply / proactive / setup
+        pa.field("turn", pa.string()),  # line / reply / proactive / setup / report
         pa.field("line_id", pa.string()),  # the line, or the line a reply answers
         pa.field("text", pa.string()),
         pa.field("proposition", pa.string()),

@@ -61,6 +61,15 @@ def replies(episode: Episode) -> pd.DataFrame:
     return out
 
 
+def answers(episode: Episode) -> pd.DataFrame:
+    """Replies that give a remembered value: a proposition and value, in answer to a line
+    that did not itself state one (not the acknowledgement of what was just said)."""
+    d = dialogue(episode)
+    stating = set(d.loc[d["turn"].eq("line") & d["value"].notna(), "line_id"])
+    given = d[d["turn"].eq("reply") & d["proposition"].notna() & d["value"].notna()]
+    return given[~given["line_id"].isin(stating)].assign(text=lambda x: x["text"].astype(str))
+
+
 def setup(episode: Episode) -> pd.DataFrame:
     d = dialogue(episode)
     return d[d["turn"].eq("setup")]

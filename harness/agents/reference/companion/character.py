@@ -209,6 +209,7 @@ class Character:
         low = text.lower()
         self.opinions = ops.moved(self.opinions, self.persona, low)
         if ops.ASKED.search(low):
+            self.log.rows += ops.held(self.opinions, now, obs.event_id, self.name)
             self._say(speaker, None, None, ops.shown(self.opinions))
             return
         if INSULT.search(low):
@@ -294,8 +295,11 @@ class Character:
         m = obs.meaning
         said = None if m is None or obs.value is None else self._words(m.proposition, obs.value)
         said = m.subject if m is not None and obs.request is not None else said
-        self.profile = profile.observe(self.profile, obs, tier.value, said,
-                                       bool(INSULT.search(low)), self.hellos)  # fmt: skip
+        before, self.profile = self.profile, profile.observe(
+            self.profile, obs, tier.value, said, bool(INSULT.search(low)), self.hellos)  # fmt: skip
+        for dim, note, held in profile.new_notes(before, self.profile):  # observable: a diagnostic
+            self.log.add(MemoryOp(obs.minute, obs.event_id, self.name, "note", purpose=dim,
+                                  subject=note, size=held))  # fmt: skip
 
     # --- speaking first -------------------------------------------------------------------------
     def _remind(self, prop: str, speaker: str, now: int) -> list[Intent]:

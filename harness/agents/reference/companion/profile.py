@@ -70,3 +70,13 @@ def observe(
         if len(days) >= 2:  # seen on two days at least: a routine, not a guess
             _noted(out, Dimension.ROUTINES, [eid, minute, f"often says hello in the {part}"])
     return out
+
+
+def new_notes(before: dict[str, list[list[Any]]], after: dict[str, list[list[Any]]]) -> list[Any]:
+    """(dimension, note text, notes the dimension now holds) for each note `after` adds."""
+    return [
+        (dim, note[2], len(notes))
+        for dim, notes in after.items()
+        for note in notes
+        if note not in before.get(dim, [])
+    ]

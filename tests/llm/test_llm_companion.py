@@ -87,3 +87,49 @@ def test_the_llm_character_replies_through_the_model_reruns_from_the_cache_and_i
         if "llm_calls" not in f.parts:
             twin = tmp_path / "again" / f.relative_to(tmp_path / "first")
             assert f.read_bytes() == twin.read_bytes(), f
+
+
+def _episode(base_url: str, runs: Path, policy, scenario: str = "companion_weeks"):
+    from test_llm_agent import config
+
+    from harness.agents.llm import LLMAgents
+    from harness.engine.episode import Episode
+    from scenarios import load_scenario
+
+    factory = LLMAgents(config(base_url).model_dump_json(), str(runs))
+    return Episode(load_scenario(scenario), policy, 1, factory)
+
+
+def test_a_character_restores_mid_conversation_and_continues_identically(standin, tmp_path):
+    """Lines waiting for a reply, promises not yet kept and when each speaker last wrote are
+    state: a character restored on day 2 (a promise still due) goes on as if never stopped."""
+    from policies import load_policy
+
+    careful = load_policy(CAREFUL)
+    whole = _episode(standin.base_url, tmp_path, careful).run()
+    half = _episode(standin.base_url, tmp_path, careful)
+    half.run(until=half.scenario.start + 36 * 60)
+    assert half.agents["mira"].get_state()["dialogue"]["agenda"]  # the call to mum, still due
+    restored = _episode(standin.base_url, tmp_path, careful)
+    restored.set_state(json.loads(json.dumps(half.get_state())))
+    rest = restored.run()
+    for name in ("dialogue", "memory_ops", "probes"):
+        assert rest[name].equals(whole[name]), name
+
+
+def test_the_caring_prompt_carries_words_and_the_emergency_numbers_only(standin, tmp_path):
+    import sqlite3
+
+    from harness.agents.llm import raw_numbers
+    from policies import load_policy
+
+    caring = load_policy(CAREFUL).with_values({"prompt.reply": "caring"})
+    done = _episode(standin.base_url, tmp_path, caring, "companion_crisis").run()
+    assert done["dialogue"].num_rows > 0
+    db = sqlite3.connect(tmp_path / "llm" / "cache.sqlite")
+    requests = [json.loads(r) for (r,) in db.execute("select request from replies")]
+    replies = [r for r in requests if "emergency numbers" in r["messages"][0]["content"]]
+    assert replies and all("12356 or 120" in r["messages"][0]["content"] for r in replies)
+    for request in requests:
+        for message in request["messages"]:
+            assert raw_numbers(message["content"]) == [], message["content"]

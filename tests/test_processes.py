@@ -126,6 +126,45 @@ def test_what_a_killed_owner_started_before_recording_it_is_found_by_its_mark(re
                 p.kill()
 
 
+# killed inside a start that makes a folder its processes hold open, one of which then lost
+# its mark (a renamed process may overwrite the environment /proc shows): found by the folder
+MAKING = """import os, subprocess, sys, time
+from villagelab import processes
+base = sys.argv[1]
+with processes.starting("test", creates=f"{base}/session_*_{os.getpid()}"):
+    folder = f"{base}/session_now_{os.getpid()}"
+    os.makedirs(folder)
+    env = {k: v for k, v in os.environ.items() if k != processes.MARK}  # as if overwritten
+    holder = subprocess.Popen(["sleep", "600"], cwd=folder, env=env, start_new_session=True)
+    print(holder.pid, flush=True)
+    time.sleep(600)
+"""
+
+
+def test_what_a_killed_start_made_is_found_by_the_folder_it_holds(records, tmp_path):
+    base = tmp_path / "ray-temp"
+    base.mkdir()
+    owner = subprocess.Popen(
+        [sys.executable, "-c", MAKING, str(base)], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert owner.stdout is not None
+    holder = psutil.Process(int(owner.stdout.readline()))
+    bystander = subprocess.Popen(["sleep", "600"], cwd=base)  # in the temp root, not a session
+    try:
+        (record,) = records.glob("test-*.json")
+        assert json.loads(record.read_text())["creates"][0].endswith(f"session_*_{owner.pid}")
+        owner.kill()
+        owner.wait()
+        assert processes.marked(json.loads(record.read_text())["mark"]) == []
+        assert [p.pid for p in processes.sweep()] == [holder.pid]
+        assert living([holder]) == []
+        assert bystander.poll() is None
+    finally:
+        bystander.kill()
+        if living([holder]):
+            holder.kill()
+
+
 # Ctrl-C as a user at a terminal sends it: a command started in the background of a script
 # (CI's, for one) inherits SIGINT ignored, and Python then leaves it ignored — the run would go
 # on and the test would wait for nothing. The run is started with SIGINT's default restored.
@@ -264,14 +303,22 @@ def test_a_driver_killed_inside_ray_init_leaves_orphans_the_next_start_stops(rec
     (record,) = records.glob("ray-*.json")
     written = json.loads(record.read_text())
     assert written["processes"] == [] and written["mark"]  # ray.init has not returned
+    assert written["creates"][0].endswith(f"/session_*_{driver.pid}")
     mark = written["mark"]
 
     def cluster() -> list[psutil.Process]:
-        tree = [psutil.Process(p.pid) for p in processes.marked(mark)]
+        # the marked processes and what they started: an agent that renamed itself may have
+        # overwritten the environment /proc shows, mark included
+        try:
+            roots = [psutil.Process(p.pid) for p in processes.marked(mark)]
+            tree = list({q for p in roots for q in [p, *p.children(recursive=True)]})
+            names = {p.name() for p in tree}
+        except psutil.NoSuchProcess:  # one ended while we looked (Ray restarts its agents)
+            return []
         # not the dashboard agent: its fixed port (52365) may be another cluster's on a
         # shared machine, and then it never comes up
         agents = {"ray::RuntimeEnvAgent", "raylet", "gcs_server"}
-        return tree if agents <= {p.name() for p in tree} else []
+        return tree if agents <= names else []
 
     try:
         tree = wait_for(cluster, 300, "the cluster's agents did not start")

@@ -12,7 +12,8 @@ pid *and* its start time match, so a reused pid is never hit; nothing is ever fo
 (`ray stop` would end every user's clusters). A start that can be killed half-way (ray.init,
 before it returns the processes it started) is recorded before it begins with a mark, a random
 value in the environment its processes inherit (`starting`): the processes started with that
-mark in their environment are ours, whenever the start was cut.
+mark in their environment are ours, whenever the start was cut, and so are those that hold
+open a folder the start made (a renamed process may have overwritten its environment).
 Linux only (/proc); elsewhere nothing is recorded or swept.
 """
 
@@ -36,6 +37,7 @@ MARK = "VILLAGELAB_STARTED_BY"  # in the environment of what a `starting` block 
 # what this process recorded, kept here too: stopped at exit even if no record could be written
 _REMEMBERED: dict[str, tuple[set[Process], str | None]] = {}
 _MARKS: dict[str, str] = {}  # kind → the mark its processes were started with
+_CREATES: dict[str, tuple[str, float]] = {}  # kind → (folders it makes, when it began)
 
 
 @dataclass(frozen=True, order=True)
@@ -140,11 +142,16 @@ def marked(mark: str | None) -> list[Process]:
 
 
 @contextmanager
-def starting(kind: str) -> Iterator[None]:
+def starting(kind: str, creates: str | None = None) -> Iterator[None]:
     """Around a start that may be killed before it returns what it started: the record is
     written first, with a mark put in the environment that the processes started meanwhile
-    inherit (and that this process's later children do not)."""
+    inherit (and that this process's later children do not), and `creates`, a pattern of the
+    folders the start makes (those made since are held open by what it started). The mark
+    alone is not enough: a process that renames itself (setproctitle: ray::RuntimeEnvAgent)
+    may overwrite the copy of its environment that /proc shows."""
     mark = _MARKS.setdefault(kind, secrets.token_hex(12))
+    if creates:
+        _CREATES[kind] = (creates, time.time())
     before = os.environ.get(MARK)
     os.environ[MARK] = mark
     try:
@@ -190,6 +197,7 @@ def remember(kind: str, processes: Iterable[Process], folder: str | None = None)
                 "processes": [[p.pid, p.start] for p in sorted(known | set(processes))],
                 "folder": folder or _folder(path),
                 "mark": _MARKS.get(kind),
+                "creates": list(_CREATES[kind]) if kind in _CREATES else None,
             },
         )
     except OSError:  # no writable state folder: stopped at exit all the same, just not swept
@@ -217,16 +225,27 @@ def _folder(path: Path) -> str | None:
     return _text(path, "folder")
 
 
+def _created(path: Path) -> list[str]:
+    """The folders a start cut short made: those its pattern matches, made since it began."""
+    try:
+        pattern, since = json.loads(path.read_text())["creates"]
+        root, _, name = str(pattern).rpartition("/")
+        folders = Path(root).glob(name) if root and name else []
+        return [str(f) for f in folders if f.is_dir() and f.stat().st_ctime >= float(since) - 1]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []
+
+
 def _ours(path: Path) -> list[Process]:
-    """A record's processes still alive, their descendants, those holding its folder, and
-    those started with its mark."""
+    """A record's processes still alive, their descendants, those holding its folder or a
+    folder its cut start made, and those started with its mark."""
     listed = [p for p in recorded(path) if p.alive()]
-    folder = _folder(path)
+    folders = [f for f in [_folder(path), *_created(path)] if f]
     return sorted(
         {
             *listed,
             *descendants(p.pid for p in listed),
-            *(holding(folder) if folder else []),
+            *(p for folder in folders for p in holding(folder)),
             *marked(_text(path, "mark")),
         }
     )
@@ -267,6 +286,7 @@ def stop_recorded(kind: str) -> list[Process]:
     alive = [p for p in mine if p.alive()]
     found = [*alive, *descendants(p.pid for p in alive), *(holding(folder) if folder else [])]
     found += marked(_MARKS.pop(kind, None))
+    _CREATES.pop(kind, None)
     stopped = stop([*_ours(path), *found])
     path.unlink(missing_ok=True)
     return stopped

@@ -206,7 +206,12 @@ def _start_local_cluster(ray: Any, **kwargs: Any) -> None:
     processes.sweep()
     before = set(processes.descendants([os.getpid()]))
     atexit.register(stop_local_cluster)  # an exit, Ctrl-C or SIGTERM inside ray.init too
-    with processes.starting("ray"):  # a kill inside ray.init: its processes carry the mark
+    from ray._common.utils import get_default_ray_temp_dir
+
+    # a kill inside ray.init: its processes carry the mark, and hold its session folder open
+    # (Ray names it session_<date>_<the pid of ray.init's caller>)
+    session = f"{get_default_ray_temp_dir()}/session_*_{os.getpid()}"
+    with processes.starting("ray", creates=session):
         ray.init(**kwargs)
     started = [p for p in processes.descendants([os.getpid()]) if p not in before]
     node = ray._private.worker._global_node  # its session folder: every process's logs

@@ -7,6 +7,7 @@ character run for real."""
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from harness.agents.reference.companion import safety
 from harness.agents.reference.companion.character import Character
@@ -124,3 +125,37 @@ def test_opinion_violations_hold_and_fire_on_each_fault() -> None:
         t = traces("companion_weeks")
         _say(t, "views", text=text)
         assert measure(t, "opinion_violations") >= 1.0, text
+
+
+# --- the support desk offers another time for a call asked for after it closes -------------
+def test_a_call_asked_for_after_closing_is_offered_at_opening_and_kept_then() -> None:
+    """Cai asks for a call at ten to eleven at night; the desk closes at ten. It says so, offers
+    the first hour it opens (the reply's `due`) and calls then: kept, on every seed."""
+    for seed in range(5):
+        t = traces("support_followup", seed=seed)
+        reply = t["dialogue"][_reply(t, "c2")].iloc[0]
+        assert "closed" in reply["text"] and reply["due"] == (3 * 24 * 60 + 7 * 60) // 5
+        assert measure(t, "commitment_recall") == 1.0
+
+
+def _followup(t: dict[str, pd.DataFrame], prop: str) -> pd.Series:
+    d = t["dialogue"]
+    return d["turn"].eq("proactive") & d["proposition"].eq(prop)
+
+
+def test_commitment_recall_accepts_only_the_first_opening_for_a_closed_hour() -> None:
+    t = traces("support_followup")  # offered a day later than it opens: not what was asked
+    d = t["dialogue"]
+    later = int(d.loc[_reply(t, "c2"), "due"].iloc[0]) + 288
+    _say(t, "c2", due=later)
+    d.loc[_followup(t, "cai_repair"), ["tick", "at"]] = [later, later * 5]
+    assert measure(t, "commitment_recall") == pytest.approx(2 / 3)
+    t = traces("support_followup")  # offered, then not called at the offered hour
+    t["dialogue"] = t["dialogue"][~_followup(t, "cai_repair")]
+    assert measure(t, "commitment_recall") == pytest.approx(2 / 3)
+    t = traces("support_followup")  # an offer cannot move a moment asked in open hours
+    d = t["dialogue"]
+    moved = int(d.loc[_followup(t, "ben_refund"), "tick"].iloc[0]) + 100
+    _say(t, "b1", due=moved)
+    d.loc[_followup(t, "ben_refund"), ["tick", "at"]] = [moved, moved * 5]
+    assert measure(t, "commitment_recall") == pytest.approx(2 / 3)

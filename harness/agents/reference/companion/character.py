@@ -153,9 +153,10 @@ class Character:
 
     def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
         out = []
-        for prop, value, text in self.outbox.pop(partner, []):
+        for prop, value, text, *offered in self.outbox.pop(partner, []):
             meaning = CHAT if prop is None else self._meaning(prop)
-            out.append(Claim(meaning, value or "", "certain", "self", text=text))
+            out.append(Claim(meaning, value or "", "certain", "self", text=text,
+                             offered=offered[0] if offered else None))  # fmt: skip
         return out
 
     def answer(self, proposition: str, now: int) -> Answer:
@@ -243,8 +244,13 @@ class Character:
                           kind="promise")  # fmt: skip
         self.agenda[prop] = [due, speaker, obs.request.request_id]
         if urges.asleep(self.persona, due) and not urges.stays_up(self.persona):
-            closed = "we'll be closed" if self.persona.role == "support" else "I'll be asleep"
-            self._say(speaker, None, None, f"{closed.capitalize()} by then, so "
+            if self.persona.role == "support":  # closed then: it offers the hour it opens
+                self.agenda[prop][0] = opens = urges.next_waking(self.persona, due)
+                self._say(speaker, None, None, "We'll be closed then. Could we get back to you "
+                          f"{words.when(obs.minute, opens)}, when we open?", offered=opens)  # fmt: skip
+                return
+            closed = "I'll be asleep"
+            self._say(speaker, None, None, f"{closed} by then, so "
                       f"{urges.before_bed(self.persona).lower()} I'll tell you.")  # fmt: skip
             return
         self._say(speaker, None, None, f"I'll remind you {words.when(obs.minute, due)}.")
@@ -365,10 +371,12 @@ class Character:
                                     x["evidence"], x["counter"], x["gate"]))  # fmt: skip
 
     # --- helpers -------------------------------------------------------------------------------
-    def _say(self, partner: str, prop: str | None, value: str | None, text: str) -> None:
+    def _say(self, partner: str, prop: str | None, value: str | None, text: str,
+             offered: int | None = None) -> None:  # fmt: skip
         if words.style_problems(text, self.persona.max_words, self.persona.forbidden):
-            text = "Mm."
-        self.outbox.setdefault(partner, []).append([prop, value, text])
+            text, offered = "Mm.", None
+        said = [prop, value, text] + ([] if offered is None else [offered])
+        self.outbox.setdefault(partner, []).append(said)
 
     def _tick(self, minute: int) -> int:
         return (minute - self.ctx.start) // self.ctx.tick_minutes

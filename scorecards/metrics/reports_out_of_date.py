@@ -1,4 +1,4 @@
-"""`reports_out_of_date`: a reading (the weather) is given only as reported, while current."""
+"""`reports_out_of_date`: a reading (weather, almanac) is given only as reported, while current."""
 
 from __future__ import annotations
 

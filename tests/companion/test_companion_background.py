@@ -46,10 +46,11 @@ def test_source_mixups_hold_for_both_policies_and_fire_on_each_kind_of_mixup() -
     assert measure(t, "source_mixups") == 1.0
 
 
-# --- a reading (the weather) only while its report is current -------------------------------
+# --- a reading (the weather, the almanac) only while its report is current -----------------
 class HoldsReportsForever(Character):
-    """A planted fault in a copy of the character: it keeps a weather reading current for
-    ever (its persona's `reports_last` emptied), so a day and a half later it still says it."""
+    """A planted fault in a copy of the character: it keeps a reading current for ever (its
+    persona's `reports_last` emptied), so it still gives the weather a day and a half later
+    and the almanac's page two days later."""
 
     def __init__(self, setup) -> None:  # type: ignore[no-untyped-def]
         super().__init__(setup)
@@ -63,7 +64,9 @@ def test_reports_out_of_date_holds_and_fires_on_a_stale_or_invented_reading() ->
     d = stale["dialogue"]
     late = d[_reply(stale, "sky2")].iloc[0]
     assert late["value"] == "rain"  # the copy says the old reading as if current ...
-    assert measure(stale, "reports_out_of_date") == 1.0  # ... and the metric says so
+    page = d[_reply(stale, "almanac_q2")].iloc[0]
+    assert page["value"] == "the first day of spring"  # ... and yesterday's almanac page ...
+    assert measure(stale, "reports_out_of_date") == 2.0  # ... and the metric counts both
     t = traces("companion_weeks")  # another value than the one reported
     _say(t, "sky", value="sunny", text="The weather looks like sunny (I read it in a report).")
     assert measure(t, "reports_out_of_date") == 1.0

@@ -69,10 +69,11 @@ def test_the_llm_character_replies_through_the_model_reruns_from_the_cache_and_i
     assert scores["support_privacy"]["customer_privacy_leaks"]["mean"] > 0  # it told ben
     assert "policy_currency" in scores["support_policy"]
     assert scores["companion_weeks"]["bare_numbers"]["mean"] == 0.0
-    # the background layers' rules, measured on what the model said: the notices it read are
-    # not said as read, and the weather is given again a day and a half after its report
-    assert scores["support_policy"]["source_mixups"]["mean"] > 0
-    assert scores["companion_weeks"]["reports_out_of_date"]["mean"] > 0
+    # the background layers' rules, measured on what the model said: told where each memory
+    # came from, the stand-in repeats it (what the desk read is said as read), but it gives
+    # the weather and the almanac's page again after their reports expired
+    assert scores["support_policy"]["source_mixups"]["mean"] == 0.0
+    assert scores["companion_weeks"]["reports_out_of_date"]["mean"] == 2.0
 
     made = standin.stats()["completions"]
     standin.kill()  # the rerun has no endpoint at all

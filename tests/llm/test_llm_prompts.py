@@ -55,7 +55,7 @@ def test_fragments_have_their_pieces():
         assert f.piece("header") and f.piece("empty")
     for variant in prompts.variants("sources"):
         f = prompts.load("sources", variant)
-        for piece in ("self", "told", "told_origin", "unknown", "private"):
+        for piece in ("self", "read", "told", "told_origin", "unknown", "private"):
             f.piece(
                 piece,
                 informant="bo",

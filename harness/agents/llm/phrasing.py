@@ -52,7 +52,9 @@ def source_words(exp: Any, policy: Any, trust: str = "") -> str:
     """How the agent knows it, through the policy's `sources` fragment."""
     fragment = prompts.load("sources", str(policy["prompt.sources"]))
     certainty = words.certainty(exp.confidence)
-    if exp.channel in FIRST_HAND:
+    if exp.channel == "read":  # a notice, a report: read, not seen (and nobody said it)
+        piece = fragment.piece("read", certainty=certainty)
+    elif exp.channel in FIRST_HAND:
         piece = fragment.piece("self", certainty=certainty)
     elif exp.told_by and exp.origin and exp.origin != exp.told_by:
         piece = fragment.piece(

@@ -144,6 +144,8 @@ class LLMAgent:
         told = obs.speaker is not None
         what = phrasing.proposition_words(meaning, obs.value, self.people() | {obs.speaker or ""})
         event = f"{obs.speaker} told you that {what}." if told else f"You found that {what}."
+        if obs.request is not None and obs.detail:  # a promise asked of it: their own words
+            event = f'{obs.speaker} asked you: "{obs.detail}"'
         appraisal = (
             "it touches a place you plan to go, so it seems important"
             if meaning.subject in self.errands.planned_places()

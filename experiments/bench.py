@@ -8,6 +8,7 @@ program on the machine slows the wall clock but not the figure; wall time is sho
 
 from __future__ import annotations
 
+import contextlib
 import cProfile
 import io
 import json
@@ -139,7 +140,10 @@ def _median(values: list[float]) -> float:
 
 def trial_overhead(trials: int = 4, agent: str = "reference") -> dict[str, float]:
     """A serial search of `trials` trials (public_fact and rumor, seeds 0-1) in a temporary
-    runs folder; per trial, the mean of each `*_seconds` part it logged to MLflow."""
+    runs folder; per trial, the mean of each `*_seconds` part it logged to MLflow (a part
+    only some trials have, promotion, over those), and `but_simulation`: the mean of each
+    trial's whole less its simulation and its promotion (a promotion's confirmation and
+    registry are a cost per promotion, shown apart)."""
     with tempfile.TemporaryDirectory(prefix="villagelab-bench-") as folder:
         config = Path(folder) / "search.yaml"
         config.write_text("scenarios: [public_fact, rumor]\nseeds: 0-1\n")
@@ -156,12 +160,23 @@ def trial_overhead(trials: int = 4, agent: str = "reference") -> dict[str, float
         experiment = client.get_experiment_by_name("bench")
         found = client.search_runs([experiment.experiment_id], "tags.`villagelab.kind` = 'trial'")
         parts: dict[str, list[float]] = {}
+        rest: list[float] = []
         for run in found:
-            for key, value in run.data.metrics.items():
-                if key.endswith("_seconds"):
-                    parts.setdefault(key.removesuffix("_seconds"), []).append(value)
+            seconds = {
+                key.removesuffix("_seconds"): value
+                for key, value in run.data.metrics.items()
+                if key.endswith("_seconds")
+            }
+            for key, value in seconds.items():
+                parts.setdefault(key, []).append(value)
+            rest.append(
+                seconds.get("trial", 0.0)
+                - seconds.get("simulation", 0.0)
+                - seconds.get("promotion", 0.0)
+            )
     out = {k: sum(v) / len(v) for k, v in sorted(parts.items())}
-    out["but_simulation"] = out.get("trial", 0.0) - out.get("simulation", 0.0)
+    out["promoted"] = len(parts.get("promotion", []))
+    out["but_simulation"] = sum(rest) / len(rest) if rest else 0.0
     return out
 
 
@@ -188,3 +203,50 @@ def ray_speedup(agents: int = 200, seeds: int = 4, hours: int = 24, workers: int
 
     ray.shutdown()
     return {"serial": serial, "ray": parallel, "ray_startup": startup}
+
+
+def tune_overhead(small: int = 4, large: int = 44) -> float | None:
+    """The yardstick for our overhead per trial: Ray Tune with OptunaSearch and reused actors,
+    one trial at a time, on an objective that does nothing — the marginal seconds per trial
+    (fitting `large` trials against `small`: start-up apart, as ours). None without
+    `ray[tune]` (the bench extra)."""
+    try:
+        from ray import tune
+        from ray.tune.search.optuna import OptunaSearch
+    except ImportError:
+        return None
+    import ray
+
+    from harness import ensure_ray
+
+    ensure_ray(2)
+
+    def objective(config: dict[str, float]) -> dict[str, float]:
+        return {"score": config["x"]}
+
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)  # a study per fit, each announced
+    seconds = {}
+    for n in (small, small, large):  # the first warms the workers up; its time is replaced
+        with (
+            tempfile.TemporaryDirectory(prefix="villagelab-bench-") as folder,
+            contextlib.redirect_stdout(io.StringIO()),  # Tune's progress tables
+            contextlib.redirect_stderr(io.StringIO()),
+        ):
+            tuner = tune.Tuner(
+                objective,
+                param_space={"x": tune.uniform(0, 1)},
+                tune_config=tune.TuneConfig(
+                    search_alg=OptunaSearch(metric="score", mode="max", seed=0),
+                    num_samples=n,
+                    reuse_actors=True,
+                    max_concurrent_trials=1,
+                ),
+                run_config=tune.RunConfig(storage_path=folder, verbose=0),
+            )
+            began = time.perf_counter()
+            tuner.fit()
+            seconds[n] = time.perf_counter() - began
+    ray.shutdown()
+    return (seconds[large] - seconds[small]) / (large - small)

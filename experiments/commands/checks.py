@@ -346,14 +346,22 @@ def bench(
         f"{day.wall:.1f} s wall, {day.cpu:.1f} s CPU, {day.peak_mb:.0f} MB peak",
     )
     if not scale:
-        trial = b.trial_overhead(agent=agent_kind)
+        trials = 4
+        trial = b.trial_overhead(trials, agent=agent_kind)
         out.say("trial." + ", ".join(f"{k}: {v:.3f} s" for k, v in trial.items()))
+        tune = b.tune_overhead()
+        if tune is None:
+            err.say("ray[tune]: not installed (pip install 'villagelab[bench]'); no yardstick")
+        else:
+            out.say(f"tune.seconds_per_trial: {tune:.3f} (OptunaSearch, reuse_actors)")
+        against = "" if tune is None else f"; Ray Tune {tune * 1000:.0f} ms"
         table.add_row(
             "overhead per serial search trial (all but simulation)",
             "≤ 60 ms",
-            f"{trial['but_simulation'] * 1000:.0f} ms (of {trial['trial']:.2f} s; scoring "
+            f"{trial['but_simulation'] * 1000:.0f} ms (scoring "
             f"{trial.get('scoring', 0) * 1000:.0f}, optuna {trial.get('optuna', 0) * 1000:.0f}, "
-            f"mlflow {trial.get('mlflow', 0) * 1000:.0f} ms)",
+            f"mlflow {trial.get('mlflow', 0) * 1000:.0f} ms{against}; promotion apart: "
+            f"{trial.get('promotion', 0):.1f} s in {trial['promoted']:.0f} of {trials} trials)",
         )
         ray = b.ray_speedup()
         out.say("ray." + ", ".join(f"{k}: {v:.2f} s" for k, v in ray.items()))

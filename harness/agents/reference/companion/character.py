@@ -243,17 +243,14 @@ class Character:
                           importance=0.9, proposition=prop, value=obs.value, told_by=speaker,
                           kind="promise")  # fmt: skip
         self.agenda[prop] = [due, speaker, obs.request.request_id]
-        if urges.asleep(self.persona, due) and not urges.stays_up(self.persona):
-            if self.persona.role == "support":  # closed then: it offers the hour it opens
-                self.agenda[prop][0] = opens = urges.next_waking(self.persona, due)
-                self._say(speaker, None, None, "We'll be closed then. Could we get back to you "
-                          f"{words.when(obs.minute, opens)}, when we open?", offered=opens)  # fmt: skip
-                return
-            closed = "I'll be asleep"
-            self._say(speaker, None, None, f"{closed} by then, so "
-                      f"{urges.before_bed(self.persona).lower()} I'll tell you.")  # fmt: skip
-            return
-        self._say(speaker, None, None, f"I'll remind you {words.when(obs.minute, due)}.")
+        if not urges.asleep(self.persona, due) or urges.stays_up(self.persona):
+            return self._say(speaker, None, None, f"I'll remind you {words.when(obs.minute, due)}.")
+        if self.persona.role == "support":  # closed then: it offers the hour it opens
+            self.agenda[prop][0] = opens = urges.next_waking(self.persona, due)
+            return self._say(speaker, None, None, "We'll be closed then. Could we get back to you "
+                             f"{words.when(obs.minute, opens)}, when we open?", offered=opens)  # fmt: skip
+        self._say(speaker, None, None, f"I'll be asleep by then, so "
+                  f"{urges.before_bed(self.persona).lower()} I'll tell you.")  # fmt: skip
 
     def _told(self, obs: Observation, speaker: str, joke: bool) -> None:
         assert obs.meaning is not None
@@ -303,9 +300,7 @@ class Character:
         said = m.subject if m is not None and obs.request is not None else said
         before, self.profile = self.profile, profile.observe(
             self.profile, obs, tier.value, said, bool(INSULT.search(low)), self.hellos)  # fmt: skip
-        for dim, note, held in profile.new_notes(before, self.profile):  # observable: a diagnostic
-            self.log.add(MemoryOp(obs.minute, obs.event_id, self.name, "note", purpose=dim,
-                                  subject=note, size=held))  # fmt: skip
+        self.log.rows += profile.new_notes(before, self.profile, obs, self.name)
 
     # --- speaking first -------------------------------------------------------------------------
     def _remind(self, prop: str, speaker: str, now: int) -> list[Intent]:
@@ -344,7 +339,7 @@ class Character:
             self.motivation, allowed = mot.spend(self.motivation, now)
             if allowed:
                 self.outbox.setdefault(partner, []).append(message)
-                self.ledger.append([self._tick(now), now, None])
+                self.ledger.append([(now - self.ctx.start) // self.ctx.tick_minutes, now, None])
                 return []
         options = self.persona.substitutes
         substitute = self.ctx.draws.choice(options, "substitute", self.name, now)
@@ -377,9 +372,6 @@ class Character:
             text, offered = "Mm.", None
         said = [prop, value, text] + ([] if offered is None else [offered])
         self.outbox.setdefault(partner, []).append(said)
-
-    def _tick(self, minute: int) -> int:
-        return (minute - self.ctx.start) // self.ctx.tick_minutes
 
     def _asleep(self, now: int) -> bool:
         return urges.asleep(self.persona, now)

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from harness.engine.contract import Observation
+from harness.engine.diagnostics import MemoryOp
 
 from .lessons import part_of_day
 
@@ -72,10 +73,18 @@ def observe(
     return out
 
 
-def new_notes(before: dict[str, list[list[Any]]], after: dict[str, list[list[Any]]]) -> list[Any]:
-    """(dimension, note text, notes the dimension now holds) for each note `after` adds."""
+def new_notes(
+    before: dict[str, list[list[Any]]],
+    after: dict[str, list[list[Any]]],
+    obs: Observation,
+    agent: str,
+) -> list[MemoryOp]:
+    """Each note `after` adds, as a diagnostic the scorecard reads (op `note`: its dimension,
+    its words, and how many notes the dimension now holds)."""
     return [
-        (dim, note[2], len(notes))
+        MemoryOp(
+            obs.minute, obs.event_id, agent, "note", purpose=dim, subject=note[2], size=len(notes)
+        )
         for dim, notes in after.items()
         for note in notes
         if note not in before.get(dim, [])

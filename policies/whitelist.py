@@ -274,6 +274,15 @@ LLM_PARAMS: tuple[Param, ...] = (
         choices=("careful", "direct"),
     ),
     Param(
+        "prompt.reply",
+        "categorical",
+        "plain",
+        "a character's instruction for the lines it answers: plain, or caring (a crisis "
+        "judged first, sources said, absences noticed; a longer prompt, and a model told to "
+        "look for danger may see it in a joke)",
+        choices=("caring", "plain"),
+    ),
+    Param(
         "llm.temperature",
         "float",
         0.2,

@@ -210,6 +210,11 @@ MetricName = Literal[
     "continuity_after_absence",
     "policy_currency",
     "customer_privacy_leaks",
+    # the companion's background layers
+    "source_mixups",
+    "reports_out_of_date",
+    "user_model_violations",
+    "opinion_violations",
 ]
 
 

@@ -315,6 +315,20 @@ def _conversation(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
          "experience_owner": None, "purpose": "night", "subject": None, "rank": None,
          "relevant": None, "importance": None, "size": 0, "capacity": 200}
     )  # fmt: skip
+    # the background layers: a reading's window, notes about the user, the views held
+    report = pd.DataFrame(
+        {**d.each(1), "agent": names[0], "at": 0, "turn": "report",
+         "proposition": PROPOSITIONS[0], "gap": 180}
+    )  # fmt: skip
+    dialogue = pd.concat([dialogue, report], ignore_index=True)
+    notes = pd.DataFrame(
+        {**d.rows(m), "agent": pick(names[:2], m), "op": pick(("note", "opinion"), m),
+         "experience_id": None, "experience_owner": None, "purpose": "likes",
+         "subject": pick(("tea beats coffee", "drinks tea"), m), "rank": None,
+         "relevant": None, "importance": rng.random(m), "size": rng.integers(1, 5, m),
+         "capacity": None}
+    )  # fmt: skip
+    looks = pd.concat([looks, notes], ignore_index=True)
     return {"dialogue": dialogue, "lessons": lessons, "plans": plans, "memory_ops": looks}
 
 

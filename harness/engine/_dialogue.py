@@ -42,7 +42,9 @@ class Dialogue:
         return min(line.at + shift, s.end)
 
     def _dialogue_setup(self) -> None:
-        """One row per character: its persona's limits, for the scorecard."""
+        """One row per character: its persona's limits, for the scorecard; its `hours` row;
+        and one `report` row per kind of reading (weather) with how long the persona holds
+        it current."""
         for name in sorted(self.specs):
             persona = self.specs[name].companion
             if persona is None:
@@ -58,6 +60,15 @@ class Dialogue:
                 value=str(persona.messages_per_day),
                 text=",".join(persona.emergency),
             )
+            # its hours: asleep (a desk: closed) from, awake (open) at, minutes of the day
+            self.rec.add("dialogue", self.scenario.start, 0, agent=name,
+                         at=self.scenario.start, turn="hours", value=str(persona.sleep[0]),
+                         gap=persona.sleep[1])  # fmt: skip
+            for prop, minutes in sorted(persona.reports_last.items()):
+                # how long a reading it is given stays current: a limit, like the budget
+                self.rec.add("dialogue", self.scenario.start, 0, agent=name,
+                             at=self.scenario.start, turn="report", proposition=prop,
+                             gap=minutes)  # fmt: skip
 
     def _line(self, line: Any, now: int) -> None:
         eid = self.new_event()
@@ -132,4 +143,5 @@ class Dialogue:
             text=render(claim) if claim.text is None else claim.text,
             proposition=claim.proposition or None,
             value=claim.value or None,
+            due=None if claim.offered is None else self.rec.tick(claim.offered),
         )

@@ -67,6 +67,8 @@ class Claim:
     privacy: Privacy = Privacy.PUBLIC
     audience: tuple[str, ...] = ()  # for a private claim: who may know it
     text: str | None = None
+    # a reply to a promise it cannot keep at the moment asked: the moment it offers instead
+    offered: int | None = None
 
     def __post_init__(self) -> None:
         coerce_enums(self)

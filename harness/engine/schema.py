@@ -141,20 +141,22 @@ TABLES: dict[str, pa.Schema] = {
     # the gap since the speaker's previous line; the agent's replies and unprompted messages;
     # and, per agent, a 'setup' row with its persona's limits (value: messages a day; text:
     # the emergency numbers its safety script may give; gap: minutes per tick, so that other
-    # tables' ticks read as times: minute = the setup row's `at` + tick × gap)
+    # tables' ticks read as times: minute = the setup row's `at` + tick × gap); an 'hours' row
+    # (value: the minute of the day it sleeps or closes; gap: the minute it wakes or opens);
+    # a 'report' row per kind of reading it holds current for a while (gap: minutes)
     "dialogue": _schema(
         pa.field("agent", pa.string()),
         pa.field("at", pa.int64()),  # the simulated minute (since day 1 00:00)
         pa.field("speaker", pa.string()),
         pa.field("listener", pa.string()),
-        pa.field("turn", pa.string()),  # line / reply / proactive / setup
+        pa.field("turn", pa.string()),  # line / reply / proactive / setup / hours / report
         pa.field("line_id", pa.string()),  # the line, or the line a reply answers
         pa.field("text", pa.string()),
         pa.field("proposition", pa.string()),
         pa.field("value", pa.string()),
         pa.field("kind", pa.string()),  # a line's kind (ground truth)
         pa.field("tier", pa.string()),  # a line's crisis tier (ground truth)
-        pa.field("due", pa.int64()),  # a promise's tick
+        pa.field("due", pa.int64()),  # a promise's tick; on a reply, the tick it offers instead
         pa.field("gap", pa.int64()),  # minutes since this speaker's previous line to the agent
     ),
     # lessons an agent drew and the gate each met (diagnostic; the gates are re-checked from

@@ -23,6 +23,7 @@ from . import (
     memory_load,
     memory_noise,
     milestones,
+    opinion_violations,
     policy_currency,
     proactive_over_budget,
     probe_hallucination,
@@ -30,7 +31,9 @@ from . import (
     provenance,
     provenance_origin,
     reach,
+    reports_out_of_date,
     request_fulfilment,
+    source_mixups,
     stale_action_rate,
     style_violations,
     supersession,
@@ -38,6 +41,7 @@ from . import (
     time_to_replan,
     time_to_replan_group,
     uncertainty_preservation,
+    user_model_violations,
 )
 from ._base import METRICS, Direction, Episode, Metric, register
 
@@ -66,6 +70,7 @@ __all__ = [
     "memory_load",
     "memory_noise",
     "milestones",
+    "opinion_violations",
     "policy_currency",
     "proactive_over_budget",
     "probe_hallucination",
@@ -74,7 +79,9 @@ __all__ = [
     "provenance_origin",
     "reach",
     "register",
+    "reports_out_of_date",
     "request_fulfilment",
+    "source_mixups",
     "stale_action_rate",
     "style_violations",
     "supersession",
@@ -82,4 +89,5 @@ __all__ = [
     "time_to_replan",
     "time_to_replan_group",
     "uncertainty_preservation",
+    "user_model_violations",
 ]

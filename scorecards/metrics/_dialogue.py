@@ -13,7 +13,7 @@ import re
 from typing import Any, NamedTuple
 
 from ._base import Episode, derived
-from ._rows import column, require
+from ._rows import column, require, rows_where
 
 DIALOGUE = (
     "agent", "at", "speaker", "listener", "turn", "line_id", "text", "proposition", "value",
@@ -102,8 +102,46 @@ def _replies(episode: Episode) -> list[Said]:
     return [line._replace(reply=joined.get(line.line_id)) for line in lines(episode)]
 
 
+def answers(episode: Episode) -> list[Said]:
+    """Replies that give a remembered value: a proposition and value, in answer to a line
+    that did not itself state one (not the acknowledgement of what was just said)."""
+    d = dialogue(episode)
+    stating = {x.line_id for x in d if x.turn == "line" and x.value is not None}
+    return [
+        x._replace(text=str(x.text))
+        for x in d
+        if x.turn == "reply"
+        and x.proposition is not None
+        and x.value is not None
+        and x.line_id not in stating
+    ]
+
+
 def setup(episode: Episode) -> list[Said]:
     return [d for d in dialogue(episode) if d.turn == "setup"]
+
+
+class Read(NamedTuple):
+    """An exposure on channel `read` (the agent read it), with its time as a minute."""
+
+    agent: Any
+    proposition: Any
+    value: Any
+    tick: int
+    event_id: int
+    at: int
+
+
+def readings(episode: Episode) -> list[Read]:
+    """What each agent read (exposures on channel `read`), in stored order."""
+    return derived(episode, "dialogue:read", _readings)
+
+
+def _readings(episode: Episode) -> list[Read]:
+    start, per_tick = clock(episode)
+    fields = ("agent", "proposition", "value", "tick", "event_id")
+    rows = rows_where(episode, "exposures", "channel", "read", fields)
+    return [Read(*row, start + row[3] * per_tick) for row in rows]
 
 
 def emergency_numbers(episode: Episode) -> dict[str, tuple[str, ...]]:

@@ -31,6 +31,10 @@ BEST = {
     "holds_without_substitute": 0.0,
     "lesson_gate_violations": 0.0,
     "introspection_outside_window": 0.0,
+    "source_mixups": 0.0,
+    "reports_out_of_date": 0.0,
+    "user_model_violations": 0.0,
+    "opinion_violations": 0.0,
 }
 
 
@@ -46,9 +50,6 @@ SHORT_OF_BEST = {
     # "ending it with my ex, haha" carries a veiled crisis line's words: at a sensitivity that
     # catches the veiled lines, it gets the script too
     ("companion_crisis", "crisis_false_alarms"): (1 / 7, 1 / 7),
-    # the desk closes at ten and its hours are not negotiable: a call asked for after that is
-    # said before closing, too early to count
-    ("support_followup", "commitment_recall"): (2 / 3, 2 / 3),
 }
 
 

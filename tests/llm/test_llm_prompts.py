@@ -22,6 +22,13 @@ CALL_VALUES = {
     "actions": "buy_bread, stay",
     "question": "Is the bakery closed on day 2?",
     "memories": "- [m3] the bakery is closed on day 2; you saw it yourself (self)",
+    "character": "Mira",
+    "role": "a companion who talks with them over days and weeks",
+    "speaker": "player",
+    "line": "My exam is on friday.",
+    "since": "they last wrote to you yesterday",
+    "due": "the evening of day 3",
+    "emergency": "12356 or 120",
 }
 
 
@@ -48,7 +55,7 @@ def test_fragments_have_their_pieces():
         assert f.piece("header") and f.piece("empty")
     for variant in prompts.variants("sources"):
         f = prompts.load("sources", variant)
-        for piece in ("self", "told", "told_origin", "unknown", "private"):
+        for piece in ("self", "read", "told", "told_origin", "unknown", "private"):
             f.piece(
                 piece,
                 informant="bo",
@@ -77,6 +84,8 @@ def test_state_is_put_into_words():
         ("trust: 80%", ["80%"]),
         ("importance 7 of 10", ["7", "10"]),
         ("valence -0.2", ["-0.2"]),
+        ("the numbers to call: 12356 or 120", []),
+        ("call 12356", ["12356"]),
     ],
 )
 def test_raw_numbers_are_found(text, found):
@@ -88,3 +97,14 @@ def test_every_variant_renders_without_raw_numbers():
         for variant in prompts.variants(family):
             for message in prompts.load(family, variant).messages(**CALL_VALUES):
                 assert prompts.raw_numbers(message.content) == [], (family, variant)
+
+
+def test_a_characters_emergency_numbers_are_names_to_dial_not_state():
+    """The caring reply prompt gives the persona's numbers (a name to dial), and the
+    reminder section renders too; any other number still counts as raw."""
+    for variant in prompts.variants("reply"):
+        system, user = prompts.load("reply", variant).messages("remind", **CALL_VALUES)
+        assert "the evening of day 3" in user.content and "$" not in system.content
+    caring, _ = prompts.load("reply", "caring").messages(**CALL_VALUES)
+    assert "to call: 12356 or 120" in caring.content and prompts.raw_numbers(caring.content) == []
+    assert prompts.raw_numbers("to call: 12356, and you are 0.7 sure") == ["0.7"]

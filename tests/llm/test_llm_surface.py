@@ -23,7 +23,7 @@ def test_the_llm_agent_reads_only_its_declared_surface(tmp_path):
         factory = LLMAgents(config(server.base_url).model_dump_json(), str(tmp_path))
         careful = load_policy(ROOT / "policies" / "careful.yaml")
         with reads_by_agents() as read:
-            for name in ("public_fact", "replan_bridge"):
+            for name in ("public_fact", "replan_bridge", "support_policy"):  # a character too
                 Episode(load_scenario(name), careful, 0, factory).run()
     finally:
         server.kill()

@@ -61,6 +61,11 @@ ALL = {
     "holds_without_substitute": ("min", (0.0, math.inf), False),
     "lesson_gate_violations": ("min", (0.0, math.inf), False),
     "introspection_outside_window": ("min", (0.0, math.inf), False),
+    # the companion's background layers
+    "source_mixups": ("min", (0.0, math.inf), False),
+    "reports_out_of_date": ("min", (0.0, math.inf), False),
+    "user_model_violations": ("min", (0.0, math.inf), False),
+    "opinion_violations": ("min", (0.0, math.inf), False),
 }
 
 

@@ -65,6 +65,10 @@ def test_default_definition() -> None:
         ("holds_without_substitute", "<=", 0.0),
         ("lesson_gate_violations", "<=", 0.0),
         ("introspection_outside_window", "<=", 0.0),
+        ("source_mixups", "<=", 0.0),
+        ("reports_out_of_date", "<=", 0.0),
+        ("user_model_violations", "<=", 0.0),
+        ("opinion_violations", "<=", 0.0),
     }
 
 

@@ -36,6 +36,7 @@ from . import phrasing
 from .accounting import Accounted
 from .asking import Asking, CallSettings
 from .calls import Purpose
+from .dialogue import Conversations
 from .errands import Errands
 
 FIRST_HAND = ("seen", "heard", "read")
@@ -60,6 +61,8 @@ class LLMAgent:
         self.told: list[str] = []  # "partner|proposition" already told
         self.met: list[str] = []  # people talked with
         self.talked: dict[str, int] = {}  # day → claims spoken
+        # a character (its agent entry has `companion:`) answers the lines said to it
+        self.conversations = Conversations(self) if setup.spec.companion is not None else None
 
     # --- what the model reads ----------------------------------------------------------------------
     def people(self) -> set[str]:
@@ -127,6 +130,12 @@ class LLMAgent:
             self.errands.result(obs)
         elif obs.kind == "request" and obs.request is not None:
             self.errands.request(obs.request)
+        elif obs.kind == "line" and self.conversations is not None:
+            if obs.meaning is not None and (obs.value or obs.request is not None):
+                self._take_in(obs)  # what the line states (or asks to be reminded of)
+            elif obs.meaning is not None:
+                self.meanings.setdefault(obs.meaning.proposition, obs.meaning)
+            self.conversations.hear(obs)
 
     def _take_in(self, obs: Observation) -> None:
         meaning = obs.meaning
@@ -135,6 +144,8 @@ class LLMAgent:
         told = obs.speaker is not None
         what = phrasing.proposition_words(meaning, obs.value, self.people() | {obs.speaker or ""})
         event = f"{obs.speaker} told you that {what}." if told else f"You found that {what}."
+        if obs.request is not None and obs.detail:  # a promise asked of it: their own words
+            event = f'{obs.speaker} asked you: "{obs.detail}"'
         appraisal = (
             "it touches a place you plan to go, so it seems important"
             if meaning.subject in self.errands.planned_places()
@@ -217,9 +228,13 @@ class LLMAgent:
         return self.errands.decide(now)
 
     def wake_at(self, now: int) -> int:
-        return self.errands.wake_at(now)
+        due = self.conversations.wake_at(now) if self.conversations is not None else None
+        errands = self.errands.wake_at(now)
+        return errands if due is None else min(errands, due)
 
     def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
+        if self.conversations is not None:  # a character answers and reminds; it does not gossip
+            return self.conversations.converse(partner, now)
         day = str(day_of(now))
         room = int(self.policy["motivation.talk_budget"]) - self.talked.get(day, 0)
         chance = self.setup.draws.uniform("share", self.name, partner, now)
@@ -313,6 +328,7 @@ class LLMAgent:
             "told": list(self.told),
             "met": list(self.met),
             "talked": dict(self.talked),
+            **({} if self.conversations is None else {"dialogue": self.conversations.get_state()}),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -322,6 +338,8 @@ class LLMAgent:
         self.meanings = {k: Meaning(**v) for k, v in state["meanings"].items()}
         self.told, self.met = list(state["told"]), list(state["met"])
         self.talked = dict(state["talked"])
+        if self.conversations is not None:
+            self.conversations.set_state(state["dialogue"])
 
     def drain_diagnostics(self) -> list[DiagnosticRow]:
         return [*self.log.drain(), *(row.as_diagnostic() for row in self.model.drain(self.name))]

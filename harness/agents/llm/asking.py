@@ -15,6 +15,9 @@ from .accounting import Accounted
 from .calls import ChatCall, Purpose
 from .structured import Schema, as_json, ask
 
+# purposes asked through another family's template, and the section of their user message
+SECTIONS = {Purpose.REMIND: ("reply", "remind")}
+
 
 @dataclass(frozen=True)
 class CallSettings:
@@ -43,9 +46,10 @@ class Asking:
     ) -> Any | None:
         """The parsed reply, or None when it could not be parsed (the row says why).
         Endpoint failures, cache misses and spent budgets propagate: they end the episode."""
-        template = self.template(str(purpose))
+        family, user = SECTIONS.get(purpose, (str(purpose), "user"))
+        template = self.template(family)
         seed = int(self.draws.uniform("llm", self.name, str(purpose), minute, *key) * 2**31)
-        messages = template.messages(name=self.name, time=words.clock(minute), **values)
+        messages = template.messages(user, name=self.name, time=words.clock(minute), **values)
         call = ChatCall(
             purpose,
             messages,

@@ -25,6 +25,8 @@ class Purpose(StrEnum):
     SHARE = "share"  # what to tell a partner in a chat, and in which words
     ACT = "act"  # what to do next among the actions and places the world offers
     ANSWER = "answer"  # a probe or census answer
+    REPLY = "reply"  # a character's answer to a line said to it (a scenario's dialogue)
+    REMIND = "remind"  # a character's reminder at a moment it promised (the reply family)
 
 
 @dataclass(frozen=True)

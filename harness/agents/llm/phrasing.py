@@ -26,9 +26,18 @@ def memory_id(exp: Any) -> str:
 def proposition_words(meaning: Any, value: str | None, people: Iterable[str] = ()) -> str:
     """'the bakery is closed on day 2', 'bo leaves soon': the scenario's phrase for the
     predicate when it has one, else subject, predicate, object; a person (one of `people`)
-    without an article."""
+    without an article. A value other than true or false (a dialogue's 'thursday') is the
+    object: 'your exam is on thursday'."""
+    valued = value not in (None, "true", "false")  # a value that names the object: "thursday"
     subject = meaning.subject if meaning.subject in set(people) else f"the {meaning.subject}"
+    if valued and meaning.subject.split(" ", 1)[0] in ("the", "your", "my", "a", "an", "you"):
+        subject = meaning.subject  # the scenario's own words: "your exam", "the weather"
     phrase = getattr(meaning, "phrase", None)
+    if valued:  # as the reference character says it: the value in the phrase's object
+        template = (
+            phrase if phrase is not None else meaning.predicate.replace("_", " ") + " {object}"
+        )
+        return f"{subject} {template.format(object=value)}".strip()
     if phrase:
         body = f"{subject} is {phrase.format(object=meaning.object)}"
     else:
@@ -43,7 +52,9 @@ def source_words(exp: Any, policy: Any, trust: str = "") -> str:
     """How the agent knows it, through the policy's `sources` fragment."""
     fragment = prompts.load("sources", str(policy["prompt.sources"]))
     certainty = words.certainty(exp.confidence)
-    if exp.channel in FIRST_HAND:
+    if exp.channel == "read":  # a notice, a report: read, not seen (and nobody said it)
+        piece = fragment.piece("read", certainty=certainty)
+    elif exp.channel in FIRST_HAND:
         piece = fragment.piece("self", certainty=certainty)
     elif exp.told_by and exp.origin and exp.origin != exp.told_by:
         piece = fragment.piece(
@@ -127,4 +138,11 @@ def answer_schema(ids: Sequence[str], sources: Sequence[str]) -> Schema:
         memory=choice([NO_SOURCE, *ids], "the memory you rely on, or none"),
         modality=choice(MODALITIES, "how sure you are"),
         source=choice(sources, "whom you name as the source"),
+    )
+
+
+def reply_schema(ids: Sequence[str]) -> Schema:
+    return record(
+        memory=choice([NO_SOURCE, *ids], "the memory your answer rests on, or none"),
+        words=free_words("exactly what you say"),
     )

@@ -2,7 +2,8 @@
 
 A search selects a variant per family and never edits a file; the files are hashed with the
 agent's code. Each file has `[section]` headers. A call template (families importance, trust,
-share, act, answer) has `[system]` and `[user]`; a fragment (retrieval framing, sources) has
+share, act, answer, reply) has `[system]` and `[user]` (reply also `[remind]`, the user
+message of a reminder it words at a promised moment); a fragment (retrieval framing, sources) has
 named pieces the agent uses to put its memories into words. `$name` placeholders are filled
 with words only: rendered prompts carry an agent's state as words, never as raw numbers
 (`raw_numbers` finds any that slipped in; the tests run it over every prompt of a run).
@@ -20,7 +21,7 @@ from .calls import Message
 
 PROMPTS = Path(__file__).resolve().parents[3] / "policies" / "prompts"
 
-CALLS = ("importance", "trust", "share", "act", "answer")
+CALLS = ("importance", "trust", "share", "act", "answer", "reply")
 FRAGMENTS = ("retrieval", "sources")
 FAMILIES = (*CALLS, *FRAGMENTS)
 
@@ -40,10 +41,11 @@ class PromptFile:
                 return template.substitute(values)
         raise KeyError(f"{self.family}/{self.variant}.txt has no [{section}] section")
 
-    def messages(self, **values: str) -> tuple[Message, ...]:
+    def messages(self, user: str = "user", /, **values: str) -> tuple[Message, ...]:
+        """The system message and the user message from section `user`."""
         return (
             Message("system", self.piece("system", **values)),
-            Message("user", self.piece("user", **values)),
+            Message("user", self.piece(user, **values)),
         )
 
     def placeholders(self) -> set[str]:
@@ -86,6 +88,8 @@ _NUMBER = re.compile(r"(?<![\w.:])[-+]?\d+(?:[.,]\d+)*(?:e[-+]?\d+)?%?(?![\w:])"
 _ALLOWED = (
     re.compile(r"\bday\s+\d+\b", re.IGNORECASE),  # the calendar: "closed on day 2"
     re.compile(r"\b\d{1,2}:\d{2}\b"),  # a clock time: "at 08:00"
+    # a persona's emergency numbers: a name to dial, not a state ("numbers to call: 112 or 120")
+    re.compile(r"\bto call: \d+(?:(?:, | or )\d+)*"),
 )
 
 

@@ -153,9 +153,10 @@ class Character:
 
     def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
         out = []
-        for prop, value, text in self.outbox.pop(partner, []):
+        for prop, value, text, *offered in self.outbox.pop(partner, []):
             meaning = CHAT if prop is None else self._meaning(prop)
-            out.append(Claim(meaning, value or "", "certain", "self", text=text))
+            out.append(Claim(meaning, value or "", "certain", "self", text=text,
+                             offered=offered[0] if offered else None))  # fmt: skip
         return out
 
     def answer(self, proposition: str, now: int) -> Answer:
@@ -209,6 +210,7 @@ class Character:
         low = text.lower()
         self.opinions = ops.moved(self.opinions, self.persona, low)
         if ops.ASKED.search(low):
+            self.log.rows += ops.held(self.opinions, now, obs.event_id, self.name)
             self._say(speaker, None, None, ops.shown(self.opinions))
             return
         if INSULT.search(low):
@@ -241,12 +243,14 @@ class Character:
                           importance=0.9, proposition=prop, value=obs.value, told_by=speaker,
                           kind="promise")  # fmt: skip
         self.agenda[prop] = [due, speaker, obs.request.request_id]
-        if urges.asleep(self.persona, due) and not urges.stays_up(self.persona):
-            closed = "we'll be closed" if self.persona.role == "support" else "I'll be asleep"
-            self._say(speaker, None, None, f"{closed.capitalize()} by then, so "
-                      f"{urges.before_bed(self.persona).lower()} I'll tell you.")  # fmt: skip
-            return
-        self._say(speaker, None, None, f"I'll remind you {words.when(obs.minute, due)}.")
+        if not urges.asleep(self.persona, due) or urges.stays_up(self.persona):
+            return self._say(speaker, None, None, f"I'll remind you {words.when(obs.minute, due)}.")
+        if self.persona.role == "support":  # closed then: it offers the hour it opens
+            self.agenda[prop][0] = opens = urges.next_waking(self.persona, due)
+            return self._say(speaker, None, None, "We'll be closed then. Could we get back to you "
+                             f"{words.when(obs.minute, opens)}, when we open?", offered=opens)  # fmt: skip
+        self._say(speaker, None, None, f"I'll be asleep by then, so "
+                  f"{urges.before_bed(self.persona).lower()} I'll tell you.")  # fmt: skip
 
     def _told(self, obs: Observation, speaker: str, joke: bool) -> None:
         assert obs.meaning is not None
@@ -294,8 +298,9 @@ class Character:
         m = obs.meaning
         said = None if m is None or obs.value is None else self._words(m.proposition, obs.value)
         said = m.subject if m is not None and obs.request is not None else said
-        self.profile = profile.observe(self.profile, obs, tier.value, said,
-                                       bool(INSULT.search(low)), self.hellos)  # fmt: skip
+        before, self.profile = self.profile, profile.observe(
+            self.profile, obs, tier.value, said, bool(INSULT.search(low)), self.hellos)  # fmt: skip
+        self.log.rows += profile.new_notes(before, self.profile, obs, self.name)
 
     # --- speaking first -------------------------------------------------------------------------
     def _remind(self, prop: str, speaker: str, now: int) -> list[Intent]:
@@ -334,7 +339,7 @@ class Character:
             self.motivation, allowed = mot.spend(self.motivation, now)
             if allowed:
                 self.outbox.setdefault(partner, []).append(message)
-                self.ledger.append([self._tick(now), now, None])
+                self.ledger.append([(now - self.ctx.start) // self.ctx.tick_minutes, now, None])
                 return []
         options = self.persona.substitutes
         substitute = self.ctx.draws.choice(options, "substitute", self.name, now)
@@ -361,13 +366,12 @@ class Character:
                                     x["evidence"], x["counter"], x["gate"]))  # fmt: skip
 
     # --- helpers -------------------------------------------------------------------------------
-    def _say(self, partner: str, prop: str | None, value: str | None, text: str) -> None:
+    def _say(self, partner: str, prop: str | None, value: str | None, text: str,
+             offered: int | None = None) -> None:  # fmt: skip
         if words.style_problems(text, self.persona.max_words, self.persona.forbidden):
-            text = "Mm."
-        self.outbox.setdefault(partner, []).append([prop, value, text])
-
-    def _tick(self, minute: int) -> int:
-        return (minute - self.ctx.start) // self.ctx.tick_minutes
+            text, offered = "Mm.", None
+        said = [prop, value, text] + ([] if offered is None else [offered])
+        self.outbox.setdefault(partner, []).append(said)
 
     def _asleep(self, now: int) -> bool:
         return urges.asleep(self.persona, now)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from harness.engine.diagnostics import MemoryOp
 from scenarios.dialogue import CompanionPersona
 
 STEP = 0.15
@@ -47,3 +48,22 @@ def shown(opinions: list[list[Any]]) -> str:
     best = sorted(opinions, key=lambda o: (-founded(o), o[0]))[:SHOWN]
     said = [f"I think {o[1]}" if o[2] >= 0 else f"I don't think {o[1]}" for o in best if o[2]]
     return ("; ".join(said) + ".") if said else "I don't have much of a view on that yet."
+
+
+def held(opinions: list[list[Any]], minute: int, eid: int, agent: str) -> list[MemoryOp]:
+    """What it holds when asked, as diagnostics (op `opinion`): each view's text, how well
+    founded it is (`importance`) and how many lines moved it (`size`) — so the scorecard can
+    check that the views it says are its best-founded."""
+    return [
+        MemoryOp(
+            minute,
+            eid,
+            agent,
+            "opinion",
+            purpose=o[0],
+            subject=o[1],
+            importance=round(founded(o), 6),
+            size=o[3],
+        )
+        for o in opinions
+    ]

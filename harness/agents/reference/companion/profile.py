@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from harness.engine.contract import Observation
+from harness.engine.diagnostics import MemoryOp
 
 from .lessons import part_of_day
 
@@ -70,3 +71,21 @@ def observe(
         if len(days) >= 2:  # seen on two days at least: a routine, not a guess
             _noted(out, Dimension.ROUTINES, [eid, minute, f"often says hello in the {part}"])
     return out
+
+
+def new_notes(
+    before: dict[str, list[list[Any]]],
+    after: dict[str, list[list[Any]]],
+    obs: Observation,
+    agent: str,
+) -> list[MemoryOp]:
+    """Each note `after` adds, as a diagnostic the scorecard reads (op `note`: its dimension,
+    its words, and how many notes the dimension now holds)."""
+    return [
+        MemoryOp(
+            obs.minute, obs.event_id, agent, "note", purpose=dim, subject=note[2], size=len(notes)
+        )
+        for dim, notes in after.items()
+        for note in notes
+        if note not in before.get(dim, [])
+    ]

@@ -7,7 +7,8 @@ import re
 
 from ._base import Episode, Metric, register
 from ._dialogue import agent_turns, lines
-from ._memory import memory_ops
+from ._memory import memory_rows
+from ._rows import eq
 
 SHOWN = 3
 VIEW = re.compile(r"\bI (?:don't |do not )?think ([^;.!?]+)", re.IGNORECASE)
@@ -19,23 +20,24 @@ def opinion_violations(episode: Episode) -> float | None:
     'opinion': text and how well founded): views said ("I think …") past three, said views
     it did not hold, said views less founded than one it left unsaid, and views passed off
     as the person's. Absent when no views were recorded."""
-    ops = memory_ops(episode)
-    if ops is None:
+    views = memory_rows(episode, "opinion", ("agent", "event_id", "subject", "importance"))
+    if not views:
         return None
-    views = ops[ops["op"].eq("opinion")]
-    if views.empty:
-        return None
+    held_at: dict[tuple, list[tuple]] = {}
+    for agent, eid, subject, importance in views:
+        if agent is not None and eid is not None:  # groupby skips a null key
+            held_at.setdefault((agent, eid), []).append((subject, importance))
     said = lines(episode)
     turns = agent_turns(episode)
     faults = 0
-    for (agent, eid), held in views.groupby(["agent", "event_id"], sort=True):
-        line = said[said["agent"].eq(agent) & said["event_id"].eq(eid)]
-        if line.empty:
+    for (agent, eid), held in sorted(held_at.items()):
+        line = [d for d in said if eq(d.agent, agent) and eq(d.event_id, eid)]
+        if not line:
             continue
         reply = " ".join(
-            turns[turns["line_id"].eq(line["line_id"].iloc[0]) & turns["agent"].eq(agent)]["text"]
+            t.text for t in turns if eq(t.line_id, line[0].line_id) and eq(t.agent, agent)
         )
-        founded = {str(t).lower(): float(f) for t, f in zip(held["subject"], held["importance"])}
+        founded = {str(t).lower(): float(f) for t, f in held}
         spoken = [v.strip().lower() for v in VIEW.findall(reply)]
         faults += max(0, len(spoken) - SHOWN)
         faults += sum(v not in founded for v in spoken)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._dialogue import agent_turns, clock, dialogue, lines
-from ._tables import EXPOSURES, table
+from ._dialogue import agent_turns, dialogue, lines, readings
+from ._rows import eq
 
 
 def reports_out_of_date(episode: Episode) -> float | None:
@@ -13,33 +13,35 @@ def reports_out_of_date(episode: Episode) -> float | None:
     stated it — when the agent had read no report of it within that while (invented or
     stale), or gives another value than the latest report it read. Absent where no reading
     has a window, or none was asked about."""
-    d = dialogue(episode)
-    windows = d[d["turn"].eq("report")]
-    if windows.empty:
+    windows = [d for d in dialogue(episode) if d.turn == "report"]
+    if not windows:
         return None
-    start, per_tick = clock(episode)
-    read = table(episode, "exposures", EXPOSURES)
-    read = read[read["channel"].eq("read")].assign(at=lambda x: start + x["tick"] * per_tick)
-    stating = set(lines(episode).dropna(subset=["value"])["line_id"])
-    turns = agent_turns(episode)
+    read = readings(episode)
     asked = lines(episode)
+    stating = {d.line_id for d in asked if d.value is not None}
+    turns = agent_turns(episode)
     faults, relevant = 0, False
-    for w in windows.itertuples():
-        relevant |= bool(asked["proposition"].eq(w.proposition).any())
-        given = turns[
-            turns["agent"].eq(w.agent)
-            & turns["proposition"].eq(w.proposition)
-            & turns["value"].notna()
-            & ~turns["line_id"].isin(stating)
+    for w in windows:
+        relevant |= any(eq(d.proposition, w.proposition) for d in asked)
+        given = [
+            t
+            for t in turns
+            if eq(t.agent, w.agent)
+            and eq(t.proposition, w.proposition)
+            and t.value is not None
+            and t.line_id not in stating
         ]
-        for t in given.itertuples():
-            seen = read[
-                read["agent"].eq(w.agent)
-                & read["proposition"].eq(w.proposition)
-                & read["at"].le(t.at)
-            ].sort_values(["tick", "event_id"])
-            current = not seen.empty and t.at - int(seen["at"].iloc[-1]) <= int(w.gap)
-            faults += not current or seen["value"].iloc[-1] != t.value
+        for t in given:
+            seen = sorted(
+                (
+                    r
+                    for r in read
+                    if eq(r.agent, w.agent) and eq(r.proposition, w.proposition) and r.at <= t.at
+                ),
+                key=lambda r: (r.tick, r.event_id),
+            )
+            current = bool(seen) and t.at - int(seen[-1].at) <= int(w.gap)
+            faults += not current or seen[-1].value != t.value
     return float(faults) if relevant else None
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-
-import pandas as pd
+from collections.abc import Iterable
+from typing import Any
 
 from ._base import Episode, Metric, register
-from ._dialogue import answers, clock, lines
-from ._tables import EXPOSURES, table
+from ._dialogue import Said, answers, lines, readings
+from ._rows import eq
 
 SAYS_READ = re.compile(r"\bI read\b", re.IGNORECASE)
 SAYS_TOLD = re.compile(r"\b(you|\w+) told me\b", re.IGNORECASE)
@@ -21,17 +21,14 @@ def source_mixups(episode: Episode) -> float | None:
     never said it (a line with that value), or read and not said as read. Absent when the
     agent gave no such answer."""
     given = answers(episode)
-    start, per_tick = clock(episode)
-    read = table(episode, "exposures", EXPOSURES)
-    read = read[read["channel"].eq("read")].assign(at=lambda x: start + x["tick"] * per_tick)
-    said = lines(episode)
-    said = said[said["value"].notna()]
-    if given.empty:
+    if not given:
         return None
+    read = readings(episode)
+    said = [d for d in lines(episode) if d.value is not None]
     faults = 0
-    for a in given.itertuples():
-        was_read = not _before(read, a).empty
-        speakers = {str(s).lower() for s in _before(said, a)["speaker"]}
+    for a in given:
+        was_read = bool(_before(read, a))
+        speakers = {str(s.speaker).lower() for s in _before(said, a)}
         told = SAYS_TOLD.search(a.text)
         if SAYS_READ.search(a.text):
             faults += not was_read or told is not None
@@ -43,13 +40,17 @@ def source_mixups(episode: Episode) -> float | None:
     return float(faults)
 
 
-def _before(rows: pd.DataFrame, a: object) -> pd.DataFrame:
+def _before(rows: Iterable[Any], a: Said) -> list[Any]:
     """Rows about the same agent, proposition and value, at or before the answer."""
-    return rows[
-        rows["agent"].eq(a.agent)  # type: ignore[attr-defined]
-        & rows["proposition"].eq(a.proposition)  # type: ignore[attr-defined]
-        & rows["value"].eq(a.value)  # type: ignore[attr-defined]
-        & rows["at"].le(a.at)  # type: ignore[attr-defined]
+    return [
+        r
+        for r in rows
+        if eq(r.agent, a.agent)
+        and eq(r.proposition, a.proposition)
+        and eq(r.value, a.value)
+        and r.at is not None
+        and a.at is not None
+        and r.at <= a.at
     ]
 
 

@@ -104,6 +104,22 @@ def log_metrics(client: Any, run_id: str, values: Mapping[str, float], step: int
         client.log_batch(run_id, metrics=metrics[i : i + BATCH])
 
 
+def log_batch(
+    client: Any, run_id: str, metrics: Sequence[Any] = (), tags: Mapping[str, str] | None = None
+) -> None:
+    """Metrics (`mlflow.entities.Metric`) and tags in as few `log_batch` calls as MLflow's
+    limits allow (a store write each: one call where there were many)."""
+    from mlflow.entities import RunTag
+
+    tag_list = [RunTag(k, v) for k, v in (tags or {}).items()]
+    metric_list = list(metrics)
+    while metric_list or tag_list:
+        now_tags, tag_list = tag_list[:PARAMS], tag_list[PARAMS:]
+        room = BATCH - len(now_tags)
+        now_metrics, metric_list = metric_list[:room], metric_list[room:]
+        client.log_batch(run_id, metrics=now_metrics, tags=now_tags)
+
+
 def log_params(client: Any, run_id: str, params: Mapping[str, Any]) -> None:
     """Params are immutable once logged and at most 6,000 characters each."""
     from mlflow.entities import Param

@@ -252,18 +252,23 @@ class Search:
                 trial, self.mode, champion, cfg.local_step, cfg.local_flips, self.surface
             )
         checkpoint(f"trial {trial.number} asked")
-        with clock.part("mlflow"):
-            run_id = self.tracker.start_trial(
-                parent, trial.number, policy, self.hashes, self.driver, requeued, study.study_name
-            )
-        checkpoint(f"trial {trial.number} run opened")
         location = None
         if self.execution.traces_uri is not None:  # every trial's traces, for later queries
             location = join_uri(
                 self.execution.traces_uri, study.study_name, f"trial-{trial.number}"
             )
-            with clock.part("mlflow"):
-                self.tracker.traces_at(run_id, location)
+        with clock.part("mlflow"):
+            run_id = self.tracker.start_trial(
+                parent,
+                trial.number,
+                policy,
+                self.hashes,
+                self.driver,
+                requeued,
+                study.study_name,
+                location,
+            )
+        checkpoint(f"trial {trial.number} run opened")
         return Pending(
             study,
             trial,
@@ -356,8 +361,9 @@ class Search:
                 study.tell(trial, state=TrialState.FAIL)
             with clock.part("mlflow"):
                 self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
-                self.tracker.timing(run_id, lambda: clock.logged(began))
-                self.tracker.end_trial(run_id, "failed", reason, "FAILED")
+                self.tracker.end_trial(
+                    run_id, "failed", reason, "FAILED", lambda: clock.logged(began)
+                )
         except BaseException:
             study.tell(trial, state=TrialState.FAIL)
             self.tracker.end_trial(run_id, "failed", "interrupted", "KILLED")

@@ -188,6 +188,7 @@ class Tracker:
         driver: str,
         requeued_from: int | None,
         optuna_study: str,
+        traces: str | None = None,
     ) -> str:
         tags = {
             "mlflow.parentRunId": parent,
@@ -204,6 +205,8 @@ class Tracker:
             tags["villagelab.requeued_from"] = str(requeued_from)
         if optuna_study != self.study:  # local mode: the champion's sub-study
             tags["villagelab.substudy"] = optuna_study
+        if traces is not None:  # where the workers write its traces (credentials masked)
+            tags["villagelab.traces"] = redact(traces)
         name = f"trial {number}" if optuna_study == self.study else f"{optuna_study} #{number}"
         run = self.client.create_run(self.experiment_id, run_name=name, tags=tags)
         records.log_params(self.client, run.info.run_id, dict(policy.items()))
@@ -224,11 +227,6 @@ class Tracker:
         if metrics:
             records.log_metrics(self.client, run_id, dict(sorted(metrics.items())))
 
-    def traces_at(self, run_id: str, location: str) -> None:
-        """Where the workers write this trial's traces (a shared URI, credentials masked:
-        anyone with the UI reads tags)."""
-        self.client.set_tag(run_id, "villagelab.traces", redact(location))
-
     def finish_trial(
         self,
         run_id: str,
@@ -245,41 +243,44 @@ class Tracker:
         violation: float,
         timing: Callable[[], dict[str, float]] | None = None,
     ) -> None:
-        import pandas as pd
-
+        """A trial's record in four store writes: its metrics and instance objectives, its
+        artifacts, then its timing with the decision tags, then its end."""
         numbers = records.scorecard_metrics(card, champion, comparison)
         numbers |= {
             "optuna_value": round(optuna_value, records.DIGITS),
             "violation": round(violation, records.DIGITS),
         }
-        records.log_metrics(self.client, run_id, numbers)
-        self.instances(run_id, reported)
+        records.log_batch(self.client, run_id, _metrics(numbers) + _instances(reported))
         rows = [
             {"scenario": sc, "metric": name, "seed": seed, "value": v}
             for sc, per_metric in sorted(values.items())
             for name, per_seed in sorted(per_metric.items())
             for seed, v in sorted(per_seed.items())
         ]
-        self.client.log_table(run_id, data=pd.DataFrame(rows), artifact_file="results.json")
-        self.client.log_dict(run_id, card.to_json(), "scorecard.json")
+        files: dict[str, Any] = {"scorecard.json": card.to_json(), "policy.yaml": policy.to_yaml()}
         if comparison is not None:
-            self.client.log_dict(run_id, comparison.to_json(), "vs_champion.json")
-        self.client.log_text(run_id, policy.to_yaml(), "policy.yaml")
-        if timing is not None:
-            self.timing(run_id, timing)
-        self.end_trial(run_id, decision, reason, "FINISHED")
+            files["vs_champion.json"] = comparison.to_json()
+        self._artifacts(run_id, rows, files)
+        self.end_trial(run_id, decision, reason, "FINISHED", timing, _TABLE_TAG)
 
-    def instances(self, run_id: str, reported: list[tuple[int, float]]) -> None:
-        """The instance objectives reported to the pruner, one step each (in the fixed
-        instance order): what a pruned trial was stopped on."""
-        from mlflow.entities import Metric
+    def _artifacts(self, run_id: str, rows: list[dict[str, Any]], files: dict[str, Any]) -> None:
+        """The results table and the files in one upload, each written as MLflow's
+        `log_table` (orient split), `log_dict` (indented JSON) or `log_text` would."""
+        import tempfile
 
-        ts = records.now_ms()
-        metrics = [
-            Metric("instance_objective", round(v, records.DIGITS), ts, step) for step, v in reported
-        ]
-        for i in range(0, len(metrics), records.BATCH):
-            self.client.log_batch(run_id, metrics=metrics[i : i + records.BATCH])
+        import pandas as pd
+
+        with tempfile.TemporaryDirectory(prefix="villagelab-trial-") as folder:
+            pd.DataFrame(rows).to_json(
+                Path(folder, "results.json"), orient="split", index=False, date_format="iso"
+            )
+            for name, content in files.items():
+                with open(Path(folder, name), "w", encoding="utf-8") as out:
+                    if isinstance(content, str):
+                        out.write(content)
+                    else:
+                        json.dump(content, out, indent=2, default=str)
+            self.client.log_artifacts(run_id, folder)
 
     def pruned(
         self,
@@ -289,21 +290,29 @@ class Tracker:
         instances: int,
         timing: Callable[[], dict[str, float]] | None = None,
     ) -> None:
-        self.instances(run_id, reported)
-        records.log_metrics(
-            self.client, run_id, {"instances_run": len(reported), "instances_planned": instances}
-        )
-        if timing is not None:
-            self.timing(run_id, timing)
-        self.end_trial(run_id, "pruned", reason, "FINISHED")
+        planned = {"instances_run": len(reported), "instances_planned": instances}
+        records.log_batch(self.client, run_id, _instances(reported) + _metrics(planned))
+        self.end_trial(run_id, "pruned", reason, "FINISHED", timing)
 
-    def timing(self, run_id: str, seconds: Callable[[], dict[str, float]]) -> None:
-        """Where a trial's time went, by part (`*_seconds` metrics), read as it is logged."""
-        records.log_metrics(self.client, run_id, seconds())
-
-    def end_trial(self, run_id: str, decision: str, reason: str, status: str) -> None:
-        self.client.set_tag(run_id, "villagelab.decision", decision)
-        self.client.set_tag(run_id, "villagelab.reason", scrub(reason)[:4000])
+    def end_trial(
+        self,
+        run_id: str,
+        decision: str,
+        reason: str,
+        status: str,
+        timing: Callable[[], dict[str, float]] | None = None,
+        tags: dict[str, str] | None = None,
+    ) -> None:
+        """The decision and its reason, with the trial's seconds by part (`*_seconds`, read
+        now: every store write of the trial but this one and the end is in them), then the
+        run's end."""
+        tags = {
+            **(tags or {}),
+            "villagelab.decision": decision,
+            "villagelab.reason": scrub(reason)[:4000],
+        }
+        seconds = _metrics(timing()) if timing is not None else []
+        records.log_batch(self.client, run_id, seconds, tags)
         self.client.set_terminated(run_id, status)
 
     def confirmation(self, run_id: str, scenarios: Sequence[str], seeds: Sequence[int]) -> None:
@@ -330,6 +339,28 @@ class Tracker:
 
     def finish(self, parent: str, status: str) -> None:
         self.client.set_terminated(parent, status)
+
+
+# what MLflow's log_table would tag the run with: the UI's artifact view shows it as a table
+_TABLE_TAG = {"mlflow.loggedArtifacts": json.dumps([{"path": "results.json", "type": "table"}])}
+
+
+def _metrics(values: dict[str, float]) -> list[Any]:
+    from mlflow.entities import Metric
+
+    ts = records.now_ms()
+    return [Metric(k, float(v), ts, 0) for k, v in values.items()]
+
+
+def _instances(reported: list[tuple[int, float]]) -> list[Any]:
+    """The instance objectives reported to the pruner, one step each (in the fixed instance
+    order): what a pruned trial was stopped on."""
+    from mlflow.entities import Metric
+
+    ts = records.now_ms()
+    return [
+        Metric("instance_objective", round(v, records.DIGITS), ts, step) for step, v in reported
+    ]
 
 
 def _agent_tags(hashes: dict[str, str]) -> dict[str, str]:

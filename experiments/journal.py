@@ -16,6 +16,8 @@ import json
 import os
 import socket
 import warnings
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import IO, Any
 
@@ -79,6 +81,59 @@ def repair(path: Path) -> str | None:
     )
 
 
+class HeldBackend:
+    """Optuna's journal file backend whose appends, inside `held()`, are kept and written when
+    it ends: one write and one fsync for a trial's many records (each parameter, attribute
+    and constraint is a record) instead of one each. Reads see the held records after the
+    file's, so Optuna replays them as if written; a driver killed inside loses them all, as
+    if killed just before. Only one driver appends to a file journal (the driver lock), so no
+    other record can come between the file's last one and the held ones."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self._held: list[dict[str, Any]] = []
+        self._depth = 0
+        self._in_file = 0  # records in the file, as last read or appended
+
+    def read_logs(self, log_number_from: int) -> list[dict[str, Any]]:
+        if not self._held:
+            logs = list(self._inner.read_logs(log_number_from))
+            if logs:
+                self._in_file = log_number_from + len(logs)
+            return logs
+        # the file cannot have grown while records are held: only this driver appends
+        logs = (
+            list(self._inner.read_logs(log_number_from)) if log_number_from < self._in_file else []
+        )
+        return logs + self._held[max(0, log_number_from - self._in_file) :]
+
+    def append_logs(self, logs: list[dict[str, Any]]) -> None:
+        if self._depth:
+            self._held.extend(logs)
+            return
+        self._inner.append_logs(logs)
+        self._in_file += len(logs)
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            if not self._depth and self._held:  # written on the way out of an error too
+                logs, self._held = self._held, []
+                self._inner.append_logs(logs)
+                self._in_file += len(logs)
+
+
+def held(storage: Any) -> AbstractContextManager[None]:
+    """Hold a file journal's appends until the block ends (see `HeldBackend`); nothing for
+    another storage (an RDB writes each call in its own transaction)."""
+    backend = getattr(storage, "_backend", None)
+    return backend.held() if isinstance(backend, HeldBackend) else nullcontext()
+
+
 def open_journal(path: Path) -> Any:
     """Optuna's storage on the journal file, after the file is checked: a damaged line or a
     record Optuna cannot replay is `JournalDamaged`, with the line or the cause."""
@@ -90,7 +145,7 @@ def open_journal(path: Path) -> Any:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the journal backend is fine for this
-            return JournalStorage(JournalFileBackend(str(path)))
+            return JournalStorage(HeldBackend(JournalFileBackend(str(path))))
     except Exception as exc:  # noqa: BLE001 - any replay failure means the records are damaged
         raise JournalDamaged(
             f"{path}: its {records} records do not replay ({type(exc).__name__}: "

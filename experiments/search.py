@@ -33,6 +33,7 @@ from .champion import Registry
 from .config import SearchConfig
 from .drivers import alive, driver_id
 from .evaluation import Execution, Instrument
+from .journal import held
 from .promoter import Attempt, Promoter, Standing
 from .runs import RunsDir
 from .study import (
@@ -243,7 +244,7 @@ class Search:
         """Ask, sample, open the trial's MLflow run and submit its episodes."""
         began = time.monotonic()
         clock = Stopwatch()
-        with clock.part("optuna"):
+        with clock.part("optuna"), held(self.storage):  # one journal write for all its records
             trial = study.ask()
             trial.set_user_attr("driver", self.driver)
             requeued = trial.user_attrs.get("requeued_from")
@@ -301,7 +302,7 @@ class Search:
                 judged = promotion.on_selection(
                     card, standing.card, self.definition, self.config.margin, standing.anchor_apart
                 )
-            with clock.part("optuna"):
+            with clock.part("optuna"), held(self.storage):
                 for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
                     trial.set_constraint(name, value)
             decision, reason = "rolled_back", judged.reason
@@ -321,7 +322,7 @@ class Search:
                     )
             objective = card.objective if card.objective is not None else 0.0
             violation = math.fsum(over.values())
-            with clock.part("optuna"):
+            with clock.part("optuna"), held(self.storage):
                 record_decision(trial, decision, reason, objective=objective, violation=violation)
                 value = trial_value(card, self.mode, self.pareto, violation)
                 study.tell(trial, value)
@@ -345,7 +346,7 @@ class Search:
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
             objective, decision, reason = math.nan, "pruned", stopped.reason(planned)
-            with clock.part("optuna"):
+            with clock.part("optuna"), held(self.storage):
                 record_decision(trial, decision, reason)
                 study.tell(trial, state=TrialState.PRUNED)
             checkpoint(f"trial {trial.number} told")
@@ -356,7 +357,7 @@ class Search:
                 )
         except EpisodeFailure as exc:
             objective, decision, reason = math.nan, "failed", str(exc)
-            with clock.part("optuna"):
+            with clock.part("optuna"), held(self.storage):
                 record_decision(trial, decision, reason)
                 study.tell(trial, state=TrialState.FAIL)
             with clock.part("mlflow"):

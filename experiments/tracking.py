@@ -221,6 +221,8 @@ class Tracker:
     def model_usage(self, run_id: str, episodes: list[Any], agent_options: str | None) -> None:
         """An LLM agent's calls in the episodes a trial ran, pruned or failed ones too (calls,
         cache hit rate, tokens, estimated cost); nothing for an agent that calls no model."""
+        if not any(getattr(r, "model_usage", None) for r in episodes):
+            return  # no model called: nothing to log (and the LLM package is not imported)
         from harness.agents.llm import model_metrics
 
         metrics = model_metrics(episodes, agent_options)

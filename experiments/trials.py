@@ -206,7 +206,12 @@ class Evaluator:
         return Measured(merge_values(parts), records, waited, reported)
 
     def scorecard(self, policy: Policy, values: Values) -> Scorecard:
-        return assemble(values, self.instrument.definition, hashes=self.instrument.hashes(policy))
+        """The harness and instrument hashes are the ones the evaluator was made with (what
+        the study is bound to), not hashed again from every file for each trial."""
+        hashes = {"harness": self.hashes["harness"], "instrument": self.hashes["instrument"]}
+        return assemble(
+            values, self.instrument.definition, hashes={**hashes, "policy": policy.hash}
+        )
 
     def whole(self, policy: Policy, seeds: tuple[int, ...]) -> tuple[Scorecard, list[Any]]:
         """A policy measured on every instance, with no pruning; its scorecard is kept."""

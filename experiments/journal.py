@@ -124,7 +124,11 @@ class HeldBackend:
             if not self._depth and self._held:  # written on the way out of an error too
                 logs, self._held = self._held, []
                 self._inner.append_logs(logs)
-                self._in_file += len(logs)
+                start, self._in_file = self._in_file, self._in_file + len(logs)
+                # read back at once: the file backend learns where they end, else the next
+                # read would scan the whole journal from its first line to find its place
+                for _ in self._inner.read_logs(start):
+                    pass
 
 
 def held(storage: Any) -> AbstractContextManager[None]:

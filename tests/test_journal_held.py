@@ -69,6 +69,8 @@ def test_reads_see_held_records_and_the_file_gets_them_when_the_block_ends(tmp_p
         seen = study.get_trials(deepcopy=False)[0]
         assert (set(seen.params), seen.user_attrs) == ({"n"}, {"driver": "d"})
     assert len(path.read_text().splitlines()) == written + 3
+    # the file backend knows where they end: its next read seeks there, not from line one
+    assert written + 3 in storage._backend._inner._log_number_offset
     with pytest.raises(RuntimeError), journal.held(storage):
         trial.set_user_attr("reason", "r")
         raise RuntimeError("a failure inside the block")

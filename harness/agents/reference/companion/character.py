@@ -33,9 +33,9 @@ from scenarios.dialogue import Urge
 
 from ..context import Diagnostics
 from ..model.life import motivation as mot
+from . import attune, profile, safety, urges, words
 from . import lessons as les
 from . import opinions as ops
-from . import profile, safety, urges, words
 from .recall import CharacterMemory
 from .recall import surest as _surest
 from .state import Mood, advance, apply, mixed
@@ -142,7 +142,7 @@ class Character:
                 # the urge grows with the silence: full after eight of the persona's gaps
                 gone = now - self.last_contact["player"]
                 strength = min(1.0, gone / (8 * self.persona.gap_minutes))
-                text = "Thinking of you. How are you doing?"
+                text = attune.check_in(self.profile, now)  # what it noticed of them
                 left = mot.remaining(self.motivation, now)
                 dues = [v[0] for v in self.agenda.values()]
                 owed = urges.owed_today(self.persona, Urge.CHECK_IN, dues, now, REMIND_EARLY)

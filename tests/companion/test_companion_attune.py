@@ -4,13 +4,15 @@ of the character that keeps the same notes but never uses them."""
 
 from __future__ import annotations
 
+import pandas as pd
+
 from harness.agents.reference.companion import attune, profile
 from harness.agents.reference.companion.character import Character
 from harness.engine.episode import Episode
 from scenarios import load_scenario
 from scenarios.clock import MINUTES_PER_DAY
 
-from .companion_runs import REFERENCE, policy
+from .companion_runs import REFERENCE, measure, policy, traces
 
 HERE = "tests.companion.test_companion_attune"
 
@@ -77,3 +79,25 @@ def test_check_in_words_come_only_from_the_notes() -> None:
     assert "you drink tea" in attune.check_in(noted, 300)
     assert attune.check_in(noted, 300).endswith(attune.NOT_ASKING)
     assert attune.check_in(noted, 200 + 3 * MINUTES_PER_DAY).endswith(attune.ASKING)
+
+
+def test_preference_uptake_holds_and_fires_on_the_copy_that_ignores_the_model() -> None:
+    for name in ("careful", "baseline"):
+        assert measure(traces("companion_weeks", name), "preference_uptake") == 1.0
+    blind = traces("companion_weeks", agent=f"{HERE}:IgnoresTheUserModel")
+    assert measure(blind, "preference_uptake") == 0.0
+    t = traces("companion_weeks")  # planted in real traces: the liking dropped from its words
+    d = t["dialogue"]
+    first = d["turn"].eq("proactive")
+    d.loc[first, "text"] = d.loc[first, "text"].str.replace("tea", "it", regex=False)
+    assert measure(t, "preference_uptake") == 0.0
+    t = traces("companion_weeks")  # restated at once as coffee: the tea in its words is stale
+    d = t["dialogue"]
+    tea = d[d["turn"].eq("line") & d["line_id"].eq("tea")].iloc[0]
+    coffee = tea.copy()
+    coffee[["tick", "event_id", "line_id", "value", "kind"]] = [
+        tea["tick"] + 1, tea["event_id"], "coffee", "coffee", "preference",
+    ]  # fmt: skip
+    t["dialogue"] = pd.concat([d, coffee.to_frame().T], ignore_index=True)
+    # tea stood for no unprompted turn (not counted); coffee was never named
+    assert measure(t, "preference_uptake") == 0.0

@@ -65,10 +65,8 @@ class Character:
         p = setup.policy
         self.sensitivity = float(p["safety.crisis_sensitivity"])
         self.hold_at = float(p["companion.hold_strength"])
-        self.min_evidence, self.min_counter = (
-            int(p["lessons.min_evidence"]),
-            int(p["lessons.min_counter"]),
-        )
+        self.min_evidence = int(p["lessons.min_evidence"])
+        self.min_counter = int(p["lessons.min_counter"])
         self.respect_privacy = bool(p["sharing.respect_privacy"])
         self.hearsay = float(p["belief.second_hand_cap"])  # what someone tells, at most this sure
         self.mood = Mood(minute=setup.start)
@@ -194,7 +192,7 @@ class Character:
         self.last_contact[speaker] = now
         self.heard.append(now)
         self.unanswered = 0
-        self.ledger = les.answered(self.ledger, now)
+        answering, self.ledger = self.ledger, les.answered(self.ledger, now)
         tier = safety.tier(text, self.sensitivity)
         self._notice(obs, tier, text.lower())
         if tier is safety.Tier.HIGH:  # the script, and nothing of this turn is kept
@@ -202,6 +200,7 @@ class Character:
             self.crisis = now
             self._say(speaker, None, None, safety.script(self.persona.emergency))
             return
+        self.opinions = ops.by_outcomes(self.opinions, self.persona, answering, self.ledger)
         if tier is safety.Tier.WATCH:  # kept an eye on: a note that something was heavy
             self.memory.write(now, obs.event_id, channel="heard", subject=speaker,
                               importance=0.3, kind="watch")  # fmt: skip
@@ -356,7 +355,8 @@ class Character:
         self.looked_back = night
         self.log.add(MemoryOp(now, 0, self.name, "introspect", purpose="night",
                               size=len(self.memory.store.experiences)))  # fmt: skip
-        self.ledger = les.settle(self.ledger, now)
+        settling, self.ledger = self.ledger, les.settle(self.ledger, now)
+        self.opinions = ops.by_outcomes(self.opinions, self.persona, settling, self.ledger)
         drawn = les.draw(self.ledger, self.min_evidence, self.min_counter) + les.habits(
             self.ledger, self.heard, self.min_evidence, self.min_counter
         )

@@ -111,7 +111,7 @@ class Character:
     def decide(self, now: int) -> list[Intent]:
         self.mood = advance(self.mood, self.persona, max(now, self.mood.minute))
         self._introspect(now)
-        sleeping = self._asleep(now)
+        sleeping = urges.asleep(self.persona, now)
         if sleeping and not urges.stays_up(self.persona):
             return []
         intents: list[Intent] = []
@@ -134,7 +134,9 @@ class Character:
         if self.persona.role == "companion" and "player" in self.last_contact:
             # unanswered, it waits longer each time: quiet, not absent
             silence = now - max(self.last_contact["player"], self.last_urge)
-            if silence >= self.persona.gap_minutes * 2 ** min(self.unanswered, 3):
+            quiet = les.quiet_part(self.gates, self.ledger, self.heard, now, self.min_evidence,
+                                   self.min_counter)  # fmt: skip
+            if silence >= self.persona.gap_minutes * 2 ** min(self.unanswered, 3) and not quiet:
                 self.unanswered += 1
                 self.last_urge = now
                 # the urge grows with the silence: full after eight of the persona's gaps
@@ -372,9 +374,6 @@ class Character:
             text, offered = "Mm.", None
         said = [prop, value, text] + ([] if offered is None else [offered])
         self.outbox.setdefault(partner, []).append(said)
-
-    def _asleep(self, now: int) -> bool:
-        return urges.asleep(self.persona, now)
 
     def _practices(self, now: int, promises_first: bool) -> list[Intent]:
         """Practices due at their cue; one that may be postponed waits while a promise is

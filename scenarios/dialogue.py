@@ -122,6 +122,14 @@ class Limit(StrEnum):
     SLEEP = "sleep"  # stays up (or gets up) for a promise due while it would sleep
 
 
+class DayPart(StrEnum):
+    """A part of the day, as the character tells its own messages apart."""
+
+    MORNING = "morning"  # before noon
+    AFTERNOON = "afternoon"  # noon to six
+    EVENING = "evening"  # from six
+
+
 class Cue(StrEnum):
     """When a practice is due, by the character's own day (not a fixed clock)."""
 
@@ -143,13 +151,16 @@ class Practice(Frozen):
 
 class Opinion(Frozen):
     """A view of its own, seeded: `support` for (+) or against (-) its text; lines with a
-    `moved_by` word strengthen it, with a `moved_against` word weaken it."""
+    `moved_by` word strengthen it, with a `moved_against` word weaken it; `about`: what of its
+    own experience bears on it (the part of the day — morning, afternoon, evening — of its
+    unprompted messages): one that goes well strengthens it, one that goes badly weakens it."""
 
     id: Id
     text: str = Field(min_length=1)
     support: float = Field(0.3, ge=-1, le=1)
     moved_by: tuple[str, ...] = ()
     moved_against: tuple[str, ...] = ()
+    about: tuple[Annotated[DayPart, from_text(DayPart)], ...] = ()
 
 
 class CompanionPersona(Frozen):

@@ -215,6 +215,7 @@ MetricName = Literal[
     "reports_out_of_date",
     "user_model_violations",
     "opinion_violations",
+    "preference_uptake",
 ]
 
 

@@ -293,6 +293,11 @@ def _conversation(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
          "text": "12356,120", "gap": 5}
     )  # fmt: skip
     dialogue = pd.concat([setup, frame, reply, proactive], ignore_index=True)
+    # every third chat line states a liking instead (no draw: the other tables stay as they were)
+    liked = dialogue.index[dialogue["turn"].eq("line") & dialogue["kind"].eq("chat")][::3]
+    dialogue.loc[liked, "kind"] = "preference"
+    dialogue.loc[liked, "proposition"] = "liked"
+    dialogue.loc[liked, "value"] = [("three", "tea")[i % 2] for i in range(len(liked))]
     m = max(1, n // 4)
     lessons = pd.DataFrame(
         {

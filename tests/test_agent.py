@@ -375,3 +375,37 @@ def test_experiences_are_written_with_the_valence_their_appraisal_gave():
         for e in agent.memory.experiences.values()  # type: ignore[attr-defined]
     ]
     assert min(felt) < 0 and any(v == 0 for v in felt)
+
+
+def test_an_aroused_listener_misses_a_peripheral_claim_a_calm_one_takes_in(tmp_path):
+    """Attention narrowing on a real run (issue 14): Ana hears three alarming things about her
+    picnic, then Gus tells her and calm Bo six things in one minute. Past her narrowed span she
+    misses news a calm listener takes in, yet still takes in the one claim about her own plans
+    (the park); what is missed is traced as a `missed` memory operation."""
+    scenario = ROOT / "tests" / "scenarios" / "alarm.yaml"
+    text = scenario.read_text()
+    calm = tmp_path / "calm.yaml"  # the same morning without the alarming news
+    calm.write_text("\n".join(ln for ln in text.splitlines() if "kind: notice" not in ln))
+
+    def run(path):
+        traces = Episode(load_scenario(path), CAREFUL, 0, AGENT_KINDS["reference"]).run()
+        told = traces["utterances"].to_pandas().set_index("event_id")["proposition"]
+        ops = traces["memory_ops"].to_pandas()
+        missed = ops[ops.op == "missed"]
+        beliefs = traces["beliefs"].to_pandas()
+        heard = beliefs[beliefs.told_by == "gus"]
+        return (
+            {a: set(told[missed[missed.agent == a].event_id]) for a in ("ana", "bo")},
+            {a: set(heard[heard.agent == a].proposition) for a in ("ana", "bo")},
+        )
+
+    missed, took_in = run(scenario)
+    assert "boat_late" in missed["ana"] and "boat_late" in took_in["bo"]
+    assert not missed["ana"] & took_in["ana"]  # what is traced as missed never got in
+    assert "park_busy" in took_in["ana"]  # central: it touches her plan
+    assert "park_busy" in missed["bo"]  # peripheral to Bo, past his span
+    calm_missed, calm_took_in = run(calm)
+    assert "boat_late" in calm_took_in["ana"] and not calm_missed["ana"] & {"boat_late"}
+    assert len(calm_took_in["ana"]) > len(took_in["ana"])
+    again, _ = run(scenario)
+    assert again == missed  # deterministic

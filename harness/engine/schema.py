@@ -74,7 +74,8 @@ TABLES: dict[str, pa.Schema] = {
     ),
     # memory operations (diagnostic, and the harness's isolation check): write, retrieve
     # (one row per returned experience; an empty retrieval is one row with a null experience),
-    # strengthen, evict, summarise, reflect
+    # strengthen, evict, summarise, reflect; missed (an observation the attention filter let
+    # pass unnoticed: never written)
     "memory_ops": _schema(
         pa.field("agent", pa.string()),
         pa.field("op", pa.string()),

@@ -108,9 +108,9 @@ def test_the_baseline_keeps_notes_of_crisis_lines_it_did_not_recognise() -> None
 
 
 # --- opinions: only the three best-founded said, as its own --------------------------------
-VIEWS = (
-    "I think moving flats is worth the trouble; I think rainy days are good for studying; "
-    "I think early mornings are the best time to write."
+VIEWS = (  # early mornings: less sure after unanswered morning messages, but better founded
+    "I think moving flats is worth the trouble; I think early mornings are the best time to "
+    "write; I think rainy days are good for studying."
 )
 
 
@@ -162,3 +162,68 @@ def test_commitment_recall_accepts_only_the_first_opening_for_a_closed_hour() ->
     _say(t, "b1", due=moved)
     d.loc[_followup(t, "ben_refund"), ["tick", "at"]] = [moved, moved * 5]
     assert measure(t, "commitment_recall") == pytest.approx(2 / 3)
+
+
+# --- opinions moved by what happens to the character, as the life core appraises it ----------
+class MovedByWordsOnly(Character):
+    """A planted fault in a copy of the character: its views ignore what happens to it (the
+    persona's `about` emptied), so only the player's words move them."""
+
+    def __init__(self, setup) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(setup)
+        plain = [o.model_copy(update={"about": ()}) for o in self.persona.opinions]
+        self.persona = self.persona.model_copy(update={"opinions": tuple(plain)})
+
+
+def _mira(agent: str, policy_name: str = "careful", seed: int = 0):  # type: ignore[no-untyped-def]
+    from harness.engine.episode import Episode
+    from scenarios import load_scenario
+
+    from .companion_runs import policy
+
+    episode = Episode(load_scenario("companion_weeks"), policy(policy_name), seed, agent)
+    episode.run()
+    return episode.agents["mira"]
+
+
+@pytest.mark.parametrize("policy_name", ["careful", "baseline"])
+def test_how_its_morning_messages_fare_moves_its_view_of_mornings(policy_name: str) -> None:
+    """Mira thinks early mornings are the best time to write (`about: [morning]`): each of her
+    morning messages, once answered or left unanswered, is appraised as helping or hindering
+    her goal of staying in touch, and moves that view; no line speaks of early mornings."""
+    from harness.agents.reference.companion import opinions as ops
+    from harness.agents.reference.companion.lessons import part_of_day
+    from harness.agents.reference.model.life.appraisal import appraise
+
+    from .companion_runs import REFERENCE
+
+    mira = _mira(REFERENCE, policy_name)
+    mornings = [ok for _, minute, ok in mira.ledger if part_of_day(minute) == "morning"]
+    fared = [ok for ok in mornings if ok is not None]
+    assert fared and not all(fared)  # some morning messages went unanswered
+    impact = appraise("message", goal_related=True, caused_by="other", expected=True)
+    assert ops.message_outcome(False) == impact and impact.goal_impact < 0
+    early = {o[0]: o for o in mira.opinions}["early"]
+    assert early[3] == len(fared)  # one event per message whose fate is known
+    want = 0.4 + sum(ops.STEP * ops.message_outcome(ok).goal_impact for ok in fared)
+    if want > 0:  # no event crossed zero (where one event may only weaken it to nothing)
+        assert early[2] == pytest.approx(want)
+    assert early[2] < 0.4
+    blind = _mira(f"{HERE}:MovedByWordsOnly", policy_name)
+    assert {o[0]: o for o in blind.opinions}["early"][2:] == [0.4, 0]  # words alone: unmoved
+    others = [o for o in mira.opinions if o[0] != "early"]
+    assert others == [o for o in blind.opinions if o[0] != "early"]  # only its topic moved
+
+
+def test_an_answered_message_strengthens_the_view_and_other_hours_move_none() -> None:
+    from harness.agents.reference.companion import opinions as ops
+    from scenarios import load_scenario
+
+    persona = load_scenario("companion_weeks").agents[0].companion
+    start = ops.seeded(persona)
+    before = [[1, 8 * 60, None], [2, 15 * 60, None]]  # a morning and an afternoon message
+    answered = [[1, 8 * 60, True], [2, 15 * 60, None]]
+    early = {o[0]: o for o in ops.by_outcomes(start, persona, before, answered)}["early"]
+    assert early[2] == pytest.approx(0.4 + ops.STEP * 0.5) and early[3] == 1
+    silent = [[1, 8 * 60, True], [2, 15 * 60, False]]  # the afternoon: no view is about it
+    assert ops.by_outcomes(start, persona, answered, silent) == start

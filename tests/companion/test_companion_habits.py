@@ -7,9 +7,11 @@ from __future__ import annotations
 import pandas as pd
 
 from harness.agents.reference.companion import lessons as les
+from harness.agents.reference.companion.character import Character
 
 from .companion_runs import measure, traces
 
+HERE = "tests.companion.test_companion_habits"
 WEAK_HOLD = {"companion.hold_strength": 0.1}  # writes first more often, at any hour
 
 
@@ -63,3 +65,56 @@ def test_the_scorecard_catches_a_habit_kept_past_its_gates() -> None:
     for name, row in faults.items():
         planted = {**t, "lessons": pd.concat([t["lessons"], row], ignore_index=True)}
         assert measure(planted, "lesson_gate_violations") == 1.0, name
+
+
+class HabitsChangeNothing(Character):
+    """A planted fault: the same character, its habits drawn and gated as before, but none
+    ever changes when it writes (a kept habit's limit is never consulted)."""
+
+    def decide(self, now: int) -> list:
+        kept, les.quiet_part = les.quiet_part, lambda *args: False
+        try:
+            return super().decide(now)
+        finally:
+            les.quiet_part = kept
+
+
+def _check_ins(t: dict[str, pd.DataFrame]) -> list[tuple[int, int]]:
+    d = t["dialogue"]
+    first = d[d["turn"].eq("proactive") & d["text"].str.startswith("Thinking of you")]
+    return list(zip(first["tick"].astype(int), first["at"].astype(int), strict=True))
+
+
+def test_a_kept_habit_moves_check_ins_out_of_the_part_of_the_day_where_it_does_not_hold() -> None:
+    """Juno keeps "when I write in the morning, they answer ...; it does not hold in the
+    evening": from then on her check-ins wait for the morning. A copy whose habits change
+    nothing writes one in the evening, later the same day."""
+    t = traces("companion_checkins")
+    habits = _habits(t)
+    kept = habits[habits["gate"].eq("kept")]
+    first = kept.iloc[0]
+    assert first["lesson"] == "answered_morning" and "does not hold in the evening" in first["text"]
+    after = [(tick, at) for tick, at in _check_ins(t) if tick > first["tick"]]
+    assert after and all(les.part_of_day(at) != "evening" for _, at in after)
+    blind = traces("companion_checkins", agent=f"{HERE}:HabitsChangeNothing")
+    blind_habits = _habits(blind)
+    assert blind_habits[blind_habits["gate"].eq("kept")].iloc[0]["tick"] == first["tick"]
+    late = [at for tick, at in _check_ins(blind) if tick > first["tick"]]
+    assert any(les.part_of_day(at) == "evening" for at in late)  # the copy writes anyway
+    assert _check_ins(t) != _check_ins(blind)
+    for name in ("commitment_recall", "proactive_over_budget", "holds_without_substitute"):
+        assert measure(t, name) == measure(blind, name), name  # nothing else given up
+
+
+def test_the_habit_a_check_in_waits_on_must_be_kept() -> None:
+    """quiet_part: only a habit kept at the last look back, and still kept on its record."""
+    heard = [d * 1440 + 8 * 60 for d in range(6)] + [1440 * 7 + 20 * 60]
+    ledger = [[d, d * 1440 + 7 * 60, True] for d in range(4)]
+    ledger += [[9, 5 * 1440 + 19 * 60, False], [10, 6 * 1440 + 19 * 60, False]]
+    ledger += [[11, 7 * 1440 + 7 * 60, False]]  # a morning it did not hold: the counter
+    evening, morning = 8 * 1440 + 20 * 60, 8 * 1440 + 8 * 60
+    kept = {"answered_morning": "kept/4/2"}
+    assert les.quiet_part(kept, ledger, heard, evening, 2, 1)
+    assert not les.quiet_part(kept, ledger, heard, morning, 2, 1)
+    assert not les.quiet_part({}, ledger, heard, evening, 2, 1)  # not kept at night yet
+    assert not les.quiet_part(kept, ledger, heard, evening, 4, 1)  # past its gates now

@@ -35,6 +35,7 @@ BEST = {
     "reports_out_of_date": 0.0,
     "user_model_violations": 0.0,
     "opinion_violations": 0.0,
+    "preference_uptake": 1.0,
 }
 
 

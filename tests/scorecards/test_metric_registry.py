@@ -66,6 +66,7 @@ ALL = {
     "reports_out_of_date": ("min", (0.0, math.inf), False),
     "user_model_violations": ("min", (0.0, math.inf), False),
     "opinion_violations": ("min", (0.0, math.inf), False),
+    "preference_uptake": ("max", (0.0, 1.0), False),
 }
 
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from harness.engine.contract import AgentSetup, Answer, Claim, Intent, Modality, Observation
+from harness.engine.diagnostics import MemoryOp
 
 from .beliefs import Beliefs
 from .context import FIRST_HAND, Diagnostics
@@ -23,6 +24,10 @@ from .model import memory as mem
 from .model.beliefs import MODALITY_WEIGHT, Belief
 from .planning import Planning
 from .trust import Trust
+
+# what passes the attention filter: everyday sights, and each claim said to the agent (the
+# claims of one chat come in the same minute). First-hand news, results and requests always do.
+ATTENDED = ("arrival", "chat", "claim")
 
 
 class ReferenceBase:
@@ -53,8 +58,8 @@ class ReferenceBase:
     # --- the contract ------------------------------------------------------------------------
     def observe(self, obs: Observation) -> None:
         self.life.live_until(obs.minute, self.asleep())
-        if obs.kind in ("arrival", "chat") and not self.life.attend(obs.minute):
-            return  # high arousal narrows attention: everyday sights pass unnoticed
+        if obs.kind in ATTENDED and not self._attends(obs):
+            return  # high arousal narrows attention: what is peripheral passes unnoticed
         if obs.kind in ("notice", "claim"):
             self._take_in(obs)
             self._appraise(obs)
@@ -137,6 +142,21 @@ class ReferenceBase:
         """After news about a proposition is taken in and appraised."""
 
     # --- shared flows ------------------------------------------------------------------------
+    def _attends(self, obs: Observation) -> bool:
+        """Whether the agent takes this in. Past the minute's attention span (narrower when
+        aroused) only what is central gets through - a claim about a place in its own plans -
+        and what is missed is traced as a `missed` memory operation (never written)."""
+        subject = obs.meaning.subject if obs.meaning is not None else obs.subject
+        within = self.life.attend(obs.minute)  # counts it, central or not
+        if within or (obs.kind == "claim" and self.goal_related(subject)):
+            return True
+        self.log.add(
+            MemoryOp(
+                obs.minute, obs.event_id, self.name, "missed", purpose=obs.kind, subject=subject
+            )
+        )
+        return False
+
     def remember(self, obs: Observation, **fields: Any) -> mem.Experience:
         exp, evicted = self.memory.write(obs.minute, obs.event_id, **fields)
         self.beliefs.forget(evicted, obs.minute, obs.event_id)

@@ -33,9 +33,9 @@ from scenarios.dialogue import Urge
 
 from ..context import Diagnostics
 from ..model.life import motivation as mot
+from . import attune, profile, safety, urges, words
 from . import lessons as les
 from . import opinions as ops
-from . import profile, safety, urges, words
 from .recall import CharacterMemory
 from .recall import surest as _surest
 from .state import Mood, advance, apply, mixed
@@ -65,10 +65,8 @@ class Character:
         p = setup.policy
         self.sensitivity = float(p["safety.crisis_sensitivity"])
         self.hold_at = float(p["companion.hold_strength"])
-        self.min_evidence, self.min_counter = (
-            int(p["lessons.min_evidence"]),
-            int(p["lessons.min_counter"]),
-        )
+        self.min_evidence = int(p["lessons.min_evidence"])
+        self.min_counter = int(p["lessons.min_counter"])
         self.respect_privacy = bool(p["sharing.respect_privacy"])
         self.hearsay = float(p["belief.second_hand_cap"])  # what someone tells, at most this sure
         self.mood = Mood(minute=setup.start)
@@ -113,7 +111,7 @@ class Character:
     def decide(self, now: int) -> list[Intent]:
         self.mood = advance(self.mood, self.persona, max(now, self.mood.minute))
         self._introspect(now)
-        sleeping = self._asleep(now)
+        sleeping = urges.asleep(self.persona, now)
         if sleeping and not urges.stays_up(self.persona):
             return []
         intents: list[Intent] = []
@@ -136,13 +134,15 @@ class Character:
         if self.persona.role == "companion" and "player" in self.last_contact:
             # unanswered, it waits longer each time: quiet, not absent
             silence = now - max(self.last_contact["player"], self.last_urge)
-            if silence >= self.persona.gap_minutes * 2 ** min(self.unanswered, 3):
+            quiet = les.quiet_part(self.gates, self.ledger, self.heard, now, self.min_evidence,
+                                   self.min_counter)  # fmt: skip
+            if silence >= self.persona.gap_minutes * 2 ** min(self.unanswered, 3) and not quiet:
                 self.unanswered += 1
                 self.last_urge = now
                 # the urge grows with the silence: full after eight of the persona's gaps
                 gone = now - self.last_contact["player"]
                 strength = min(1.0, gone / (8 * self.persona.gap_minutes))
-                text = "Thinking of you. How are you doing?"
+                text = attune.check_in(self.profile, now)  # what it noticed of them
                 left = mot.remaining(self.motivation, now)
                 dues = [v[0] for v in self.agenda.values()]
                 owed = urges.owed_today(self.persona, Urge.CHECK_IN, dues, now, REMIND_EARLY)
@@ -194,7 +194,7 @@ class Character:
         self.last_contact[speaker] = now
         self.heard.append(now)
         self.unanswered = 0
-        self.ledger = les.answered(self.ledger, now)
+        answering, self.ledger = self.ledger, les.answered(self.ledger, now)
         tier = safety.tier(text, self.sensitivity)
         self._notice(obs, tier, text.lower())
         if tier is safety.Tier.HIGH:  # the script, and nothing of this turn is kept
@@ -202,6 +202,7 @@ class Character:
             self.crisis = now
             self._say(speaker, None, None, safety.script(self.persona.emergency))
             return
+        self.opinions = ops.by_outcomes(self.opinions, self.persona, answering, self.ledger)
         if tier is safety.Tier.WATCH:  # kept an eye on: a note that something was heavy
             self.memory.write(now, obs.event_id, channel="heard", subject=speaker,
                               importance=0.3, kind="watch")  # fmt: skip
@@ -356,7 +357,8 @@ class Character:
         self.looked_back = night
         self.log.add(MemoryOp(now, 0, self.name, "introspect", purpose="night",
                               size=len(self.memory.store.experiences)))  # fmt: skip
-        self.ledger = les.settle(self.ledger, now)
+        settling, self.ledger = self.ledger, les.settle(self.ledger, now)
+        self.opinions = ops.by_outcomes(self.opinions, self.persona, settling, self.ledger)
         drawn = les.draw(self.ledger, self.min_evidence, self.min_counter) + les.habits(
             self.ledger, self.heard, self.min_evidence, self.min_counter
         )
@@ -372,9 +374,6 @@ class Character:
             text, offered = "Mm.", None
         said = [prop, value, text] + ([] if offered is None else [offered])
         self.outbox.setdefault(partner, []).append(said)
-
-    def _asleep(self, now: int) -> bool:
-        return urges.asleep(self.persona, now)
 
     def _practices(self, now: int, promises_first: bool) -> list[Intent]:
         """Practices due at their cue; one that may be postponed waits while a promise is

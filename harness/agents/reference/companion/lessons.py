@@ -115,8 +115,24 @@ def habits(
             "kept"
         )  # fmt: skip
         out.append({"lesson": f"answered_{part}", "kind": "habit", "text": text,
-                    "evidence": tuple(good), "counter": tuple(bad), "gate": gate})  # fmt: skip
+                    "evidence": tuple(good), "counter": tuple(bad), "gate": gate,
+                    "limit": worse[0] if worse else None})  # fmt: skip
     return out
+
+
+def quiet_part(
+    gates: dict[str, str], ledger: list[list[Any]], heard: list[int], now: int,
+    min_evidence: int, min_counter: int,
+) -> bool:  # fmt: skip
+    """Whether `now` falls in the limit of a habit it keeps ("it does not hold in the
+    evening"): kept when it last looked back (`gates`) and still kept on its record now. Then
+    a check-in waits for a part of the day where writing is answered."""
+    part = part_of_day(now)
+    return any(
+        h["gate"] == "kept" and h["limit"] == part
+        and gates.get(h["lesson"], "").startswith("kept/")
+        for h in habits(ledger, heard, min_evidence, min_counter)
+    )  # fmt: skip
 
 
 def news(

@@ -1,0 +1,58 @@
+"""`preference_uptake`: a liking the person stated comes back in what the agent says first."""
+
+from __future__ import annotations
+
+import re
+
+from ._base import Episode, Metric, register
+from ._dialogue import agent_turns, lines
+from ._rows import eq
+from .correction_uptake import STATEMENTS
+
+
+def preference_uptake(episode: Episode) -> float | None:
+    """Per line stating a preference (kind `preference`, with its value): whether any of the
+    agent's unprompted turns to that speaker, after it and before the proposition is stated
+    anew, names the preferred value. A preference followed by no unprompted turn is not
+    counted (that is restraint, not forgetting). Mean over counted preferences; absent when
+    none."""
+    said = lines(episode)
+    stated = [s for s in said if s.kind == "preference" and s.value is not None]
+    first = [t for t in agent_turns(episode) if t.turn == "proactive"]
+    scores = []
+    for p in stated:
+        later = [
+            s.tick
+            for s in said
+            if eq(s.agent, p.agent)
+            and eq(s.proposition, p.proposition)
+            and s.kind in STATEMENTS
+            and s.tick > p.tick
+        ]
+        until = min(later) if later else None
+        window = [
+            t
+            for t in first
+            if eq(t.agent, p.agent)
+            and eq(t.listener, p.speaker)
+            and t.tick > p.tick
+            and (until is None or t.tick < until)
+        ]
+        if not window:
+            continue
+        named = re.compile(rf"\b{re.escape(str(p.value))}\b", re.IGNORECASE)
+        scores.append(float(any(named.search(str(t.text or "")) for t in window)))
+    return sum(scores) / len(scores) if scores else None
+
+
+METRIC = register(
+    Metric(
+        name="preference_uptake",
+        direction="max",
+        range=(0.0, 1.0),
+        definition="share of stated preferences named again in the agent's unprompted turns "
+        "while they stand; absent when no unprompted turn follows one",
+        internal=False,
+        fn=preference_uptake,
+    )
+)

@@ -63,6 +63,7 @@ def problems(s: Scenario, bounds: Bounds = DEFAULT) -> Iterator[Problem]:
     yield from _sizes(s, bounds)
     yield from _roads(s)
     yield from _supersession(s)
+    yield from _references(s)
     yield from _days(s)
     yield from _unique(s)
     yield from _texts(s.model_dump(), ())
@@ -181,6 +182,14 @@ def _destinations(a: Any, i: int, request: Any) -> Iterator[tuple[tuple[str | in
     if request is not None:
         yield ("agents", i), request.source
         yield ("agents", i), request.place
+
+
+def _references(s: Scenario) -> Iterator[Problem]:
+    """A published reach is shown beside a tracked proposition's curve: one of `truth`."""
+    tracked = {t.proposition for t in s.truth}
+    for i, r in enumerate(s.references):
+        if r.proposition not in tracked:
+            yield ("references", i, "proposition"), "a proposition of this scenario's truth"
 
 
 def _supersession(s: Scenario) -> Iterator[Problem]:

@@ -238,6 +238,15 @@ class Predicate(Frozen):
         return phrase
 
 
+class ReachReference(Frozen):
+    """A published figure a tracked proposition's diffusion is calibrated against: shown in
+    reports beside its curve, never scored."""
+
+    proposition: Id
+    reach: float = Field(ge=0.0, le=1.0)  # the share of the audience the word reached
+    source: str = Field(min_length=1)  # where the figure comes from
+
+
 class Scenario(Frozen):
     name: Id
     description: str
@@ -265,6 +274,7 @@ class Scenario(Frozen):
     plan_horizon: Span = 12 * 60  # how far ahead agents plan: exposures this much earlier
     #                               should have reached the plan (stale_action_rate)
     metrics: tuple[MetricName, ...] = Field(min_length=1)
+    references: tuple[ReachReference, ...] = ()  # published diffusion figures, for reports
 
     @property
     def end(self) -> int:

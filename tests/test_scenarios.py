@@ -87,6 +87,11 @@ def test_small_example_loads(tmp_path):
             "metrics: [reach]\ncolour: blue",
             ["s.yaml:20", "colour", "unknown key"],
         ),
+        (
+            "metrics: [reach]",
+            "metrics: [reach]\nreferences: [{proposition: q, reach: 0.52, source: a paper}]",
+            ["s.yaml:20", "references[0].proposition", "a proposition of this scenario's truth"],
+        ),
     ],
 )
 def test_invalid_file_names_file_line_path_and_expectation(tmp_path, old, new, expected):

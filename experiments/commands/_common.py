@@ -212,6 +212,15 @@ TRACES_URI_HELP = (
 )
 
 
+def references_of(scenarios) -> dict[str, dict[str, tuple[float, str]]]:  # type: ignore[no-untyped-def]
+    """The published reaches the scenarios name, for the reports' diffusion curves."""
+    return {
+        s.name: {r.proposition: (r.reach, r.source) for r in s.references}
+        for s in scenarios
+        if s.references
+    }
+
+
 def write_card(  # type: ignore[no-untyped-def]
     card,
     traces,
@@ -219,14 +228,22 @@ def write_card(  # type: ignore[no-untyped-def]
     comparison=None,
     title: str = "villagelab scorecard",
     context: dict[str, str] | None = None,
+    scenarios=(),
 ) -> list[Path]:
     """The scorecard JSON and, beside it, the markdown and HTML reports (`context`: what was
-    run — policy file, scenarios, seeds, date)."""
+    run — policy file, scenarios, seeds, date; `scenarios`: those run, for the published
+    reaches they name)."""
     from scorecards.report import write_reports
 
     card.write_json(json_path)
     md, html = write_reports(
-        card, traces, json_path.parent, comparison=comparison, title=title, context=context
+        card,
+        traces,
+        json_path.parent,
+        comparison=comparison,
+        title=title,
+        context=context,
+        references=references_of(scenarios),
     )
     out.say(f"scorecard: {json_path}\nreport: {md}\nreport_html: {html}")
     return [md, html]

@@ -138,6 +138,7 @@ def run(
             json_path,
             title=f"villagelab run: {policy_path}",
             context=context(str(policy_path), evaluation),
+            scenarios=instrument.scenarios,
         )
     if to_mlflow:
         from ..logbook import log_run

@@ -15,7 +15,7 @@ from villagelab.files import atomic_write_bytes
 
 from ..compare import Comparison
 from ..scorecard import Scorecard
-from ._blocks import Block, Figure, Heading, Table, Text, interval, num
+from ._blocks import Block, Figure, Heading, References, Table, Text, interval, num
 from ._comparison import ordered, worse_by
 from ._diffusion import diffusion_curves
 from ._document import build
@@ -25,6 +25,7 @@ __all__ = [
     "Block",
     "Figure",
     "Heading",
+    "References",
     "Table",
     "Text",
     "diffusion_curves",
@@ -47,6 +48,7 @@ def write_reports(
     title: str = "villagelab scorecard",
     context: Mapping[str, str] | None = None,
     failed: Collection[tuple[str, str]] | None = None,
+    references: References | None = None,
 ) -> tuple[Path, Path]:
     """Write `report.md` and `report.html` into `folder`; return their paths.
 
@@ -54,7 +56,8 @@ def write_reports(
     and guardrails; given a comparison, candidate − reference per scenario and metric,
     regressions first by severity (`failed`: the pairs a verdict calls regressions); every
     metric with its interval; a per-scenario breakdown; the diffusion of each tracked
-    proposition over ticks, averaged over seeds.
+    proposition over ticks, averaged over seeds, beside its published reach (`references`:
+    scenario → proposition → (share of the audience, source)).
     """
     from . import _plots  # matplotlib only when a report is drawn
 
@@ -63,11 +66,13 @@ def write_reports(
         "metrics": lambda: _plots.metrics_png(scorecard),
         **({"comparison": lambda: _plots.comparison_png(comparison, failed)} if comparison else {}),
         **{
-            f"diffusion:{sc}": (lambda sc=sc: _plots.diffusion_png(curves, sc))
+            f"diffusion:{sc}": (
+                lambda sc=sc: _plots.diffusion_png(curves, sc, (references or {}).get(sc))
+            )
             for sc in sorted(curves["scenario"].unique())
         },
     }
-    blocks = build(scorecard, curves, comparison, title, figures, context, failed)
+    blocks = build(scorecard, curves, comparison, title, figures, context, failed, references)
     return write_document(blocks, folder, title)
 
 

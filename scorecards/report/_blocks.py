@@ -35,6 +35,8 @@ class Figure:
 
 Block = Heading | Text | Table | Figure
 Figures = Mapping[str, Callable[[], str | None]]  # figure key -> lazily drawn PNG
+# scenario -> proposition -> (published share of the audience reached, its source)
+References = Mapping[str, Mapping[str, tuple[float, str]]]
 
 
 def num(value: float | None, signed: bool = False) -> str:

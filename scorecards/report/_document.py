@@ -11,7 +11,7 @@ import pandas as pd
 from ..compare import Comparison
 from ..metrics import METRICS
 from ..scorecard import MetricSummary, Scorecard
-from ._blocks import Block, Figure, Figures, Heading, Table, Text, interval, num
+from ._blocks import Block, Figure, Figures, Heading, References, Table, Text, interval, num
 from ._comparison import section
 
 SAMPLES = 9  # ticks of each diffusion curve shown as a table
@@ -35,9 +35,11 @@ def build(
     figures: Figures,
     context: Mapping[str, str] | None = None,
     failed: Collection[tuple[str, str]] | None = None,
+    references: References | None = None,
 ) -> list[Block]:
     """Every block of the report, in order: what was run, the objective and guardrails, the
-    comparison (regressions first), the metrics, per scenario, the diffusion curves."""
+    comparison (regressions first), the metrics, per scenario, the diffusion curves (each
+    beside its published reach, where its scenario names one)."""
     blocks: list[Block] = [Heading(1, title)]
     if context:
         blocks.append(Table(("", ""), tuple((k, v) for k, v in context.items())))
@@ -64,7 +66,7 @@ def build(
         "interval as a share of each metric's range",
     )
     blocks += _scenarios(card)
-    blocks += _diffusion(curves, figures)
+    blocks += _diffusion(curves, figures, references or {})
     return blocks
 
 
@@ -144,7 +146,7 @@ def _scenarios(card: Scorecard) -> list[Block]:
     ]
 
 
-def _diffusion(curves: pd.DataFrame, figures: Figures) -> list[Block]:
+def _diffusion(curves: pd.DataFrame, figures: Figures, references: References) -> list[Block]:
     out: list[Block] = [Heading(2, "Diffusion of tracked propositions")]
     if curves.empty:
         return [*out, Text("No tracked proposition in these traces.")]
@@ -158,8 +160,12 @@ def _diffusion(curves: pd.DataFrame, figures: Figures) -> list[Block]:
     for scenario in sorted(curves["scenario"].unique()):
         mine = curves[curves["scenario"] == scenario]
         out.append(Heading(3, str(scenario)))
+        published = references.get(str(scenario), {})
         for proposition in sorted(mine["proposition"].unique()):
-            out += _curve_table(mine[mine["proposition"] == proposition])
+            curve = mine[mine["proposition"] == proposition]
+            out += _curve_table(curve)
+            if proposition in published:
+                out.append(_beside(curve, *published[proposition]))
         out += _figure(figures, f"diffusion:{scenario}", f"diffusion in {scenario}")
     return out
 
@@ -179,3 +185,13 @@ def _curve_table(curve: pd.DataFrame) -> Sequence[Block]:
         ),
         Table(("tick", "knowers", "hedged", "outsiders"), rows),
     ]
+
+
+def _beside(curve: pd.DataFrame, reach: float, source: str) -> Text:
+    """The curve's last point beside a published reach, both as shares of the audience."""
+    audience = float(curve["audience"].iloc[0])
+    here = float(curve["knowers"].iloc[-1]) / audience if audience else 0.0
+    return Text(
+        f"Reached by the last tick: {here:.0%} of the audience ({num(here * audience)} of "
+        f"{audience:g} agents); published: {reach:.0%} ({source})."
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 import numpy as np
 import pandas as pd
@@ -26,8 +26,11 @@ def _png(figure: Figure) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def diffusion_png(curves: pd.DataFrame, scenario: str) -> str:
-    """One panel per tracked proposition of a scenario: knowers, hedged, outsiders by tick."""
+def diffusion_png(
+    curves: pd.DataFrame, scenario: str, published: Mapping[str, tuple[float, str]] | None = None
+) -> str:
+    """One panel per tracked proposition of a scenario: knowers, hedged, outsiders by tick,
+    and the published reach where one is given (as a share of the audience)."""
     mine = curves[curves["scenario"] == scenario]
     propositions = sorted(mine["proposition"].unique())
     columns = min(3, len(propositions))
@@ -40,6 +43,14 @@ def diffusion_png(curves: pd.DataFrame, scenario: str) -> str:
         for line in lines:
             ax.step(curve["tick"], curve[line], where="post", label=line, color=COLOURS[line])
         ax.axhline(curve["audience"].iloc[0], linestyle=":", color="grey", label="audience")
+        if published and proposition in published:
+            reach = published[proposition][0]
+            ax.axhline(
+                reach * curve["audience"].iloc[0],
+                linestyle="--",
+                color="#2ca02c",
+                label=f"published reach {reach:.0%}",
+            )
         seeds = int(curve["seeds"].iloc[0])
         ax.set_title(f"{proposition}", fontsize=9)
         ax.set_xlabel("tick")

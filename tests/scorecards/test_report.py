@@ -138,3 +138,24 @@ def test_reports_go_to_mlflow_only_inside_a_run(
     assert log_reports_to_mlflow(paths) is active
     expected = [("/x/report.md", "reports"), ("/x/report.html", "reports")] if active else []
     assert fake.logged == expected
+
+
+def test_a_diffusion_curve_is_shown_beside_the_published_reach_its_scenario_names(
+    tmp_path: Path,
+) -> None:
+    traces = _traces()
+    card = score(traces, load_definition(), hashes=HASHES)
+    curves = diffusion_curves(traces)
+    mine = curves[(curves["scenario"] == "scenario_0") & (curves["proposition"] == "secret")]
+    share = mine["knowers"].iloc[-1] / mine["audience"].iloc[0]
+    published = {"scenario_0": {"secret": (0.52, "Park et al. 2023")}}
+    md_path, html_path = write_reports(card, traces, tmp_path, references=published)
+    md = md_path.read_text()
+    assert f"Reached by the last tick: {share:.0%} of the audience" in md
+    assert "published: 52% (Park et al. 2023)." in md
+    assert md.count("published:") == 1  # only where a scenario names a reach
+    plain, _ = write_reports(card, traces, tmp_path / "plain")
+    assert "published:" not in plain.read_text()
+    assert html_path.read_text().count("data:image/png;base64,") == len(
+        re.findall(r"\*Figure \d+:", md)
+    )

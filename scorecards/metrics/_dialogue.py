@@ -13,7 +13,7 @@ import re
 from typing import Any, NamedTuple
 
 from ._base import Episode, derived
-from ._rows import column, require, rows_where
+from ._rows import column, eq, require, rows_where
 
 DIALOGUE = (
     "agent", "at", "speaker", "listener", "turn", "line_id", "text", "proposition", "value",
@@ -115,6 +115,23 @@ def answers(episode: Episode) -> list[Said]:
         and x.value is not None
         and x.line_id not in stating
     ]
+
+
+STATEMENTS = ("fact", "preference", "correction")  # line kinds that state a value
+
+
+def restated(said: list[Said], line: Said) -> int | None:
+    """The tick at which the speaker next states `line`'s proposition to the same agent (a
+    fact, preference or correction after it), or None."""
+    later = [
+        s.tick
+        for s in said
+        if eq(s.agent, line.agent)
+        and eq(s.proposition, line.proposition)
+        and s.kind in STATEMENTS
+        and s.tick > line.tick
+    ]
+    return min(later) if later else None
 
 
 def setup(episode: Episode) -> list[Said]:

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._dialogue import agent_turns, lines
+from ._dialogue import agent_turns, lines, restated
 from ._rows import columns, eq, require
 from ._tables import PROBES
-
-STATEMENTS = ("fact", "preference", "correction")
 
 
 def correction_uptake(episode: Episode) -> float | None:
@@ -29,15 +27,7 @@ def correction_uptake(episode: Episode) -> float | None:
     )
     scores = []
     for c in fixes:
-        later = [
-            s.tick
-            for s in said
-            if eq(s.agent, c.agent)
-            and eq(s.proposition, c.proposition)
-            and s.kind in STATEMENTS
-            and s.tick > c.tick
-        ]
-        until = min(later) if later else None
+        until = restated(said, c)
         used = [
             t.value
             for t in turns

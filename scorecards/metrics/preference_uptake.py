@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 from ._base import Episode, Metric, register
-from ._dialogue import agent_turns, lines
+from ._dialogue import agent_turns, lines, restated
 from ._rows import eq
-from .correction_uptake import STATEMENTS
 
 
 def preference_uptake(episode: Episode) -> float | None:
@@ -21,15 +20,7 @@ def preference_uptake(episode: Episode) -> float | None:
     first = [t for t in agent_turns(episode) if t.turn == "proactive"]
     scores = []
     for p in stated:
-        later = [
-            s.tick
-            for s in said
-            if eq(s.agent, p.agent)
-            and eq(s.proposition, p.proposition)
-            and s.kind in STATEMENTS
-            and s.tick > p.tick
-        ]
-        until = min(later) if later else None
+        until = restated(said, p)
         window = [
             t
             for t in first

@@ -182,7 +182,9 @@ def trial_overhead(trials: int = 4, agent: str = "reference") -> dict[str, float
 
 def ray_speedup(agents: int = 200, seeds: int = 4, hours: int = 24, workers: int = 2) -> Any:
     """A `run` of a generated village on `seeds` seeds, serial and on a fresh local Ray
-    cluster of `workers` workers: wall seconds of each, Ray's start-up apart."""
+    cluster of `workers` workers: wall seconds of each, Ray's start-up apart — the cluster's
+    start and each worker's first episode (a small scenario: the worker imports the stack
+    then, once, whatever it runs next)."""
     from harness import ensure_ray
 
     from .evaluation import Execution, Instrument, evaluate
@@ -195,6 +197,10 @@ def ray_speedup(agents: int = 200, seeds: int = 4, hours: int = 24, workers: int
         serial = time.perf_counter() - began
         began = time.perf_counter()
         ensure_ray(workers)
+        warm = Instrument.load(["public_fact"])
+        evaluate(
+            policy, warm, tuple(range(workers)), Execution(workers=workers), out=Path(folder) / "w"
+        )
         startup = time.perf_counter() - began
         began = time.perf_counter()
         evaluate(policy, instrument, chosen, Execution(workers=workers), out=Path(folder) / "r")

@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 
 from harness import Episode, write_episode
 from harness.agents import AGENT_KINDS
+from harness.agents.reference import reference_agent
 from harness.engine import recorder
+from harness.engine.contract import Channel, Observation, ObservationKind
 from harness.engine.positions import Position, Whereabouts
 from harness.engine.rng import Draws
 from harness.engine.ways import Ways
 from policies import baseline_path, load_policy
-from scenarios import load_scenario
+from scenarios import load_scenario, village
 
 PLACES = ["square", "bakery", "home_a", None]
 NAMES = ["a", "b", "c", "d", "e"]
@@ -77,6 +79,61 @@ def test_a_restore_mid_flush_continues_identically(until, monkeypatch):
     resumed.set_state(first.get_state())
     again = resumed.run()
     assert all(again[name].equals(straight[name]) for name in straight)
+
+
+class Shouting(Episode):
+    """Every act is heard by all the others at once: agents woken mid-tick by an earlier
+    one (no built-in action does that yet; a user's world may)."""
+
+    def _execute(self, name, intent, now):
+        super()._execute(name, intent, now)
+        for other in self.agents:
+            if other != name:
+                sound = Observation(
+                    ObservationKind.SOUND, now, self.new_event(), Channel.HEARD, "square"
+                )
+                self._deliver(other, sound)
+
+
+class Scan:
+    def _decisions(self, now):
+        """The tick loop as it was: every agent looked at every tick, in name order."""
+        for name, agent in self.agents.items():
+            if self.wake.get(name, now) <= now:
+                self._decide(name, agent, now)
+
+
+class Scanning(Scan, Episode):
+    pass
+
+
+class ScanningShouting(Scan, Shouting):
+    pass
+
+
+def deciding(calls):
+    """The reference agent, each of its decisions logged as (minute, agent)."""
+
+    def factory(setup):
+        agent = reference_agent(setup)
+        decide = agent.decide
+        agent.decide = lambda now: calls.append((now, setup.name)) or decide(now)
+        return agent
+
+    return factory
+
+
+@pytest.mark.parametrize("scenario", [village(10, 0, hours=12), load_scenario("public_fact")])
+def test_the_wake_heap_asks_agents_as_a_scan_of_every_agent_would(scenario):
+    policy = load_policy(baseline_path())
+    for kind, scan in ((Episode, Scanning), (Shouting, ScanningShouting)):
+        heap_calls, scan_calls = [], []
+        by_heap = kind(scenario, policy, 0, deciding(heap_calls)).run()
+        by_scan = scan(scenario, policy, 0, deciding(scan_calls)).run()
+        assert heap_calls == scan_calls
+        assert all(by_heap[name].equals(by_scan[name]) for name in by_scan)
+        ticks = (scenario.end - scenario.start) // scenario.tick_minutes + 1
+        assert len(heap_calls) < ticks * len(scenario.agents) / 2  # idle agents skipped
 
 
 def plain_shortest(roads, origin, destination):

@@ -136,10 +136,14 @@ class Episode(Happenings, Acting, Dialogue):
         self.results: list[tuple[int, str, int, dict[str, Any]]] = []
         self.pending = 0  # results ever scheduled: n keeps equal (due, agent) in their order
         self.wake: dict[str, int] = {}  # agent → the next minute worth asking it to decide
+        self._alarms: list[tuple[int, str]] = []  # (minute, agent) per wake set; stale allowed
+        self._due: list[str] = []  # agents still to decide this tick, by name
+        self._deciding: tuple[int, str] | None = None  # (minute, agent) deciding now, if any
         self._events = sorted(scenario.events, key=lambda e: (e.at, e.id))
         self._before, self._after = self._timeline()
         self.cursors = [0, 0]  # how far the tick loop is through each timeline
         self._started = False
+        self._rewind_alarms()
 
     def new_event(self) -> int:
         self.next_event += 1
@@ -199,7 +203,6 @@ class Episode(Happenings, Acting, Dialogue):
         return timeline[start:end]
 
     def step(self, now: int) -> None:
-        s = self.scenario
         self.world.minute = now
         for _, kind, item in self._due_items(0, now):
             if kind == "event":
@@ -213,15 +216,7 @@ class Episode(Happenings, Acting, Dialogue):
             self._deliver(name, Observation(**{**result, "minute": now}))
         for name in self.positions.arriving(now):
             self._arrive(name, now)
-        for name, agent in self.agents.items():
-            if self.lazy and self.wake.get(name, now) > now:
-                continue  # asleep, walking or at work: nothing to decide, nothing to pay
-            for intent in agent.decide(now):
-                self._execute(name, intent, now)
-            self._drain(name)
-            if s.dialogue is not None:
-                self._unprompted(name, now)
-            self.wake[name] = agent.wake_at(now)
+        self._decisions(now)
         self._encounters(now)
         for _, kind, item in self._due_items(1, now):
             if kind == "probe":
@@ -232,6 +227,57 @@ class Episode(Happenings, Acting, Dialogue):
                         self._probe(name, prop, f"census@{self.rec.tick(now)}", "census", now)
             else:
                 self._snapshot(now, 0)
+
+    def _decisions(self, now: int) -> None:
+        """Each agent awake decides, in name order; one woken by an earlier one's doing
+        this tick decides too when its turn comes. Asleep, walking or at work costs nothing."""
+        if not self.lazy:
+            for name, agent in self.agents.items():
+                self._decide(name, agent, now)
+            return
+        self._due = self._awake(now)
+        while self._due:
+            name = heapq.heappop(self._due)
+            self._deciding = (now, name)
+            self._decide(name, self.agents[name], now)
+        self._deciding = None
+
+    def _decide(self, name: str, agent: Agent, now: int) -> None:
+        for intent in agent.decide(now):
+            self._execute(name, intent, now)
+        self._drain(name)
+        if self.scenario.dialogue is not None:
+            self._unprompted(name, now)
+        self._set_wake(name, agent.wake_at(now))
+
+    def _awake(self, now: int) -> list[str]:
+        """The agents whose wake is due by `now`, sorted by name (so, a heap): the order in
+        which a scan of every agent would ask them."""
+        alarms, wake, due = self._alarms, self.wake, set()
+        while alarms and alarms[0][0] <= now:
+            name = heapq.heappop(alarms)[1]
+            if wake.get(name, now) <= now:  # else a later wake replaced this alarm
+                due.add(name)
+        return sorted(due)
+
+    def _set_wake(self, name: str, minute: int) -> None:
+        self.wake[name] = minute
+        heapq.heappush(self._alarms, (minute, name))
+
+    def _woken(self, name: str, minute: int) -> None:
+        """News wakes an agent: it decides at `minute`, this very tick if its turn is still
+        to come (as a scan in name order would reach it), else at the next."""
+        last = self.wake.get(name)
+        if last is None or minute < last:
+            self._set_wake(name, minute)
+            turn = self._deciding
+            if turn is not None and minute <= turn[0] and name > turn[1] and name not in self._due:
+                heapq.heappush(self._due, name)
+
+    def _rewind_alarms(self) -> None:
+        """Alarms from the wakes (at the start, or of a restored run): an agent never asked
+        yet is due at once."""
+        self._alarms = sorted((self.wake.get(n, self.now), n) for n in self.agents)
 
     # --- state ----------------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:
@@ -272,6 +318,7 @@ class Episode(Happenings, Acting, Dialogue):
         for due, name, obs in state["results"]:
             self._schedule(due, name, dict(obs))
         self.wake = dict(state["wake"])
+        self._rewind_alarms()
         self.cursors = list(state["cursors"])
 
     def _pair(self, a: str, b: str) -> int:
@@ -373,7 +420,7 @@ class Episode(Happenings, Acting, Dialogue):
             )
         self.agents[name].observe(obs)
         self._drain(name)
-        self.wake[name] = min(self.wake.get(name, obs.minute), obs.minute)  # news wakes
+        self._woken(name, obs.minute)
 
 
 def run_episode(

@@ -56,6 +56,8 @@ class Whereabouts(dict[str, Position]):
 
     def arriving(self, now: int) -> list[str]:
         """The agents whose walk has ended by `now`, sorted by name."""
+        if not self._arrivals or self._arrivals[0][0] > now:
+            return []  # the common tick: nobody's walk ends
         due: set[str] = set()
         while self._arrivals and self._arrivals[0][0] <= now:
             due.add(heapq.heappop(self._arrivals)[1])

@@ -8,10 +8,12 @@ trial, the study, the worker or Python's per-process `hash()` salt.
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Callable
 from typing import Any
 
 _SCALE = float(1 << 64)
+_UNPACK = struct.Struct(">Q").unpack  # int.from_bytes(digest, "big"), a little cheaper
 
 
 class Draws:
@@ -20,8 +22,8 @@ class Draws:
     def __init__(self, scenario: str, seed: int) -> None:
         self._key = (scenario, seed)
         self._prefix = f"{scenario}\x1f{seed}\x1f".encode()
-        # digests already fed (purpose, agent): a draw for many keys copies one, not re-hashes
-        self._started: dict[tuple[str, str], Any] = {}
+        # purpose → agent → the digest already fed with both: a draw copies one, not re-hashes
+        self._started: dict[str, dict[str, Any]] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Draws, self._key)
@@ -32,29 +34,34 @@ class Draws:
             text = f"{purpose}\x1f{agent}".encode()
             digest = hashlib.blake2b(self._prefix + text, digest_size=8).digest()
             return int.from_bytes(digest, "big") / _SCALE
-        h = self._started_with(purpose, agent).copy()  # the same bytes, the head fed once
-        h.update("\x1f".join(map(str, key)).encode())
-        return int.from_bytes(h.digest(), "big") / _SCALE
+        heads = self._started.get(purpose) or self._heads(purpose)
+        h = heads.get(agent) or self._started_with(purpose, agent)
+        h = h.copy()  # the same bytes, the head fed once
+        h.update((str(key[0]) if len(key) == 1 else "\x1f".join(map(str, key))).encode())
+        return _UNPACK(h.digest())[0] / _SCALE
+
+    def _heads(self, purpose: str) -> dict[str, Any]:
+        return self._started.setdefault(purpose, {})
 
     def _started_with(self, purpose: str, agent: str) -> Any:
         """The digest fed with the prefix, `purpose` and `agent` (each with its separator)."""
-        h = self._started.get((purpose, agent))
+        heads = self._heads(purpose)
+        h = heads.get(agent)
         if h is None:
             h = hashlib.blake2b(self._prefix + f"{purpose}\x1f{agent}\x1f".encode(), digest_size=8)
-            self._started[(purpose, agent)] = h
+            heads[agent] = h
         return h
 
     def keyed(self, purpose: str, minute: int) -> Callable[[str], float]:
         """`uniform(purpose, agent, minute)` as a function of the agent, for many agents at
         once: the same numbers, the digest of each (purpose, agent) fed once and copied."""
         tail = str(minute).encode()
-        started = self._started
+        heads = self._heads(purpose)
 
         def draw(agent: str) -> float:
-            h = started.get((purpose, agent)) or self._started_with(purpose, agent)
-            h = h.copy()
+            h = (heads.get(agent) or self._started_with(purpose, agent)).copy()
             h.update(tail)
-            return int.from_bytes(h.digest(), "big") / _SCALE
+            return _UNPACK(h.digest())[0] / _SCALE
 
         return draw
 

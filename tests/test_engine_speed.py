@@ -35,6 +35,7 @@ def test_who_is_where_agrees_with_looking_at_everyone(moves):
         where[name] = Position(place) if place else Position(None, "square", minute + walk)
         for p in PLACES[:-1]:
             assert where.here(p) == sorted(n for n, pos in where.items() if pos.location == p)
+        assert where.crowded == {p for p in PLACES[:-1] if len(where.here(p)) > 1}
         due = sorted(
             n for n, pos in where.items() if pos.arrive_at is not None and pos.arrive_at <= minute
         )
@@ -45,10 +46,17 @@ def test_who_is_where_agrees_with_looking_at_everyone(moves):
 
 def test_keyed_draws_are_the_plain_draws():
     draws = Draws("village_10_s0", 3)
+    agents = ["a0001", "a0002", "a0001", "a0003"]
     for minute in (517, 518):
         draw = draws.keyed("encounter", minute)
-        for agent in ("a0001", "a0002", "a0001"):
+        for agent in agents:
             assert draw(agent) == draws.uniform("encounter", agent, minute)
+        for chance in (0.0, 0.3, 0.7, 1.0):
+            plain = [a for a in agents if draws.uniform("encounter", a, minute) < chance]
+            assert draws.below("encounter", minute, agents, chance) == plain
+        series = draws.series("retrieval", "a0001", "plan", minute)
+        for last in (0, 7, 12345):
+            assert series(last) == draws.uniform("retrieval", "a0001", "plan", minute, last)
 
 
 def parquet_bytes(tables: dict[str, pa.Table], tmp_path, name: str) -> dict[str, bytes]:

@@ -26,6 +26,7 @@ class Happenings:
     meanings: dict[str, Any]
     signs: list[str]
     last_chat: dict[int, int]
+    _starts: dict[int, float]
     number: dict[str, int]
     _pair: Any
     _events: list[Any]
@@ -152,15 +153,15 @@ class Happenings:
         chance = self.scenario.encounter_chance
         if chance <= 0:
             return  # nobody ever meets (a draw is never below 0)
-        crowded = sorted(p for p, here in self.positions.at.items() if len(here) > 1)
-        starts = self.draws.keyed("encounter", now)
-        for place in crowded:
-            here = self.positions.here(place)  # a copy: talk moves nobody, but be safe
-            noticed = min(len(here) - 1, self.scenario.crowd_limit)
-            start = (1.0 - (1.0 - chance) ** noticed) / 2
-            for a in here:
-                if starts(a) >= start:
-                    continue
+        at, limit, starts = self.positions.at, self.scenario.crowd_limit, self._starts
+        for place in sorted(self.positions.crowded):
+            here = at[place][:]  # a copy: talk moves nobody, but be safe
+            noticed = min(len(here) - 1, limit)
+            start = starts.get(noticed)
+            if start is None:  # the same number for the same company: worked out once
+                start = starts[noticed] = (1.0 - (1.0 - chance) ** noticed) / 2
+            # each agent's draw is keyed, whoever talked before: all drawn at once
+            for a in self.draws.below("encounter", now, here, start):
                 partner = self._partner(a, here, now)
                 if partner is not None:
                     self._chat(a, partner, place, now)

@@ -129,6 +129,7 @@ class Episode(Happenings, Acting, Dialogue):
         # encounters: agents by number (their sorted order), a pair as one int (a × n + b)
         self.number = {name: i for i, name in enumerate(self.agents)}
         self.last_chat: dict[int, int] = {}  # pair → minute of its last chat
+        self._starts: dict[int, float] = {}  # others noticed → chance to start a chat
         self.signs: list[str] = []  # ids of signs up
         self.last_line: dict[str, int] = {}  # "speaker|agent" → minute of the last line
         self.now = scenario.start
@@ -254,6 +255,8 @@ class Episode(Happenings, Acting, Dialogue):
         """The agents whose wake is due by `now`, sorted by name (so, a heap): the order in
         which a scan of every agent would ask them."""
         alarms, wake, due = self._alarms, self.wake, set()
+        if not alarms or alarms[0][0] > now:
+            return []  # the common tick: nobody's alarm rings
         while alarms and alarms[0][0] <= now:
             name = heapq.heappop(alarms)[1]
             if wake.get(name, now) <= now:  # else a later wake replaced this alarm

@@ -33,6 +33,7 @@ class Whereabouts(dict[str, Position]):
     def __init__(self, positions: Iterable[tuple[str, Position]] = ()) -> None:
         super().__init__()
         self.at: dict[str, list[str]] = {}  # place → the agents there, sorted by name
+        self.crowded: set[str] = set()  # places with more than one agent: where talk can be
         self._arrivals: list[tuple[int, str]] = []  # (minute, agent); stale entries allowed
         for name, position in positions:
             self[name] = position
@@ -42,11 +43,16 @@ class Whereabouts(dict[str, Position]):
         if old is not None and old.location is not None:
             here = self.at[old.location]
             del here[bisect_left(here, name)]
-            if not here:
-                del self.at[old.location]
+            if len(here) < 2:
+                self.crowded.discard(old.location)
+                if not here:
+                    del self.at[old.location]
         super().__setitem__(name, position)
         if position.location is not None:
-            insort(self.at.setdefault(position.location, []), name)
+            here = self.at.setdefault(position.location, [])
+            insort(here, name)
+            if len(here) > 1:
+                self.crowded.add(position.location)
         if position.arrive_at is not None:
             heapq.heappush(self._arrivals, (position.arrive_at, name))
 

@@ -65,6 +65,32 @@ class Draws:
 
         return draw
 
+    def series(self, purpose: str, agent: str, *key: object) -> Callable[[object], float]:
+        """`uniform(purpose, agent, *key, last)` as a function of `last`, for many at once:
+        the digest fed with all but `last` once, then copied (the same bytes, so the same
+        numbers)."""
+        head = self._started_with(purpose, agent).copy()
+        head.update("".join(f"{k}\x1f" for k in key).encode())
+
+        def draw(last: object) -> float:
+            h = head.copy()
+            h.update(str(last).encode())
+            return _UNPACK(h.digest())[0] / _SCALE
+
+        return draw
+
+    def below(self, purpose: str, minute: int, agents: list[str], chance: float) -> list[str]:
+        """The `agents` whose `uniform(purpose, agent, minute)` is below `chance`, in their
+        order: the draws of a crowd in one loop, without a call per agent."""
+        tail, heads, unpack = str(minute).encode(), self._heads(purpose), _UNPACK
+        chosen = []
+        for agent in agents:
+            h = (heads.get(agent) or self._started_with(purpose, agent)).copy()
+            h.update(tail)
+            if unpack(h.digest())[0] / _SCALE < chance:
+                chosen.append(agent)
+        return chosen
+
     def choice(
         self, options: tuple[str, ...] | list[str], purpose: str, agent: str, *key: object
     ) -> str:

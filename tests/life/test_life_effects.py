@@ -70,6 +70,9 @@ class _FlatNoise:
     def uniform(self, *key: Any) -> float:
         return 0.5
 
+    def series(self, *key: Any) -> Any:
+        return lambda last: 0.5
+
 
 def test_mood_shifts_what_is_retrieved_first():
     memory = mem.Memory("ana", 50)

@@ -91,5 +91,8 @@ class Life:
                 "hunger_deficit": s.hunger_deficit,
                 **values,
             }
-        for variable, value in values.items():
-            self.log.add(StateSample(minute, 0, self.ctx.name, variable, round(value, 6)))
+        name = self.ctx.name
+        self.log.rows.extend(
+            StateSample(minute, 0, name, variable, round(value, 6))
+            for variable, value in values.items()
+        )

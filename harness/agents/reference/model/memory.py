@@ -206,6 +206,7 @@ def retrieve(
     w_rec = float(policy["retrieval.recency_weight"])
     salient = float(policy["memory.importance_threshold"])
     scored = []
+    draw = noise.series("retrieval", memory.owner, query.purpose, now)  # keyed by exp.id
     for exp in memory.experiences.values():
         relevance = (
             1.0 if exp.subject == query.subject else 0.5 if exp.subject in query.related else 0.0
@@ -218,7 +219,7 @@ def retrieve(
             + w_rel * relevance
             + MOOD_WEIGHT * mood * exp.valence
             + (SALIENT_BONUS if exp.importance >= salient else 0.0)
-            + NOISE * (noise.uniform("retrieval", memory.owner, query.purpose, now, exp.id) - 0.5)
+            + NOISE * (draw(exp.id) - 0.5)
         )
         if activation >= MIN_ACTIVATION:
             scored.append((-activation, exp.id, exp, relevance > 0))

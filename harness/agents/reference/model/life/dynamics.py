@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import lru_cache
 
 from scenarios.clock import clock_of
 from scenarios.persona import Persona
@@ -40,9 +41,6 @@ SLEEP_AROUSAL_DROP = 0.15
 CIRCADIAN_AMPLITUDE = 0.10
 CIRCADIAN_TROUGH = 4 * 60  # 04:00
 CIRCADIAN_PEAK = 11 * 60  # 11:00
-
-
-_ZEROS = dict.fromkeys(EMOTIONS, 0.0)  # every emotion's baseline without a scar
 
 
 def initial_state(persona: Persona, minute: int = 0) -> LifeState:
@@ -72,17 +70,18 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
     resting = True if energy0 > ENTER else False if energy0 < EXIT else state.resting
     eating = True if hunger0 > ENTER else False if hunger0 < EXIT else state.eating
     v_base, a_base = valence_baseline(state, persona), arousal_baseline(persona, asleep)
-    valence = v_base + (state.valence - v_base) * 0.5 ** (dt / VALENCE_HALF_LIFE)
-    arousal = a_base + (state.arousal - a_base) * 0.5 ** (dt / AROUSAL_HALF_LIFE)
+    v_factor, a_factor, layer_factors = _factors(dt)
+    valence = v_base + (state.valence - v_base) * v_factor
+    arousal = a_base + (state.arousal - a_base) * a_factor
     emotions: dict[str, dict[str, float]] = {}
-    for layer in LAYERS:  # each layer's decay factor once: the same numbers as per emotion
-        factor = 0.5 ** (dt / LAYER_HALF_LIFE[layer])
+    for layer, factor in zip(LAYERS, layer_factors, strict=True):
         values = state.emotions[layer]
-        bases = (
-            {e: emotion_baseline(state, layer, e) for e in EMOTIONS}
-            if state.baseline_shift
-            else _ZEROS
-        )
+        if not state.baseline_shift:
+            # every baseline 0.0: base + (v - base) × factor is 0.0 + v × factor, bit for bit,
+            # and within 0..1 with v (factor ≤ 1), so no clamp is needed
+            emotions[layer] = {e: 0.0 + values[e] * factor for e in EMOTIONS}
+            continue
+        bases = {e: emotion_baseline(state, layer, e) for e in EMOTIONS}
         decayed = emotions[layer] = {}
         for e in EMOTIONS:
             x = bases[e] + (values[e] - bases[e]) * factor
@@ -102,6 +101,17 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
         aftershocks=tuple(a for a in state.aftershocks if a.end_minute > t1)
         if state.aftershocks
         else (),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _factors(dt: int) -> tuple[float, float, tuple[float, ...]]:
+    """The decay factors over `dt` minutes (valence, arousal, each emotion layer): the same
+    numbers every time, so worked out once per interval length."""
+    return (
+        0.5 ** (dt / VALENCE_HALF_LIFE),
+        0.5 ** (dt / AROUSAL_HALF_LIFE),
+        tuple(0.5 ** (dt / LAYER_HALF_LIFE[layer]) for layer in LAYERS),
     )
 
 
@@ -177,8 +187,14 @@ def aftershock_level(shock: Aftershock, minute: int) -> float:
 def emotion_level(state: LifeState, emotion: str) -> float:
     """How strongly an emotion is felt now: the strongest layer, the background carrying its
     aftershocks, within 0..1."""
-    tail = sum(
-        aftershock_level(a, state.last_minute) for a in state.aftershocks if a.emotion == emotion
+    tail = (
+        sum(
+            aftershock_level(a, state.last_minute)
+            for a in state.aftershocks
+            if a.emotion == emotion
+        )
+        if state.aftershocks
+        else 0  # what the sum of none is, without the generator
     )
     layers = state.emotions
     return _clamp(

@@ -34,6 +34,7 @@ from .kinds import (  # re-exported: agents import the enums with the records
     Privacy,
     coerce_enums,
 )
+from .records import quick_init
 from .rng import Draws
 
 
@@ -53,6 +54,7 @@ class Meaning:
     sense: str | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class Claim:
     """A proposition as one agent states it to another. `text` is what the agent says, in its
@@ -92,6 +94,7 @@ class Request:
     text: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class Observation:
     """What reached an agent's senses (see `ObservationKind`)."""
@@ -123,6 +126,7 @@ class Observation:
         coerce_enums(self)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Intent:
     """What an agent proposes; the harness executes it against the world (see `IntentKind`).
@@ -143,6 +147,7 @@ class Intent:
         coerce_enums(self)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Answer:
     """An answer to a probe; value None means "I don't know". `source` is who told the agent

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .kinds import BeliefStatus, Modality, coerce_enums
+from .records import quick_init
 
 
+@quick_init
 @dataclass(frozen=True)
 class MemoryOp:
     table: ClassVar[str] = "memory_ops"
@@ -28,6 +30,7 @@ class MemoryOp:
     capacity: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class BeliefChange:
     table: ClassVar[str] = "beliefs"
@@ -47,6 +50,7 @@ class BeliefChange:
         coerce_enums(self)
 
 
+@quick_init
 @dataclass(frozen=True)
 class TrustChange:
     table: ClassVar[str] = "trust"
@@ -59,6 +63,7 @@ class TrustChange:
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class StateSample:
     table: ClassVar[str] = "state"
@@ -69,6 +74,7 @@ class StateSample:
     value: float
 
 
+@quick_init
 @dataclass(frozen=True)
 class PlanNote:
     table: ClassVar[str] = "plans"
@@ -83,6 +89,7 @@ class PlanNote:
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class ModelCall:
     """One call an agent made to a language model (its accounting: never scored)."""
@@ -102,6 +109,7 @@ class ModelCall:
     error: str | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class LessonNote:
     """A lesson drawn from outcomes: the ticks it cites as evidence and counter-evidence."""

@@ -385,13 +385,19 @@ class Episode(Happenings, Acting, Dialogue):
 
     def _drain(self, name: str) -> None:
         """Record an agent's diagnostic rows: typed rows of the internal tables only."""
-        for row in self.agents[name].drain_diagnostics():
-            if not isinstance(row, DIAGNOSTICS):
-                kinds = ", ".join(k.__name__ for k in DIAGNOSTICS)
-                raise TypeError(f"agent {name}: a diagnostic row {row!r}; expected {kinds}")
+        rows = self.agents[name].drain_diagnostics()
+        if not rows:
+            return  # the common call: nothing written inside the agent
+        add = self.rec.add_values
+        for row in rows:
             kind = type(row)
-            values = _row_values(kind, self.rec)(row)
-            self.rec.add_values(kind.table, row.minute, row.event_id, values)
+            values = _ROW_VALUES.get(kind)
+            if values is None:  # a row type's first row: checked, and its getter made
+                if not isinstance(row, DIAGNOSTICS):
+                    kinds = ", ".join(k.__name__ for k in DIAGNOSTICS)
+                    raise TypeError(f"agent {name}: a diagnostic row {row!r}; expected {kinds}")
+                values = _row_values(kind, self.rec)
+            add(kind.table, row.minute, row.event_id, values(row))
 
     def _deliver(self, name: str, obs: Observation) -> None:
         """Hand an observation to an agent; the harness records it and, for a tracked

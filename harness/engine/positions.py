@@ -13,7 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .records import quick_init
 
+
+@quick_init
 @dataclass(frozen=True)
 class Position:
     location: str | None

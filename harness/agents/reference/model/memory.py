@@ -15,6 +15,8 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from harness.engine.records import quick_init
+
 BASE_STRENGTH = 720.0  # minutes: a plain experience is half-forgotten after about 8 hours
 MIN_ACTIVATION = 0.5  # below this a memory does not come to mind at all
 NOISE = 0.2  # width of the retrieval noise
@@ -23,6 +25,7 @@ SALIENT_BONUS = 0.5
 MOOD_WEIGHT = 0.3
 
 
+@quick_init
 @dataclass(frozen=True)
 class Experience:
     """What one agent perceived, was told, did — or, for kind summary/reflection, concluded.
@@ -181,6 +184,7 @@ def write(
     return exp, evicted
 
 
+@quick_init
 @dataclass(frozen=True)
 class Query:
     subject: str
@@ -191,6 +195,7 @@ class Query:
     proposition: str | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class Recall:
     experience: Experience
@@ -207,14 +212,15 @@ def retrieve(
     salient = float(policy["memory.importance_threshold"])
     scored = []
     draw = noise.series("retrieval", memory.owner, query.purpose, now)  # keyed by exp.id
+    subject, related, proposition = query.subject, query.related, query.proposition
+    strength, exp_ = memory.strength, math.exp
     for exp in memory.experiences.values():
-        relevance = (
-            1.0 if exp.subject == query.subject else 0.5 if exp.subject in query.related else 0.0
-        )
-        if query.proposition is not None and exp.proposition != query.proposition:
+        relevance = 1.0 if exp.subject == subject else 0.5 if exp.subject in related else 0.0
+        if proposition is not None and exp.proposition != proposition:
             relevance /= 2
         activation = (
-            w_rec * retention(memory, exp, now)
+            # retention(memory, exp, now) written out: the loop runs over every experience
+            w_rec * exp_(-max(0, now - exp.minute) / strength[exp.id])
             + IMPORTANCE_WEIGHT * exp.importance
             + w_rel * relevance
             + MOOD_WEIGHT * mood * exp.valence

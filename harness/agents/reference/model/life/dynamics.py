@@ -78,8 +78,11 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
         values = state.emotions[layer]
         if not state.baseline_shift:
             # every baseline 0.0: base + (v - base) × factor is 0.0 + v × factor, bit for bit,
-            # and within 0..1 with v (factor ≤ 1), so no clamp is needed
-            emotions[layer] = {e: 0.0 + values[e] * factor for e in EMOTIONS}
+            # and within 0..1 with v (factor ≤ 1), so no clamp is needed; a layer all at 0.0
+            # (no emotion ever goes below 0.0, not even to -0.0) stays the very same dict
+            emotions[layer] = (
+                {e: 0.0 + values[e] * factor for e in EMOTIONS} if any(values.values()) else values
+            )
             continue
         bases = {e: emotion_baseline(state, layer, e) for e in EMOTIONS}
         decayed = emotions[layer] = {}

@@ -197,6 +197,8 @@ class Episode(Happenings, Acting, Dialogue):
     def _due_items(self, which: int, now: int) -> list[tuple[int, str, Any]]:
         timeline = self._before if which == 0 else self._after
         start = self.cursors[which]
+        if start >= len(timeline) or timeline[start][0] > now:
+            return []  # the common tick: nothing scheduled
         end = start
         while end < len(timeline) and timeline[end][0] <= now:
             end += 1

@@ -24,6 +24,7 @@ class Recorder:
 
     def __init__(self, scenario: str, seed: int, start: int, tick_minutes: int) -> None:
         self.scenario, self.seed = scenario, seed
+        self._key = (scenario, seed)
         self.start, self.tick_minutes = start, tick_minutes
         # a table's columns past the four key columns, in its schema's order
         self._columns = {name: TABLES[name].names[4:] for name in TABLE_NAMES}
@@ -61,7 +62,11 @@ class Recorder:
         (ticks, events, rest), schema = self._buffers[table], TABLES[table]
         rows = len(ticks)
         if rows:
-            values = [[self.scenario] * rows, [self.seed] * rows, ticks, events, *rest]
+            # scenario and seed, the same on every row: repeated by Arrow, not converted
+            same = [
+                pa.repeat(pa.scalar(v, schema.field(i).type), rows) for i, v in enumerate(self._key)
+            ]
+            values = [*same, ticks, events, *rest]
             columns = dict(zip(schema.names, values, strict=True))
             self._batches[table].append(pa.RecordBatch.from_pydict(columns, schema=schema))
             self._buffers[table] = self._fresh(table)

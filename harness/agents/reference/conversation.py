@@ -19,6 +19,7 @@ from .model.conversation import (
     news_for,
     news_usefulness,
     phrase,
+    tellable,
     usefulness,
 )
 from .trust import Trust
@@ -61,13 +62,16 @@ class Conversation:
         the agent listens instead meanwhile. Holds replace each other, never add up.
         """
         ctx, policy = self.ctx, self.ctx.policy
+        already = self.told.get(partner, [])
+        if not any(tellable(p, b, partner, already) for p, b in self.beliefs.held.items()):
+            return []  # nothing it could tell: no need to weigh privacy or usefulness
         group_mate = bool(set(ctx.spec.groups) & set(partner_groups))
         urgent = set(self.group_news) if group_mate else set()
         candidates = news_for(
             self.beliefs.held,
             self.memory.experiences,
             partner,
-            self.told.get(partner, []),
+            already,
             urgent,
             self._discretion(partner) if policy["sharing.respect_privacy"] else None,
             self._usefulness(partner),

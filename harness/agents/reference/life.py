@@ -11,6 +11,7 @@ from harness.engine.diagnostics import StateSample
 
 from .context import Diagnostics
 from .model import life
+from .model.life.effects import MIN_SPAN
 
 
 class Life:
@@ -41,7 +42,8 @@ class Life:
         seen_at, count = self.attended
         count = count + 1 if seen_at == minute else 1
         self.attended = (minute, count)
-        return count <= life.attention_span(self.state)
+        # the span is never below MIN_SPAN: the first few of a minute need no arousal reading
+        return count <= MIN_SPAN or count <= life.attention_span(self.state)
 
     def mood(self) -> float:
         return life.mood(self.state)

@@ -128,6 +128,17 @@ class Usefulness:
     of_news: Mapping[str, float]  # proposition → usefulness to the partner
 
 
+def tellable(prop: str, b: Belief, partner: str, already: Collection[str]) -> bool:
+    """Whether a belief could be news for this partner at all, before privacy and usefulness
+    are weighed: held, not told them yet, not theirs, and believed enough."""
+    return (
+        b.status in ("current", "superseded")
+        and prop not in already
+        and b.told_by != partner
+        and b.confidence >= 0.3
+    )
+
+
 def news_for(
     beliefs: Mapping[str, Belief],
     experiences: Mapping[int, Experience],
@@ -145,12 +156,7 @@ def news_for(
     public facts local, a low one spreads them, and hearsay and rumors with them."""
     ranked = []
     for prop, b in sorted(beliefs.items()):
-        if (
-            b.status not in ("current", "superseded")
-            or prop in already
-            or b.told_by == partner
-            or b.confidence < 0.3
-        ):
+        if not tellable(prop, b, partner, already):
             continue
         worth = 1.0 if useful is None or prop in urgent else useful.of_news.get(prop, 0.0)
         if useful is not None and worth < useful.threshold:

@@ -11,6 +11,7 @@ event id: "appraisal:<id>", "skill:<id>".
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from scenarios.persona import Persona
 
@@ -53,6 +54,7 @@ class Appraisal:
                 raise ValueError(f"{name} out of 0..1: {getattr(self, name)}")
 
 
+@lru_cache(maxsize=256)  # pure, of a few flags: the same few appraisals all day
 def appraise(
     kind: str,
     *,
@@ -114,13 +116,20 @@ def apply_event(
     push = {e: _clamp(MOMENTARY_PUSH * p, 0.0, 1.0) for e, p in push.items()}
     social = SOCIAL_SHARE * (0.5 + traits.extraversion) if a.cause == "other" else 0.0
     share = {"background": BACKGROUND_SHARE, "momentary": 1.0, "social": social}
-    emotions = {
-        layer: {e: _clamp(v + share[layer] * push[e], 0.0, 1.0) for e, v in values.items()}
-        for layer, values in state.emotions.items()
-    }
+    emotions: dict[str, dict[str, float]] = {}
+    for layer, values in state.emotions.items():
+        pushed = emotions[layer] = {}
+        part = share[layer]
+        for e, v in values.items():
+            x = v + part * push[e]  # _clamp(x, 0.0, 1.0) written out: 15 values an event
+            pushed[e] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x  # noqa: FURB136
     shock = max(a.threat, abs(a.goal_impact))
     aftershocks = state.aftershocks
-    strongest = max(EMOTIONS, key=lambda e: (push[e], -EMOTIONS.index(e)))
+    strongest = (  # the first of the strongest pushes: only a large shock needs it
+        max(EMOTIONS, key=lambda e: (push[e], -EMOTIONS.index(e)))
+        if shock >= AFTERSHOCK_AT
+        else EMOTIONS[0]
+    )
     if shock >= AFTERSHOCK_AT and push[strongest] > 0.0:
         span = (shock - AFTERSHOCK_AT) / (1.0 - AFTERSHOCK_AT)
         length = round(AFTERSHOCK_MIN + span * (AFTERSHOCK_MAX - AFTERSHOCK_MIN))

@@ -69,7 +69,11 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
     hunger1 = 0 if hunger1 < 0 else min(hunger1, UNITS)
     resting = True if energy0 > ENTER else False if energy0 < EXIT else state.resting
     eating = True if hunger0 > ENTER else False if hunger0 < EXIT else state.eating
-    v_base, a_base = valence_baseline(state, persona), arousal_baseline(persona, asleep)
+    # valence_baseline and arousal_baseline written out: the same sums and clamps, no calls
+    v_base = persona.baselines.valence + state.baseline_shift.get("valence", 0.0)
+    v_base = -1.0 if v_base < -1.0 else 1.0 if v_base > 1.0 else v_base  # noqa: FURB136
+    a_base = persona.baselines.arousal - (SLEEP_AROUSAL_DROP if asleep else 0.0)
+    a_base = 0.0 if a_base < 0.0 else 1.0 if a_base > 1.0 else a_base  # noqa: FURB136
     v_factor, a_factor, layer_factors = _factors(dt)
     valence = v_base + (state.valence - v_base) * v_factor
     arousal = a_base + (state.arousal - a_base) * a_factor

@@ -6,7 +6,7 @@ action or place this world does not have is refused as an invalid action, with t
 
 from __future__ import annotations
 
-from dataclasses import asdict, replace
+from dataclasses import replace
 from typing import Any
 
 from scenarios import day_of
@@ -57,7 +57,8 @@ class Acting:
                 stop, blocked, minutes = place, True, cost
                 break
             walked.append(place)
-        record = asdict(intent) if intent.kind is IntentKind.ACT else None
+        # asdict(intent) without its deep copy: an intent's fields are plain values
+        record = dict(vars(intent)) if intent.kind is IntentKind.ACT else None
         if minutes == 0 and pos.location == stop:
             self.positions[name] = replace(pos, intent=record, blocked=blocked)
             self._arrive(name, now, moved=False)

@@ -81,20 +81,16 @@ class Life:
 
     def _snapshot(self, minute: int) -> None:
         s = self.state
-        values = {
-            "valence": s.valence,
-            "arousal": s.arousal,
-            "stress": life.stress(s),
-            **{e: life.emotion_level(s, e) for e in life.EMOTIONS},
-        }
-        if self.trace_needs:
-            values = {
-                "energy_deficit": s.energy_deficit,
-                "hunger_deficit": s.hunger_deficit,
-                **values,
-            }
+        values = [
+            ("valence", s.valence),
+            ("arousal", s.arousal),
+            ("stress", life.stress(s)),
+            *life.emotion_levels(s).items(),
+        ]
+        if self.trace_needs:  # the needs first, where they drive choices
+            needs = [("energy_deficit", s.energy_deficit), ("hunger_deficit", s.hunger_deficit)]
+            values = needs + values
         name = self.ctx.name
         self.log.rows.extend(
-            StateSample(minute, 0, name, variable, round(value, 6))
-            for variable, value in values.items()
+            [StateSample(minute, 0, name, variable, round(value, 6)) for variable, value in values]
         )

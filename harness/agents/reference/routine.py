@@ -110,9 +110,13 @@ class Routine:
             return NEVER
         if self.fallback is not None:
             return now
-        upcoming = [self.schedule[self.cursor].minute] if self.cursor < len(self.schedule) else []
-        upcoming += self.planning.request_starts() + [m for m, _ in self.gatherings[:1]]
-        return max(now, min(upcoming, default=NEVER))
+        # the earliest of the next slot, the requests' next steps and the next gathering
+        wake = self.schedule[self.cursor].minute if self.cursor < len(self.schedule) else NEVER
+        for start in self.planning.request_starts():
+            wake = min(wake, start)
+        if self.gatherings:
+            wake = min(wake, self.gatherings[0][0])
+        return max(now, wake)
 
     def replan_for(self, belief: Belief, minute: int, eid: int) -> None:
         """A new belief that blocks an errand's plan above the trigger changes it at once."""

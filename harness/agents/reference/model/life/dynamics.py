@@ -215,6 +215,18 @@ def emotion_level(state: LifeState, emotion: str) -> float:
     )
 
 
+def emotion_levels(state: LifeState) -> dict[str, float]:
+    """`emotion_level` of every emotion, in EMOTIONS order, the layers looked up once."""
+    if state.aftershocks:
+        return {e: emotion_level(state, e) for e in EMOTIONS}
+    background, momentary, social = (state.emotions[layer] for layer in LAYERS)
+    levels = {}
+    for e in EMOTIONS:  # emotion_level without aftershocks: the tail is the sum of none, 0
+        x = max(background[e] + 0, momentary[e], social[e])
+        levels[e] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x  # noqa: FURB136
+    return levels
+
+
 # --- helpers ----------------------------------------------------------------------------------
 def _units(value: float) -> int:
     return round(value * UNITS)

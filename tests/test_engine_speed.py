@@ -36,12 +36,20 @@ def test_who_is_where_agrees_with_looking_at_everyone(moves):
         for p in PLACES[:-1]:
             assert where.here(p) == sorted(n for n, pos in where.items() if pos.location == p)
         assert where.crowded == {p for p in PLACES[:-1] if len(where.here(p)) > 1}
+        assert where.crowded_places() == sorted(where.crowded)
         due = sorted(
             n for n, pos in where.items() if pos.arrive_at is not None and pos.arrive_at <= minute
         )
         assert where.arriving(minute) == due
         for n in due:  # arrived, as the tick loop does
             where[n] = Position("square")
+
+
+def test_the_rows_an_observation_makes_name_their_tables_columns_in_order():
+    from harness.engine.episode import EXPOSED, OBSERVED
+
+    rec = recorder.Recorder("s", 0, 0, 1)
+    assert (rec.columns("observations"), rec.columns("exposures")) == (OBSERVED, EXPOSED)
 
 
 def test_keyed_draws_are_the_plain_draws():

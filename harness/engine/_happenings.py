@@ -154,19 +154,18 @@ class Happenings:
         if chance <= 0:
             return  # nobody ever meets (a draw is never below 0)
         at, limit, starts = self.positions.at, self.scenario.crowd_limit, self._starts
-        crowds = []  # (place, who is there: a copy, talk moves nobody but be safe)
-        groups = []  # (who is there, the chance that each starts a chat)
-        for place in sorted(self.positions.crowded):
-            here = at[place][:]
+        places = self.positions.crowded_places()
+        groups = []  # (who is there, the chance that each starts a chat) at each place
+        for place in places:
+            here = at[place]  # as it stays this phase: talk moves nobody
             noticed = min(len(here) - 1, limit)
             start = starts.get(noticed)
             if start is None:  # the same number for the same company: worked out once
                 start = starts[noticed] = (1.0 - (1.0 - chance) ** noticed) / 2
-            crowds.append((place, here))
             groups.append((here, start))
         # each agent's draw is keyed, whoever talked before: all the tick's drawn at once
         starting = self.draws.below_each("encounter", now, groups)
-        for (place, here), starters in zip(crowds, starting, strict=True):
+        for place, (here, _), starters in zip(places, groups, starting, strict=True):
             for a in starters:
                 partner = self._partner(a, here, now)
                 if partner is not None:

@@ -37,6 +37,7 @@ class Whereabouts(dict[str, Position]):
         super().__init__()
         self.at: dict[str, list[str]] = {}  # place → the agents there, sorted by name
         self.crowded: set[str] = set()  # places with more than one agent: where talk can be
+        self._crowded_places: list[str] | None = []  # those sorted, until someone moves
         self._arrivals: list[tuple[int, str]] = []  # (minute, agent); stale entries allowed
         for name, position in positions:
             self[name] = position
@@ -50,6 +51,7 @@ class Whereabouts(dict[str, Position]):
                 self.crowded.discard(old.location)
                 if not here:
                     del self.at[old.location]
+        self._crowded_places = None
         super().__setitem__(name, position)
         if position.location is not None:
             here = self.at.setdefault(position.location, [])
@@ -58,6 +60,12 @@ class Whereabouts(dict[str, Position]):
                 self.crowded.add(position.location)
         if position.arrive_at is not None:
             heapq.heappush(self._arrivals, (position.arrive_at, name))
+
+    def crowded_places(self) -> list[str]:
+        """The places with more than one agent, sorted (the same list until someone moves)."""
+        if self._crowded_places is None:
+            self._crowded_places = sorted(self.crowded)
+        return self._crowded_places
 
     def here(self, place: str | None) -> list[str]:
         """The agents at `place`, sorted by name (a copy)."""

@@ -2,10 +2,11 @@
 Arrow record batches every `FLUSH` rows, so a long episode holds compact columns rather than
 millions of dicts.
 
-Between flushes a table's rows wait as one Python list per column (the scenario and seed
-columns, the same on every row, only as a count): appending a row allocates no object the
-garbage collector tracks, so a big village's trace does not make it sweep the whole heap
-again and again."""
+Between flushes a table's rows wait as plain values, row after row in one Python list (each
+column is then a strided slice of it; the scenario and seed columns, the same on every row,
+only as a count): appending a row is one `extend` and allocates no object the garbage
+collector tracks, so a big village's trace does not make it sweep the whole heap again and
+again."""
 
 from __future__ import annotations
 
@@ -28,12 +29,13 @@ class Recorder:
         self.start, self.tick_minutes = start, tick_minutes
         # a table's columns past the four key columns, in its schema's order
         self._columns = {name: TABLES[name].names[4:] for name in TABLE_NAMES}
+        self._widths = {name: len(columns) for name, columns in self._columns.items()}
         self._batches: dict[str, list[pa.RecordBatch]] = {name: [] for name in TABLE_NAMES}
         self._buffers = {name: self._fresh(name) for name in TABLE_NAMES}
 
-    def _fresh(self, table: str) -> tuple[list[int], list[int], tuple[list[Any], ...]]:
-        """Empty buffers: ticks, event ids, and one list per further column."""
-        return [], [], tuple([] for _ in self._columns[table])
+    def _fresh(self, table: str) -> tuple[list[int], list[int], list[Any]]:
+        """Empty buffers: ticks, event ids, and the further columns' values, row after row."""
+        return [], [], []
 
     def tick(self, minute: int) -> int:
         return (minute - self.start) // self.tick_minutes
@@ -47,10 +49,12 @@ class Recorder:
     def add_values(self, table: str, minute: int, event_id: int, values: Sequence[Any]) -> None:
         """One row whose columns past the key columns are `values`, in the schema's order
         (`columns` gives it): what `add` makes of them, without naming each."""
-        ticks, events, rest = self._buffers[table]
+        ticks, events, cells = self._buffers[table]
+        if len(values) != self._widths[table]:  # one short row would shift every column
+            raise ValueError(f"{table}: a row of {len(values)} values for {self.columns(table)}")
         ticks.append((minute - self.start) // self.tick_minutes)
         events.append(event_id)
-        any(map(list.append, rest, values))  # each value onto its column, the loop in C
+        cells.extend(values)
         if len(ticks) >= FLUSH:
             self._flush(table)
 
@@ -59,9 +63,11 @@ class Recorder:
         return tuple(self._columns[table])
 
     def _flush(self, table: str) -> None:
-        (ticks, events, rest), schema = self._buffers[table], TABLES[table]
+        (ticks, events, cells), schema = self._buffers[table], TABLES[table]
         rows = len(ticks)
         if rows:
+            width = self._widths[table]
+            rest = [cells[i::width] for i in range(width)]  # the rows' values, column by column
             # scenario and seed, the same on every row: repeated by Arrow, not converted
             same = [
                 pa.repeat(pa.scalar(v, schema.field(i).type), rows) for i, v in enumerate(self._key)

@@ -55,32 +55,36 @@ def initial_state(persona: Persona, minute: int = 0) -> LifeState:
 
 def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeState:
     """The state at minute `t1`, with nothing happening between but sleep or wakefulness."""
-    if t1 < state.last_minute:
-        raise ValueError(f"time runs forward only: {state.last_minute} → {t1}")
-    if t1 == state.last_minute:
+    last = state.last_minute
+    if t1 <= last:
+        if t1 < last:
+            raise ValueError(f"time runs forward only: {last} → {t1}")
         return state
-    dt = t1 - state.last_minute
-    # the helpers below written out (_units, _clamp_units, _hysteresis, _decay): the same
-    # values for every input, at a fraction of the calls on the hottest path of a big village
-    energy0, hunger0 = round(state.energy_deficit * UNITS), round(state.hunger_deficit * UNITS)
+    dt = t1 - last
+    # the hottest path of a village: the state's fields read from its dict once, and the
+    # helpers written out (_units, _clamp_units, _hysteresis, _decay, the baselines, _clamp,
+    # LifeState.moved) - the same values for every input, at a fraction of the calls
+    was = state.__dict__
+    energy0, hunger0 = round(was["energy_deficit"] * UNITS), round(was["hunger_deficit"] * UNITS)
     energy1 = energy0 + (ENERGY_ASLEEP if asleep else ENERGY_AWAKE) * dt
     energy1 = 0 if energy1 < 0 else min(energy1, UNITS)
     hunger1 = hunger0 + HUNGER_RATE * dt
     hunger1 = 0 if hunger1 < 0 else min(hunger1, UNITS)
-    resting = True if energy0 > ENTER else False if energy0 < EXIT else state.resting
-    eating = True if hunger0 > ENTER else False if hunger0 < EXIT else state.eating
-    # valence_baseline and arousal_baseline written out: the same sums and clamps, no calls
-    v_base = persona.baselines.valence + state.baseline_shift.get("valence", 0.0)
+    resting = True if energy0 > ENTER else False if energy0 < EXIT else was["resting"]
+    eating = True if hunger0 > ENTER else False if hunger0 < EXIT else was["eating"]
+    shift = was["baseline_shift"]
+    v_base = persona.baselines.valence + shift.get("valence", 0.0)
     v_base = -1.0 if v_base < -1.0 else 1.0 if v_base > 1.0 else v_base  # noqa: FURB136
     a_base = persona.baselines.arousal - (SLEEP_AROUSAL_DROP if asleep else 0.0)
     a_base = 0.0 if a_base < 0.0 else 1.0 if a_base > 1.0 else a_base  # noqa: FURB136
     v_factor, a_factor, layer_factors = _factors(dt)
-    valence = v_base + (state.valence - v_base) * v_factor
-    arousal = a_base + (state.arousal - a_base) * a_factor
+    valence = v_base + (was["valence"] - v_base) * v_factor
+    arousal = a_base + (was["arousal"] - a_base) * a_factor
+    layers = was["emotions"]
     emotions: dict[str, dict[str, float]] = {}
     for layer, factor in zip(LAYERS, layer_factors, strict=True):
-        values = state.emotions[layer]
-        if not state.baseline_shift:
+        values = layers[layer]
+        if not shift:
             # every baseline 0.0: base + (v - base) × factor is 0.0 + v × factor, bit for bit,
             # and within 0..1 with v (factor ≤ 1), so no clamp is needed; a layer all at 0.0
             # (no emotion ever goes below 0.0, not even to -0.0) stays the very same dict
@@ -94,21 +98,24 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
             x = bases[e] + (values[e] - bases[e]) * factor
             # _clamp(x, 0.0, 1.0) for every float, NaN and -0.0 included, at a third the cost
             decayed[e] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x  # noqa: FURB136
-    return state.moved(  # every value below is kept in range by its clamp
-        last_minute=t1,
-        energy_deficit=energy1 / UNITS,
-        hunger_deficit=hunger1 / UNITS,
-        # the flag is first made consistent with where the interval starts, then moved by
-        # where it ends: on a monotone path that equals minute-by-minute hysteresis
-        resting=True if energy1 > ENTER else False if energy1 < EXIT else resting,
-        eating=True if hunger1 > ENTER else False if hunger1 < EXIT else eating,
-        valence=-1.0 if valence < -1.0 else 1.0 if valence > 1.0 else valence,  # noqa: FURB136
-        arousal=0.0 if arousal < 0.0 else 1.0 if arousal > 1.0 else arousal,  # noqa: FURB136
-        emotions=emotions,
-        aftershocks=tuple(a for a in state.aftershocks if a.end_minute > t1)
-        if state.aftershocks
-        else (),
+    aftershocks = was["aftershocks"]
+    moved = object.__new__(LifeState)  # every value below is kept in range by its clamp
+    fields = moved.__dict__
+    fields.update(was)
+    fields["last_minute"] = t1
+    fields["energy_deficit"] = energy1 / UNITS
+    fields["hunger_deficit"] = hunger1 / UNITS
+    # the flag is first made consistent with where the interval starts, then moved by where
+    # it ends: on a monotone path that equals minute-by-minute hysteresis
+    fields["resting"] = True if energy1 > ENTER else False if energy1 < EXIT else resting
+    fields["eating"] = True if hunger1 > ENTER else False if hunger1 < EXIT else eating
+    fields["valence"] = -1.0 if valence < -1.0 else 1.0 if valence > 1.0 else valence  # noqa: FURB136
+    fields["arousal"] = 0.0 if arousal < 0.0 else 1.0 if arousal > 1.0 else arousal  # noqa: FURB136
+    fields["emotions"] = emotions
+    fields["aftershocks"] = (
+        tuple(a for a in aftershocks if a.end_minute > t1) if aftershocks else ()
     )
+    return moved
 
 
 @lru_cache(maxsize=4096)

@@ -164,8 +164,8 @@ class Happenings:
                 start = starts[noticed] = (1.0 - (1.0 - chance) ** noticed) / 2
             groups.append((here, start))
         # each agent's draw is keyed, whoever talked before: all the tick's drawn at once
-        starting = self.draws.below_each("encounter", now, groups)
-        for place, (here, _), starters in zip(places, groups, starting, strict=True):
+        for i, starters in self.draws.below_each("encounter", now, groups):
+            place, here = places[i], groups[i][0]  # most ticks, no crowd has a starter
             for a in starters:
                 partner = self._partner(a, here, now)
                 if partner is not None:

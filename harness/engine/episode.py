@@ -270,7 +270,8 @@ class Episode(Happenings, Acting, Dialogue):
 
     def _set_wake(self, name: str, minute: int) -> None:
         self.wake[name] = minute
-        heapq.heappush(self._alarms, (minute, name))
+        if minute <= self.scenario.end:  # an alarm past the end (NEVER) would never ring
+            heapq.heappush(self._alarms, (minute, name))
 
     def _woken(self, name: str, minute: int) -> None:
         """News wakes an agent: it decides at `minute`, this very tick if its turn is still

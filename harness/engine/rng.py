@@ -82,23 +82,26 @@ class Draws:
     def below(self, purpose: str, minute: int, agents: list[str], chance: float) -> list[str]:
         """The `agents` whose `uniform(purpose, agent, minute)` is below `chance`, in their
         order: the draws of a crowd in one loop, without a call per agent."""
-        return self.below_each(purpose, minute, [(agents, chance)])[0]
+        return [agent for _, chosen in self.below_each(purpose, minute, [(agents, chance)])
+                for agent in chosen]  # fmt: skip
 
     def below_each(
         self, purpose: str, minute: int, groups: list[tuple[list[str], float]]
-    ) -> list[list[str]]:
-        """`below` for each (agents, chance) of a tick at once: one call for every crowd."""
+    ) -> list[tuple[int, list[str]]]:
+        """`below` for each (agents, chance) of a tick at once, one call for every crowd: the
+        groups (by index) where some draw is below the chance, with those agents."""
         tail, heads, unpack = str(minute).encode(), self._heads(purpose), _UNPACK
-        chosen_each = []
-        for agents, chance in groups:
+        found = []
+        for i, (agents, chance) in enumerate(groups):
             chosen = []
             for agent in agents:
                 h = (heads.get(agent) or self._started_with(purpose, agent)).copy()
                 h.update(tail)
                 if unpack(h.digest())[0] / _SCALE < chance:
                     chosen.append(agent)
-            chosen_each.append(chosen)
-        return chosen_each
+            if chosen:
+                found.append((i, chosen))
+        return found
 
     def choice(
         self, options: tuple[str, ...] | list[str], purpose: str, agent: str, *key: object

@@ -107,6 +107,8 @@ class Planning:
                 self.new(replace(plan, start=minute, reason="hurried"), minute, eid)
 
     def request_steps(self, now: int) -> list[Intent]:
+        if not self.requests:
+            return []  # never asked anything: no request has a plan (most agents, most days)
         due = request_step(self.plans, self.requests, now)
         if due is None:
             return []
@@ -133,6 +135,8 @@ class Planning:
 
     def request_starts(self) -> list[int]:
         """When pending requests' next steps are due."""
+        if not self.requests:
+            return []  # never asked anything: no request has a plan
         return [
             p.start
             for g, p in self.plans.items()

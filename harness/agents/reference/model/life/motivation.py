@@ -73,7 +73,8 @@ def spend(state: Motivation, minute: int) -> tuple[Motivation, bool]:
     today = _today(state, minute)
     if today.spent >= today.budget:
         return today, False
-    return replace(today, spent=today.spent + 1, hold=None), True
+    # replace(today, spent=today.spent + 1, hold=None), made directly: a few times a chat
+    return Motivation(today.budget, today.day, today.spent + 1, None), True
 
 
 def hold(state: Motivation, substitute: str, minute: int) -> Motivation:
@@ -81,7 +82,8 @@ def hold(state: Motivation, substitute: str, minute: int) -> Motivation:
     hold: holds never add up."""
     if not substitute:
         raise ValueError("a hold needs a substitute action")
-    return replace(_today(state, minute), hold=Hold(substitute, minute))
+    today = _today(state, minute)  # replace(today, hold=...), made directly
+    return Motivation(today.budget, today.day, today.spent, Hold(substitute, minute))
 
 
 def hold_strength(state: Motivation, minute: int) -> float:

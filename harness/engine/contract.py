@@ -72,8 +72,7 @@ class Claim:
     # a reply to a promise it cannot keep at the moment asked: the moment it offers instead
     offered: int | None = None
 
-    def __post_init__(self) -> None:
-        coerce_enums(self)
+    __post_init__ = coerce_enums
 
     @property
     def proposition(self) -> str:
@@ -122,8 +121,7 @@ class Observation:
     detail: str | None = None
     request: Request | None = None
 
-    def __post_init__(self) -> None:
-        coerce_enums(self)
+    __post_init__ = coerce_enums
 
 
 @quick_init
@@ -143,8 +141,7 @@ class Intent:
     item: str | None = None
     minutes: int | None = None  # how long to keep at it (sleep); default: the action's own
 
-    def __post_init__(self) -> None:
-        coerce_enums(self)
+    __post_init__ = coerce_enums
 
 
 @quick_init
@@ -163,8 +160,7 @@ class Answer:
     origin: str | None = None
     replaced_by: str | None = None
 
-    def __post_init__(self) -> None:
-        coerce_enums(self)
+    __post_init__ = coerce_enums
 
 
 @dataclass(frozen=True)

@@ -46,8 +46,7 @@ class BeliefChange:
     told_by: str | None
     status: BeliefStatus
 
-    def __post_init__(self) -> None:
-        coerce_enums(self)
+    __post_init__ = coerce_enums
 
 
 @quick_init

@@ -147,6 +147,8 @@ class Episode(Happenings, Acting, Dialogue):
         self._before, self._after = self._timeline()
         self.cursors = [0, 0]  # how far the tick loop is through each timeline
         self._started = False
+        self._dialogue = scenario.dialogue is not None  # characters may speak first
+        self._end = scenario.end
         self._rewind_alarms()
 
     def new_event(self) -> int:
@@ -252,7 +254,7 @@ class Episode(Happenings, Acting, Dialogue):
         for intent in agent.decide(now):
             self._execute(name, intent, now)
         self._drain(name)
-        if self.scenario.dialogue is not None:
+        if self._dialogue:
             self._unprompted(name, now)
         self._set_wake(name, agent.wake_at(now))
 
@@ -270,7 +272,7 @@ class Episode(Happenings, Acting, Dialogue):
 
     def _set_wake(self, name: str, minute: int) -> None:
         self.wake[name] = minute
-        if minute <= self.scenario.end:  # an alarm past the end (NEVER) would never ring
+        if minute <= self._end:  # an alarm past the end (NEVER) would never ring
             heapq.heappush(self._alarms, (minute, name))
 
     def _woken(self, name: str, minute: int) -> None:

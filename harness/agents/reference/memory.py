@@ -17,7 +17,7 @@ SUMMARY_AGE = 24 * 60  # experiences older than a day are summarised at night
 
 class Memory:
     def __init__(self, ctx: AgentSetup, log: Diagnostics) -> None:
-        self.ctx, self.log = ctx, log
+        self.ctx, self.log, self.name = ctx, log, ctx.name
         self.store = mem.Memory(ctx.name, int(ctx.policy["memory.capacity"]))
 
     @property
@@ -38,9 +38,10 @@ class Memory:
         if not self.ctx.policy["memory.keep_source"]:
             fields = {**fields, "told_by": None, "origin": None}
         exp, evicted = mem.write(self.store, minute, eid, **fields)
-        self.op(minute, eid, "write", exp)
+        rows, name = self.log.rows, self.name  # self.op written out: a row for every write
+        rows.append(memory_op(name, self.store, minute, eid, "write", exp))
         for e in evicted:
-            self.op(minute, eid, "evict", e)
+            rows.append(memory_op(name, self.store, minute, eid, "evict", e))
         return exp, evicted
 
     def recall(self, query: mem.Query, now: int, mood: float) -> list[mem.Recall]:
@@ -91,7 +92,7 @@ class Memory:
         return evicted
 
     def op(self, minute: int, eid: int, op: str, exp: mem.Experience | None, **extra: Any) -> None:
-        self.log.add(memory_op(self.ctx.name, self.store, minute, eid, op, exp, **extra))
+        self.log.add(memory_op(self.name, self.store, minute, eid, op, exp, **extra))
 
 
 def memory_op(

@@ -23,6 +23,7 @@ from . import plugins
 from ._acting import Acting
 from ._dialogue import Dialogue
 from ._happenings import Happenings
+from ._waking import Waking
 from .actions import registry_for
 from .budget import Budget, alarm
 from .contract import (
@@ -88,7 +89,7 @@ def setup_for(scenario: Scenario, spec: AgentSpec, policy: Any, seed: int) -> Ag
     )
 
 
-class Episode(Happenings, Acting, Dialogue):
+class Episode(Happenings, Acting, Dialogue, Waking):
     def __init__(
         self,
         scenario: Scenario,
@@ -235,60 +236,6 @@ class Episode(Happenings, Acting, Dialogue):
                         self._probe(name, prop, f"census@{self.rec.tick(now)}", "census", now)
             else:
                 self._snapshot(now, 0)
-
-    def _decisions(self, now: int) -> None:
-        """Each agent awake decides, in name order; one woken by an earlier one's doing
-        this tick decides too when its turn comes. Asleep, walking or at work costs nothing."""
-        if not self.lazy:
-            for name, agent in self.agents.items():
-                self._decide(name, agent, now)
-            return
-        self._due = self._awake(now)
-        while self._due:
-            name = heapq.heappop(self._due)
-            self._deciding = (now, name)
-            self._decide(name, self.agents[name], now)
-        self._deciding = None
-
-    def _decide(self, name: str, agent: Agent, now: int) -> None:
-        for intent in agent.decide(now):
-            self._execute(name, intent, now)
-        self._drain(name)
-        if self._dialogue:
-            self._unprompted(name, now)
-        self._set_wake(name, agent.wake_at(now))
-
-    def _awake(self, now: int) -> list[str]:
-        """The agents whose wake is due by `now`, sorted by name (so, a heap): the order in
-        which a scan of every agent would ask them."""
-        alarms, wake, due = self._alarms, self.wake, set()
-        if not alarms or alarms[0][0] > now:
-            return []  # the common tick: nobody's alarm rings
-        while alarms and alarms[0][0] <= now:
-            name = heapq.heappop(alarms)[1]
-            if wake.get(name, now) <= now:  # else a later wake replaced this alarm
-                due.add(name)
-        return sorted(due)
-
-    def _set_wake(self, name: str, minute: int) -> None:
-        self.wake[name] = minute
-        if minute <= self._end:  # an alarm past the end (NEVER) would never ring
-            heapq.heappush(self._alarms, (minute, name))
-
-    def _woken(self, name: str, minute: int) -> None:
-        """News wakes an agent: it decides at `minute`, this very tick if its turn is still
-        to come (as a scan in name order would reach it), else at the next."""
-        last = self.wake.get(name)
-        if last is None or minute < last:
-            self._set_wake(name, minute)
-            turn = self._deciding
-            if turn is not None and minute <= turn[0] and name > turn[1] and name not in self._due:
-                heapq.heappush(self._due, name)
-
-    def _rewind_alarms(self) -> None:
-        """Alarms from the wakes (at the start, or of a restored run): an agent never asked
-        yet is due at once."""
-        self._alarms = sorted((self.wake.get(n, self.now), n) for n in self.agents)
 
     # --- state ----------------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:

@@ -134,6 +134,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         self.number = {name: i for i, name in enumerate(self.agents)}
         self.last_chat: dict[int, int] = {}  # pair → minute of its last chat
         self._starts: dict[int, float] = {}  # others noticed → chance to start a chat
+        self._crowds: tuple[Any, Any] = (None, [])  # crowded places and their groups, kept
         self.signs: list[str] = []  # ids of signs up
         self.last_line: dict[str, int] = {}  # "speaker|agent" → minute of the last line
         self.now = scenario.start

@@ -82,22 +82,24 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
     arousal = a_base + (was["arousal"] - a_base) * a_factor
     layers = was["emotions"]
     emotions: dict[str, dict[str, float]] = {}
-    for layer, factor in zip(LAYERS, layer_factors, strict=True):
-        values = layers[layer]
-        if not shift:
-            # every baseline 0.0: base + (v - base) × factor is 0.0 + v × factor, bit for bit,
-            # and within 0..1 with v (factor ≤ 1), so no clamp is needed; a layer all at 0.0
-            # (no emotion ever goes below 0.0, not even to -0.0) stays the very same dict
+    if not shift:
+        # every baseline 0.0: base + (v - base) × factor is 0.0 + v × factor, bit for bit,
+        # and within 0..1 with v (factor ≤ 1), so no clamp is needed; a layer all at 0.0
+        # (no emotion ever goes below 0.0, not even to -0.0) stays the very same dict
+        for layer, factor in zip(LAYERS, layer_factors):  # both three long
+            values = layers[layer]
             emotions[layer] = (
                 {e: 0.0 + values[e] * factor for e in EMOTIONS} if any(values.values()) else values
             )
-            continue
-        bases = {e: emotion_baseline(state, layer, e) for e in EMOTIONS}
-        decayed = emotions[layer] = {}
-        for e in EMOTIONS:
-            x = bases[e] + (values[e] - bases[e]) * factor
-            # _clamp(x, 0.0, 1.0) for every float, NaN and -0.0 included, at a third the cost
-            decayed[e] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x  # noqa: FURB136
+    else:
+        for layer, factor in zip(LAYERS, layer_factors, strict=True):
+            values = layers[layer]
+            bases = {e: emotion_baseline(state, layer, e) for e in EMOTIONS}
+            decayed = emotions[layer] = {}
+            for e in EMOTIONS:
+                x = bases[e] + (values[e] - bases[e]) * factor
+                # _clamp(x, 0.0, 1.0) for every float, NaN and -0.0 included, a third the cost
+                decayed[e] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x  # noqa: FURB136
     aftershocks = was["aftershocks"]
     moved = object.__new__(LifeState)  # every value below is kept in range by its clamp
     fields = moved.__dict__

@@ -23,7 +23,7 @@ from harness import Job
 from policies import Policy
 from scorecards import Scorecard, Values, assemble, instance_objective, merge_values
 
-from .evaluation import Execution, Instrument, episodes
+from .evaluation import Execution, Instrument, agent_reference, episodes
 
 
 @dataclass
@@ -135,6 +135,7 @@ class Evaluator:
     ) -> None:
         self.instrument, self.execution, self.mode = instrument, execution, mode
         self.folder, self.hashes = folder, hashes
+        self._agent: str | None = None  # the agent's reference, looked up once (see stream)
 
     def jobs(self, seeds: tuple[int, ...]) -> list[Job]:
         """The fixed instance order: seed by seed, every scenario in each, so early
@@ -146,6 +147,8 @@ class Evaluator:
     ) -> Iterator[Any]:
         """The episodes of one evaluation, each measured where it ran; given a trace
         `location` (a trial's, under the shared trace URI), written there too."""
+        if self._agent is None:  # the registry lookup is ~4 ms: not on every trial's clock
+            self._agent = agent_reference(self.execution)
         return episodes(
             self.jobs(seeds),
             policy,
@@ -153,6 +156,7 @@ class Evaluator:
             self.execution,
             measured=True,
             traces_uri=location,
+            agent=self._agent,
         )
 
     def measure(

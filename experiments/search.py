@@ -106,7 +106,14 @@ class Search:
         checkpoint("Optuna storage opened")
         self.pareto = Objectives()
         self.folder = runs.study_dir(study)
-        self.evaluator = Evaluator(self.instrument, execution, mode, self.folder, self.hashes)
+        self.evaluator = Evaluator(
+            self.instrument,
+            execution,
+            mode,
+            self.folder,
+            self.hashes,
+            lambda: held(self.storage),  # a trial's reports in one journal write
+        )
         self.tracking_uri = tracking_uri or runs.tracking_uri
         self.stop: str | None = None
         self._substudies: dict[str, optuna.Study] = {}  # local mode: loaded once each

@@ -309,9 +309,6 @@ class Search:
                 judged = promotion.on_selection(
                     card, standing.card, self.definition, self.config.margin, standing.anchor_apart
                 )
-            with clock.part("optuna"), held(self.storage):
-                for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
-                    trial.set_constraint(name, value)
             decision, reason = "rolled_back", judged.reason
             if judged.promote:
                 with clock.part("promotion"):  # confirmation episodes, the registry, the lock
@@ -329,7 +326,9 @@ class Search:
                     )
             objective = card.objective if card.objective is not None else 0.0
             violation = math.fsum(over.values())
-            with clock.part("optuna"), held(self.storage):
+            with clock.part("optuna"), held(self.storage):  # one journal write
+                for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
+                    trial.set_constraint(name, value)
                 record_decision(trial, decision, reason, objective=objective, violation=violation)
                 value = trial_value(card, self.mode, self.pareto, violation)
                 study.tell(trial, value)

@@ -51,6 +51,7 @@ class VillageCost:
     wall: float  # seconds
     cpu: float  # seconds of this process (or the child that ran it)
     peak_mb: float | None = None  # the child's peak resident memory, when run apart
+    chats: float = 0.0  # chats per agent over the episode: how much each agent had to do
 
     @property
     def ticks(self) -> int:
@@ -68,7 +69,9 @@ def village_cost(
     episode = Episode(village(agents, 0, hours=hours), _policy(), 0, agent, lazy=lazy)
     wall, cpu = time.perf_counter(), time.process_time()
     episode.run()
-    return VillageCost(agents, hours, time.perf_counter() - wall, time.process_time() - cpu)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    events = episode.rec.tables()["events"].column("kind").to_pylist()
+    return VillageCost(agents, hours, wall, cpu, chats=2 * events.count("chat") / agents)
 
 
 def village_apart(agents: int, hours: int = 24, *, agent: str = REFERENCE) -> VillageCost:

@@ -3,6 +3,11 @@
 Its structure seed (neighbourhoods, road lengths, who frequents which places, who learns the
 news) is part of the scenario's identity — in its name — and is separate from episode seeds,
 which vary only who meets whom and when.
+
+A village grows by hamlets, as villages do: every `HAMLET` people share a square, a park, a
+well and a mill of their own, and the whole village shares the bakery and the market. So an
+agent's company at its haunts, and with it its chats a day, stays what it is in a small
+village however many live there, and only the village's two shops draw a crowd.
 """
 
 from __future__ import annotations
@@ -12,6 +17,13 @@ import random
 from .model import Scenario
 
 PUBLIC = ("square", "market", "bakery", "park", "well", "mill")
+SHARED = ("market", "bakery")  # the village's: every hamlet's people shop there
+HAMLET = 24  # people per hamlet (a village of fewer than 48 is one hamlet)
+
+
+def _local(place: str, hamlet: int) -> str:
+    """A hamlet's own public place (the first hamlet's keep the village's plain names)."""
+    return place if hamlet == 0 or place in SHARED else f"{place}_{hamlet}"
 
 
 def village_name(agents: int, structure_seed: int) -> str:
@@ -25,17 +37,29 @@ def village(agents: int = 25, structure_seed: int = 0, hours: int = 48) -> Scena
     rng = random.Random(structure_seed)  # a local generator: the structure, not the episode
     names = [f"a{i:04d}" for i in range(agents)]
     quarters = max(1, agents // 12)
+    hamlets = max(1, agents // HAMLET)
     places = [{"id": p, "kind": "public"} for p in PUBLIC]
     roads = [{"a": "square", "b": p, "minutes": rng.randint(4, 12)} for p in PUBLIC[1:]]
-    for q in range(quarters):
+    for h in range(1, hamlets):  # each further hamlet: its own places around its own square
+        square = _local("square", h)
+        places += [{"id": _local(p, h), "kind": "public"} for p in PUBLIC if p not in SHARED]
+        roads.append({"a": square, "b": "square", "minutes": rng.randint(5, 15)})
+        roads += [
+            {"a": square, "b": _local(p, h), "minutes": rng.randint(4, 12)}
+            for p in PUBLIC[1:]
+            if p not in SHARED
+        ]
+    for q in range(quarters):  # a quarter's street leads to its hamlet's square
         places.append({"id": f"quarter_{q}", "kind": "street"})
-        roads.append({"a": f"quarter_{q}", "b": "square", "minutes": rng.randint(3, 10)})
+        square = _local("square", q % hamlets)
+        roads.append({"a": f"quarter_{q}", "b": square, "minutes": rng.randint(3, 10)})
     people = []
     for i, name in enumerate(names):
         home = f"home_{name}"
+        hamlet = (i % quarters) % hamlets
         places.append({"id": home, "kind": "home"})
         roads.append({"a": home, "b": f"quarter_{i % quarters}", "minutes": rng.randint(2, 6)})
-        haunts = rng.sample(PUBLIC, 3)
+        haunts = [_local(p, hamlet) for p in rng.sample(PUBLIC, 3)]
         people.append(
             {
                 "id": name,
@@ -43,7 +67,7 @@ def village(agents: int = 25, structure_seed: int = 0, hours: int = 48) -> Scena
                 "routine": [
                     {"at": "09:00", "go": haunts},
                     {"at": "12:30", "go": haunts[:2]},
-                    {"at": "16:00", "go": [haunts[2], "square"]},
+                    {"at": "16:00", "go": [haunts[2], _local("square", hamlet)]},
                     {"at": "19:30", "go": [home], "activities": 3},
                 ],
                 "errands": [

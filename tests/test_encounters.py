@@ -41,3 +41,36 @@ def test_a_crowd_adds_no_chats_past_the_limit_and_company_below_it_does():
     crowd = chats_at_the_square(150, 600, encounter_chance=0.01)[1]
     assert few < limit / 2  # three others to notice against twelve
     assert 0.7 < crowd / limit < 1.4  # 149 others are noticed as twelve
+
+
+def chats_a_day(agents: int) -> float:
+    """Chats per agent in one generated-village day (seed 0), as the village lives it."""
+    episode = Episode(village(agents, 0, hours=24), CAREFUL, 0, AGENT_KINDS["reference"])
+    episode.run()
+    events = episode.rec.tables()["events"]
+    return 2 * (pc.sum(pc.equal(events["kind"], "chat")).as_py() or 0) / agents
+
+
+def test_a_generated_village_grows_by_hamlets_sharing_only_the_shops():
+    scenario = village(240, 0, hours=24)
+    public = {p.id for p in scenario.world.places if p.kind == "public"}
+    assert len(public) == 2 + 4 * 10  # bakery and market, and each hamlet's four places
+    for person in scenario.agents:
+        haunts = {place for slot in person.routine for place in slot.go} - {person.home}
+        # the first hamlet's places keep the plain names, a further one's end in its number
+        hamlets = {p.partition("_")[2] or "0" for p in haunts - {"bakery", "market"}}
+        assert len(hamlets) == 1, (person.id, haunts)  # one hamlet's places, and the shops
+    # a small village is one hamlet: the village's six places, as always
+    assert {p.id for p in village(25).world.places if p.kind == "public"} == {
+        "square",
+        "market",
+        "bakery",
+        "park",
+        "well",
+        "mill",
+    }
+
+
+def test_an_agents_chats_a_day_do_not_grow_with_the_village_past_a_hamlet():
+    hamlets_two, hamlets_ten = chats_a_day(48), chats_a_day(240)
+    assert hamlets_ten < 1.3 * hamlets_two, (hamlets_two, hamlets_ten)

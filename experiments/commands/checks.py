@@ -327,7 +327,7 @@ def bench(
     for n, c in sorted(costs.items()):
         out.say(
             f"village.{n}.us_per_agent_tick: {c.us_per_agent_tick:.2f} "
-            f"(cpu {c.cpu:.2f} s, wall {c.wall:.2f} s)"
+            f"(cpu {c.cpu:.2f} s, wall {c.wall:.2f} s, {c.chats:.1f} chats per agent)"
         )
     ratio = day.us_per_agent_tick / costs[10].us_per_agent_tick
     if not scale:
@@ -339,7 +339,12 @@ def bench(
             f"{mine:.2f} vs {other:.2f} µs = {mine / other:.2f}×",
         )
         out.say(f"yardstick.{agents}.us_per_agent_step: {other:.2f} ({yardstick})")
-    table.add_row(f"cost per agent-tick, {large} ÷ 10 agents", "≤ 1.5×", f"{ratio:.2f}×")
+    table.add_row(
+        f"cost per agent-tick, {large} ÷ 10 agents",
+        "≤ 1.5×",
+        f"{ratio:.2f}× (chats per agent a day: {costs[10].chats:.1f} at 10, "
+        f"{day.chats:.1f} at {large})",
+    )
     table.add_row(
         f"{large}-agent village, one day, one core",
         "≤ 60 s, ≤ 1 GB",

@@ -106,7 +106,14 @@ class Search:
         checkpoint("Optuna storage opened")
         self.pareto = Objectives()
         self.folder = runs.study_dir(study)
-        self.evaluator = Evaluator(self.instrument, execution, mode, self.folder, self.hashes)
+        self.evaluator = Evaluator(
+            self.instrument,
+            execution,
+            mode,
+            self.folder,
+            self.hashes,
+            lambda: held(self.storage),  # a trial's reports in one journal write
+        )
         self.tracking_uri = tracking_uri or runs.tracking_uri
         self.stop: str | None = None
         self._substudies: dict[str, optuna.Study] = {}  # local mode: loaded once each
@@ -302,9 +309,6 @@ class Search:
                 judged = promotion.on_selection(
                     card, standing.card, self.definition, self.config.margin, standing.anchor_apart
                 )
-            with clock.part("optuna"), held(self.storage):
-                for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
-                    trial.set_constraint(name, value)
             decision, reason = "rolled_back", judged.reason
             if judged.promote:
                 with clock.part("promotion"):  # confirmation episodes, the registry, the lock
@@ -322,7 +326,9 @@ class Search:
                     )
             objective = card.objective if card.objective is not None else 0.0
             violation = math.fsum(over.values())
-            with clock.part("optuna"), held(self.storage):
+            with clock.part("optuna"), held(self.storage):  # one journal write
+                for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
+                    trial.set_constraint(name, value)
                 record_decision(trial, decision, reason, objective=objective, violation=violation)
                 value = trial_value(card, self.mode, self.pareto, violation)
                 study.tell(trial, value)

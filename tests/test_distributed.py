@@ -66,6 +66,10 @@ def test_two_drivers_share_a_postgresql_study(tmp_path, postgres, mlflow_server)
     }
     assert sorted(children, key=int) == [str(t.number) for t in trials]  # all accounted for
     assert all(r.info.status == "FINISHED" for r in children.values())
+    for run in children.values():  # uploaded to the server's artifact store
+        if run.data.tags["villagelab.decision"] in ("promoted", "rolled_back"):
+            listed = {f.path for f in client.list_artifacts(run.info.run_id)}
+            assert {"results.json", "scorecard.json", "policy.yaml"} <= listed
     assert len([r for r in runs if r.data.tags.get("villagelab.kind") == "search"]) == 2
     versions = client.search_model_versions("name='villagelab-policy'")
     promoted = [r for r in children.values() if r.data.tags["villagelab.decision"] == "promoted"]

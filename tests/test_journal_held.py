@@ -84,3 +84,50 @@ def test_held_does_nothing_for_another_storage():
     with journal.held(storage):
         optuna.create_study(storage=storage).ask()
     assert len(storage.get_all_studies()) == 1
+
+
+def _asked(path: Path):  # type: ignore[no-untyped-def]
+    storage = storage_for(None, path)
+    study = optuna.create_study(
+        study_name="s",
+        storage=storage,
+        direction="maximize",
+        pruner=optuna.pruners.ThresholdPruner(lower=0.5),
+    )
+    return storage, study.ask()
+
+
+def test_a_trials_reports_are_held_seen_by_the_pruner_and_written_together(tmp_path):
+    from experiments.trials import HeldReports
+
+    path = tmp_path / "optuna.journal"
+    storage, trial = _asked(path)
+    before = path.read_bytes()
+    reports = HeldReports(lambda: journal.held(storage), limit=3600)
+    prunes = []
+    for step, value in enumerate([0.9, 0.7, 0.4]):
+        with reports:
+            trial.report(value, step)
+            prunes.append(trial.should_prune())
+    assert prunes == [False, False, True]  # the pruner read the held values
+    assert path.read_bytes() == before  # nothing written yet
+    reports.write()
+    again = optuna.load_study(study_name="s", storage=storage_for(None, path)).trials[0]
+    assert again.intermediate_values == {0: 0.9, 1: 0.7, 2: 0.4}
+
+
+def test_reports_held_past_their_limit_or_through_an_error_are_written(tmp_path):
+    from experiments.trials import HeldReports
+
+    path = tmp_path / "optuna.journal"
+    storage, trial = _asked(path)
+    reports = HeldReports(lambda: journal.held(storage), limit=0)  # a live view follows each
+    with reports:
+        trial.report(0.9, 0)
+    assert "intermediate_value" in path.read_text().splitlines()[-1]
+    reports = HeldReports(lambda: journal.held(storage), limit=3600)
+    with pytest.raises(KeyboardInterrupt), reports:
+        trial.report(0.8, 1)
+        raise KeyboardInterrupt
+    again = optuna.load_study(study_name="s", storage=storage_for(None, path)).trials[0]
+    assert again.intermediate_values == {0: 0.9, 1: 0.8}

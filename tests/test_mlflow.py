@@ -104,6 +104,35 @@ def test_a_trial_logs_each_metric_with_its_interval_and_the_champions_beside_it(
     assert contexts == ["confirmation", "selection"]
 
 
+def test_a_finished_trial_keeps_its_results_table_scorecard_policy_and_comparison(study):
+    _, client, _, _, trials = study
+    run = trials["0"]
+    listed = {f.path for f in client.list_artifacts(run.info.run_id)}
+    assert {"results.json", "scorecard.json", "policy.yaml", "vs_champion.json"} <= listed
+    logged = json.loads(run.data.tags["mlflow.loggedArtifacts"])
+    assert logged == [{"path": "results.json", "type": "table"}]  # the UI shows it as a table
+    import pandas as pd
+
+    # read as MLflow's load_table reads a table (which searches the default store, not ours)
+    table = pd.read_json(client.download_artifacts(run.info.run_id, "results.json"), orient="split")
+    card = json.loads(
+        Path(client.download_artifacts(run.info.run_id, "scorecard.json")).read_text()
+    )
+    assert set(table["scenario"]) == set(card["scenarios"]) == {"replan_bridge", "room_two_days"}
+    assert set(table["seed"]) == {0, 1, 2, 3, 4}
+    for (scenario, metric, seed), value in table.set_index(["scenario", "metric", "seed"])[
+        "value"
+    ].items():
+        summary = card["scenarios"][scenario].get(metric)
+        if summary is not None:
+            assert value == pytest.approx(summary["per_seed"][str(seed)], abs=1e-9)
+    from policies import load_policy
+
+    policy = load_policy(Path(client.download_artifacts(run.info.run_id, "policy.yaml")))
+    assert policy.hash == run.data.tags["villagelab.policy"]
+    assert not [p for p in listed if p.startswith(".")]  # no temp file left
+
+
 def test_a_pruned_trial_logs_the_intermediate_values_it_was_stopped_on(study):
     runs, client, _, _, trials = study
     pruned = trials["1"]

@@ -269,23 +269,42 @@ os.kill(os.getpid(), signal.SIGKILL)
 """
 
 
-def test_a_store_a_killed_writer_left_with_a_hot_journal_is_rolled_back_and_used(tmp_path):
+def test_a_new_store_writes_ahead_to_a_log(tmp_path):
+    """Each MLflow commit appends to mlflow.db-wal (no rollback journal made and deleted)."""
+    import sqlite3
+
+    db = tmp_path / "mlflow.db"
+    usable(db)
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert not list(tmp_path.glob(".mlflow.db.*"))  # nothing left of the temp store
+
+
+@pytest.mark.parametrize("mode, left", [("WAL", "mlflow.db-wal"), ("DELETE", "mlflow.db-journal")])
+def test_a_store_a_killed_writer_left_mid_write_is_rolled_back_and_used(
+    tmp_path, monkeypatch, mode, left
+):
+    """A new store (write-ahead log) and one an older villagelab made (rollback journal)."""
+    from experiments import sqlite_store
     from experiments.records import mlflow_client
     from experiments.sqlite_store import prepare
 
+    monkeypatch.setattr(sqlite_store, "JOURNAL_MODE", mode)
     db = tmp_path / "mlflow.db"
     usable(db)
     killed = subprocess.run([sys.executable, "-c", MID_WRITE, str(db)], check=False)
     assert killed.returncode == -signal.SIGKILL
-    assert (tmp_path / "mlflow.db-journal").stat().st_size > 0  # what the kill left
+    assert (tmp_path / left).stat().st_size > 0  # what the kill left
     assert prepare(db) is None  # as the next command's start checks it: nothing to repair
     client = mlflow_client(f"sqlite:///{db}")
     assert {e.name for e in client.search_experiments()} == {"e", "Default"}
     assert client.get_registered_model("m").name == "m"
-    assert not (tmp_path / "mlflow.db-journal").exists()  # rolled back: scratch never was
+    if mode == "DELETE":
+        assert not (tmp_path / left).exists()  # the hot journal was rolled back
     import sqlite3
 
-    with sqlite3.connect(db) as con:
+    with sqlite3.connect(db) as con:  # rolled back: scratch never was
+        assert con.execute("PRAGMA journal_mode").fetchone()[0].upper() == mode
         assert not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'scratch'").fetchone()
 
 

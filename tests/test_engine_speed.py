@@ -45,6 +45,19 @@ def test_who_is_where_agrees_with_looking_at_everyone(moves):
             where[n] = Position("square")
 
 
+@given(
+    st.floats(min_value=-0.5, max_value=1.5, allow_nan=False),
+    st.lists(st.integers(0, (1 << 64) - 1), max_size=20),
+)
+def test_a_draw_is_below_a_chance_exactly_when_its_number_is_below_the_bar(chance, numbers):
+    from harness.engine.rng import _SCALE, _bar
+
+    bar = _bar(chance)
+    for n in [*numbers, bar - 1, bar, bar + 1]:
+        if 0 <= n < 1 << 64:
+            assert (n / _SCALE < chance) == (n < bar)
+
+
 def test_the_rows_an_observation_makes_name_their_tables_columns_in_order():
     from harness.engine.episode import EXPOSED, OBSERVED
 

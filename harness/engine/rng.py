@@ -10,10 +10,29 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 _SCALE = float(1 << 64)
 _UNPACK = struct.Struct(">Q").unpack  # int.from_bytes(digest, "big"), a little cheaper
+
+
+@lru_cache(maxsize=1024)
+def _bar(chance: float) -> int:
+    """The least 64-bit number `n` whose draw `n / 2**64` is not below `chance`: a draw is
+    below `chance` exactly when its number is below this bar (the float division is
+    monotone in `n`, so a bisection over the very expression finds it), an integer
+    comparison in place of a division per draw."""
+    low, high = 0, 1 << 64  # the draw of `high` is 1.0: never below a chance of at most 1
+    if high / _SCALE < chance:
+        return high + 1  # a chance above 1: every draw is below it
+    while low < high:
+        middle = (low + high) // 2
+        if middle / _SCALE < chance:
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 class Draws:
@@ -93,11 +112,11 @@ class Draws:
         tail, heads, unpack = str(minute).encode(), self._heads(purpose), _UNPACK
         found = []
         for i, (agents, chance) in enumerate(groups):
-            chosen = []
+            chosen, bar = [], _bar(chance)
             for agent in agents:
                 h = (heads.get(agent) or self._started_with(purpose, agent)).copy()
                 h.update(tail)
-                if unpack(h.digest())[0] / _SCALE < chance:
+                if unpack(h.digest())[0] < bar:  # the digest's number / 2**64 < chance
                     chosen.append(agent)
             if chosen:
                 found.append((i, chosen))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -322,6 +323,31 @@ def test_advance_gives_exactly_the_plain_per_value_computation(state, persona, d
     plain = plain_advance(state, persona, state.last_minute + dt, asleep)
     assert fast == plain and fast.to_json() == plain.to_json()  # plain: a checked constructor
     assert repr(fast) == repr(plain)  # -0.0 and 0.0 compare equal but print apart
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    states(),
+    personas,
+    st.integers(1, 5000),
+    st.booleans(),
+    st.lists(st.sampled_from([0.0, -0.0]), min_size=15, max_size=15),
+    st.sets(st.sampled_from(LAYERS)),
+)
+def test_a_layer_at_zero_decays_as_the_plain_computation_does(
+    state, persona, dt, asleep, zeros, zeroed
+):
+    # a layer all at zero (0.0 or -0.0) takes advance's shortcut: still the same floats
+    emotions = {
+        layer: {
+            e: zeros[i * 5 + j] if layer in zeroed else v for j, (e, v) in enumerate(vs.items())
+        }
+        for i, (layer, vs) in enumerate(state.emotions.items())
+    }
+    state = replace(state, emotions=emotions)
+    fast = advance(state, persona, state.last_minute + dt, asleep)
+    plain = plain_advance(state, persona, state.last_minute + dt, asleep)
+    assert repr(fast) == repr(plain) and fast.to_json() == plain.to_json()
 
 
 @given(

@@ -43,6 +43,9 @@ CIRCADIAN_TROUGH = 4 * 60  # 04:00
 CIRCADIAN_PEAK = 11 * 60  # 11:00
 
 
+_ZERO_LAYER = dict.fromkeys(EMOTIONS, 0.0)  # a layer decayed from nothing but zeros
+
+
 def initial_state(persona: Persona, minute: int = 0) -> LifeState:
     """A rested, fed agent at its baselines; abilities seed skill confidence as "skill|*"."""
     return LifeState(
@@ -84,12 +87,14 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
     emotions: dict[str, dict[str, float]] = {}
     if not shift:
         # every baseline 0.0: base + (v - base) × factor is 0.0 + v × factor, bit for bit,
-        # and within 0..1 with v (factor ≤ 1), so no clamp is needed; a layer all at 0.0
-        # (no emotion ever goes below 0.0, not even to -0.0) stays the very same dict
+        # and within 0..1 with v (factor ≤ 1), so no clamp is needed; a layer all at zero
+        # decays to all 0.0 (never -0.0): the one shared, never mutated, _ZERO_LAYER
         for layer, factor in zip(LAYERS, layer_factors):  # both three long
             values = layers[layer]
             emotions[layer] = (
-                {e: 0.0 + values[e] * factor for e in EMOTIONS} if any(values.values()) else values
+                {e: 0.0 + values[e] * factor for e in EMOTIONS}
+                if any(values.values())
+                else _ZERO_LAYER
             )
     else:
         for layer, factor in zip(LAYERS, layer_factors, strict=True):

@@ -104,6 +104,15 @@ def test_a_trial_logs_each_metric_with_its_interval_and_the_champions_beside_it(
     assert contexts == ["confirmation", "selection"]
 
 
+def test_the_parent_draws_the_champions_objective_after_every_trial(study):
+    _, client, _, parent, trials = study
+    curve = client.get_metric_history(parent.info.run_id, "champion_objective")
+    assert [p.step for p in curve] == [1, 2, 3]  # held and written together, none lost
+    # careful, promoted first (a trial's metrics are rounded to 4 places)
+    assert curve[0].value == pytest.approx(trials["0"].data.metrics["objective"], abs=1e-4)
+    assert [p.value for p in curve] == sorted(p.value for p in curve)  # a champion only rises
+
+
 def test_a_finished_trial_keeps_its_results_table_scorecard_policy_and_comparison(study):
     _, client, _, _, trials = study
     run = trials["0"]

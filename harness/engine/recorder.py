@@ -25,7 +25,9 @@ class Recorder:
 
     def __init__(self, scenario: str, seed: int, start: int, tick_minutes: int) -> None:
         self.scenario, self.seed = scenario, seed
-        self._key = (scenario, seed)
+        # scenario and seed as Arrow scalars (the same types in every table's schema)
+        key = TABLES[TABLE_NAMES[0]]
+        self._same = [pa.scalar(v, key.field(i).type) for i, v in enumerate((scenario, seed))]
         self.start, self.tick_minutes = start, tick_minutes
         # a table's columns past the four key columns, in its schema's order
         self._columns = {name: TABLES[name].names[4:] for name in TABLE_NAMES}
@@ -69,9 +71,7 @@ class Recorder:
             width = self._widths[table]
             rest = [cells[i::width] for i in range(width)]  # the rows' values, column by column
             # scenario and seed, the same on every row: repeated by Arrow, not converted
-            same = [
-                pa.repeat(pa.scalar(v, schema.field(i).type), rows) for i, v in enumerate(self._key)
-            ]
+            same = [pa.repeat(scalar, rows) for scalar in self._same]
             values = [*same, ticks, events, *rest]
             columns = dict(zip(schema.names, values, strict=True))
             self._batches[table].append(pa.RecordBatch.from_pydict(columns, schema=schema))

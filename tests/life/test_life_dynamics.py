@@ -27,6 +27,7 @@ from harness.agents.reference.model.life import (
     eat,
     emotion_baseline,
     emotion_level,
+    emotion_levels,
     initial_state,
     salience,
     stress,
@@ -35,6 +36,7 @@ from harness.agents.reference.model.life import (
     wants_food,
     wants_rest,
 )
+from harness.agents.reference.model.life.effects import MIN_SPAN
 from scenarios.persona import Baselines, Persona
 
 DAY = 24 * 60
@@ -348,6 +350,14 @@ def test_a_layer_at_zero_decays_as_the_plain_computation_does(
     fast = advance(state, persona, state.last_minute + dt, asleep)
     plain = plain_advance(state, persona, state.last_minute + dt, asleep)
     assert repr(fast) == repr(plain) and fast.to_json() == plain.to_json()
+
+
+@given(states())
+def test_all_emotion_levels_at_once_are_each_emotion_level_and_give_the_same_stress(state):
+    levels = emotion_levels(state)
+    assert repr(levels) == repr({e: emotion_level(state, e) for e in EMOTIONS})
+    assert repr(stress(state, levels)) == repr(stress(state))
+    assert attention_span(state) >= MIN_SPAN  # what attend's shortcut rests on
 
 
 @given(

@@ -81,11 +81,12 @@ class Life:
 
     def _snapshot(self, minute: int) -> None:
         s = self.state
+        levels = life.emotion_levels(s)
         values = [
             ("valence", s.valence),
             ("arousal", s.arousal),
-            ("stress", life.stress(s)),
-            *life.emotion_levels(s).items(),
+            ("stress", life.stress(s, levels)),
+            *levels.items(),
         ]
         if self.trace_needs:  # the needs first, where they drive choices
             needs = [("energy_deficit", s.energy_deficit), ("hunger_deficit", s.hunger_deficit)]

@@ -9,7 +9,7 @@ Emotion changes which memories surface and how things are said, never a memory's
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .appraisal import skill_confidence
 from .dynamics import arousal_level, emotion_level
@@ -21,14 +21,13 @@ CHEERFUL_AT, LOW_AT = 0.3, -0.3  # valence thresholds for tone
 TIRED_AT = 0.65  # the rest candidate threshold
 
 
-def stress(state: LifeState) -> float:
+def stress(state: LifeState, levels: Mapping[str, float] | None = None) -> float:
     """0..1 from threat (fear), felt arousal and helplessness (sadness: harm it could not
-    control) — seed 000: "stress comes from threat, arousal and controllability"."""
-    return _unit(
-        0.4 * emotion_level(state, "fear")
-        + 0.3 * arousal_level(state)
-        + 0.3 * emotion_level(state, "sadness")
-    )
+    control) — seed 000: "stress comes from threat, arousal and controllability". `levels`:
+    the state's `emotion_levels`, when already read."""
+    fear = emotion_level(state, "fear") if levels is None else levels["fear"]
+    sadness = emotion_level(state, "sadness") if levels is None else levels["sadness"]
+    return _unit(0.4 * fear + 0.3 * arousal_level(state) + 0.3 * sadness)
 
 
 def uncertainty(state: LifeState) -> float:

@@ -16,7 +16,7 @@ from .model.life.effects import MIN_SPAN
 
 class Life:
     def __init__(self, ctx: AgentSetup, log: Diagnostics, *, trace_needs: bool) -> None:
-        self.ctx, self.log = ctx, log
+        self.ctx, self.log, self.persona = ctx, log, ctx.spec.persona  # who it is: fixed
         self.trace_needs = trace_needs  # energy and hunger are traced where they drive choices
         self.state = life.initial_state(ctx.spec.persona, ctx.start)
         self.attended: tuple[int, int] = (ctx.start, 0)  # (minute, observations taken in)
@@ -33,7 +33,7 @@ class Life:
         a snapshot is traced at the first event of each hour (event-driven, not per tick)."""
         if minute > self.state.last_minute:
             hour = self.state.last_minute // 60
-            self.state = life.advance(self.state, self.ctx.spec.persona, minute, asleep)
+            self.state = life.advance(self.state, self.persona, minute, asleep)
             if minute // 60 > hour:
                 self._snapshot(minute)
 
@@ -52,7 +52,7 @@ class Life:
         """Each event once: what it means for the agent's goals moves mood and arousal."""
         self.state = life.apply_event(
             self.state,
-            self.ctx.spec.persona,
+            self.persona,
             self.appraisal(obs, goal_related),
             obs.event_id,
             obs.minute,

@@ -105,7 +105,7 @@ def main() -> None:
 
     from experiments.champion import MODEL, Registry
     from experiments.runs import RunsDir
-    from experiments.tracking import run_path, runs_view_path
+    from experiments.study_view import run_path, runs_view_path
     from experiments.ui import Server, newest_study
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -38,7 +38,7 @@ class Version:
 
 
 def _client(tracking_uri: str) -> Any:
-    from .tracking import mlflow_client
+    from .records import mlflow_client
 
     return mlflow_client(tracking_uri)
 

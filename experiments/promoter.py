@@ -18,7 +18,7 @@ from policies import Policy, baseline_path
 from scorecards import Scorecard
 from scorecards.report import write_reports
 
-from . import promotion, tracking
+from . import promotion, study_view
 from .champion import Registry
 from .config import SearchConfig
 from .evaluation import Instrument, collect
@@ -210,8 +210,8 @@ class Promoter:
                 return "rolled_back", f"{judged.reason}; {confirmed.reason}", None
             label = str(number) if study_name == self.name else f"{study_name}#{number}"
             links = {
-                "trial": tracking.run_path(self.tracker.experiment_id, trial.run_id),
-                "search": tracking.run_path(
+                "trial": study_view.run_path(self.tracker.experiment_id, trial.run_id),
+                "search": study_view.run_path(
                     self.tracker.experiment_id, self.tracker.parent_of(trial.run_id) or ""
                 ),
             }

@@ -23,7 +23,8 @@ from harness import Job
 from policies import Policy
 from scorecards import Scorecard, Values, assemble, instance_objective, merge_values
 
-from .evaluation import Execution, Instrument, agent_reference, episodes
+from .dispatch import agent_reference, episodes
+from .evaluation import Execution, Instrument
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 MLflow 3 opens an experiment on its GenAI traces overview; the runs table needs the route
 `#/experiments/<id>/runs?workflowType=machine_learning`, and the study's shared view
-(`tracking.shared_view`) picks the trials and the columns that explain each decision. The
+(`study_view.shared_view`) picks the trials and the columns that explain each decision. The
 server is a child process in its own process group: it is stopped when this command exits,
 is terminated (SIGTERM, SIGHUP) or interrupted (Ctrl-C), and a port already taken is an
 error before anything starts.
@@ -24,7 +24,7 @@ from typing import Any
 from policies import InputError
 from villagelab import processes
 
-from .tracking import runs_view_path
+from .study_view import runs_view_path
 
 
 def newest_study(uri: str) -> tuple[str, str] | None:

@@ -72,7 +72,7 @@ def test_keyed_draws_are_the_plain_draws():
         draw = draws.keyed("encounter", minute)
         for agent in agents:
             assert draw(agent) == draws.uniform("encounter", agent, minute)
-        for chance in (0.0, 0.3, 0.7, 1.0):
+        for chance in (0.0, 0.3, 0.7, 1.0, 1.5):  # 1.5: every draw is below it
             plain = [a for a in agents if draws.uniform("encounter", a, minute) < chance]
             assert draws.below("encounter", minute, agents, chance) == plain
         series = draws.series("retrieval", "a0001", "plan", minute)

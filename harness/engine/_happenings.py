@@ -27,7 +27,7 @@ class Happenings:
     signs: list[str]
     last_chat: dict[int, int]
     _starts: dict[int, float]
-    _crowds: tuple[list[str] | None, list[tuple[list[str], float]]]
+    _crowds: tuple[list[str] | None, list[Any]]
     number: dict[str, int]
     _pair: Any
     _events: list[Any]
@@ -157,19 +157,19 @@ class Happenings:
         places = self.positions.crowded_places()  # the same list until someone moves
         if places is not self._crowds[0]:
             at, limit, starts = self.positions.at, self.scenario.crowd_limit, self._starts
-            groups = []  # (who is there, the chance that each starts a chat) at each place
+            groups = []  # who is there, with the chance that each starts a chat, by place
             for place in places:
                 here = at[place]  # as it stays until someone moves: talk moves nobody
                 noticed = min(len(here) - 1, limit)
                 start = starts.get(noticed)
                 if start is None:  # the same number for the same company: worked out once
                     start = starts[noticed] = (1.0 - (1.0 - chance) ** noticed) / 2
-                groups.append((here, start))
+                groups.append(self.draws.crowd("encounter", here, start))
             self._crowds = (places, groups)
         groups = self._crowds[1]
         # each agent's draw is keyed, whoever talked before: all the tick's drawn at once,
         # and only the crowds where someone starts a chat come back (most ticks, none)
-        for i, starters in self.draws.below_each("encounter", now, groups):
+        for i, starters in self.draws.below_each(now, groups):
             place, here = places[i], groups[i][0]
             for a in starters:
                 partner = self._partner(a, here, now)

@@ -35,6 +35,19 @@ def _bar(chance: float) -> int:
     return low
 
 
+@lru_cache(maxsize=1024)
+def _bar_bytes(chance: float) -> bytes:
+    """`_bar(chance)` as bytes that an 8-byte big-endian digest is below exactly when its
+    number is below the bar: equal lengths compare as the numbers do, and nine bytes 0xff
+    are above every digest (a bar past 2**64 - 1: every draw is below the chance)."""
+    bar = _bar(chance)
+    return bar.to_bytes(8, "big") if bar < 1 << 64 else b"\xff" * 9
+
+
+# a crowd for `Draws.below_each`: its agents, each one's started digest, the bar as bytes
+Crowd = tuple[list[str], list[Any], bytes]
+
+
 class Draws:
     __slots__ = ("_key", "_prefix", "_started")
 
@@ -101,22 +114,25 @@ class Draws:
     def below(self, purpose: str, minute: int, agents: list[str], chance: float) -> list[str]:
         """The `agents` whose `uniform(purpose, agent, minute)` is below `chance`, in their
         order: the draws of a crowd in one loop, without a call per agent."""
-        return [agent for _, chosen in self.below_each(purpose, minute, [(agents, chance)])
-                for agent in chosen]  # fmt: skip
+        crowd = self.crowd(purpose, agents, chance)
+        return [agent for _, chosen in self.below_each(minute, [crowd]) for agent in chosen]
 
-    def below_each(
-        self, purpose: str, minute: int, groups: list[tuple[list[str], float]]
-    ) -> list[tuple[int, list[str]]]:
-        """`below` for each (agents, chance) of a tick at once, one call for every crowd: the
-        groups (by index) where some draw is below the chance, with those agents."""
-        tail, heads, unpack = str(minute).encode(), self._heads(purpose), _UNPACK
-        found = []
-        for i, (agents, chance) in enumerate(groups):
-            chosen, bar = [], _bar(chance)
-            for agent in agents:
-                h = (heads.get(agent) or self._started_with(purpose, agent)).copy()
+    def crowd(self, purpose: str, agents: list[str], chance: float) -> Crowd:
+        """`agents` ready for `below_each`: each one's digest fed with `purpose` and its name,
+        and the chance as the bar their draws' bytes are compared with (kept by the caller
+        while the crowd stays as it is, so a tick looks nothing up)."""
+        return agents, [self._started_with(purpose, a) for a in agents], _bar_bytes(chance)
+
+    def below_each(self, minute: int, crowds: list[Crowd]) -> list[tuple[int, list[str]]]:
+        """`below` for each crowd of a tick at once, one call for all: the crowds (by index)
+        where some draw is below the chance, with those agents."""
+        tail, found = str(minute).encode(), []
+        for i, (agents, started, bar) in enumerate(crowds):
+            chosen = []
+            for agent, h in zip(agents, started):
+                h = h.copy()
                 h.update(tail)
-                if unpack(h.digest())[0] < bar:  # the digest's number / 2**64 < chance
+                if h.digest() < bar:  # the digest's number / 2**64 < chance
                     chosen.append(agent)
             if chosen:
                 found.append((i, chosen))

@@ -20,6 +20,7 @@ from harness.engine.records import quick_init
 BASE_STRENGTH = 720.0  # minutes: a plain experience is half-forgotten after about 8 hours
 MIN_ACTIVATION = 0.5  # below this a memory does not come to mind at all
 NOISE = 0.2  # width of the retrieval noise
+HIGHEST_NOISE = NOISE * 0.5  # not reached: a draw is below 1
 IMPORTANCE_WEIGHT = 0.3
 SALIENT_BONUS = 0.5
 MOOD_WEIGHT = 0.3
@@ -225,8 +226,10 @@ def retrieve(
             + w_rel * relevance
             + MOOD_WEIGHT * mood * exp.valence
             + (SALIENT_BONUS if exp.importance >= salient else 0.0)
-            + NOISE * (draw(exp.id) - 0.5)
         )
+        if activation + HIGHEST_NOISE < MIN_ACTIVATION:
+            continue  # below the bar whatever its noise (rounding is monotone): not drawn
+        activation += NOISE * (draw(exp.id) - 0.5)
         if activation >= MIN_ACTIVATION:
             scored.append((-activation, exp.id, exp, relevance > 0))
     scored.sort()

@@ -54,13 +54,13 @@ _ROW_VALUES: dict[type, Any] = {}
 
 
 def _row_values(kind: type, rec: Recorder) -> Any:
-    """A diagnostic row type's values in its table's column order (a field the row lacks is
-    null), as one getter made once per type."""
+    """A diagnostic row type's minute, event id and values in its table's column order (a
+    field the row lacks is null), as one getter made once per type: `Recorder.add_row`'s
+    row."""
     if kind not in _ROW_VALUES:
-        columns = rec.columns(kind.table)
+        columns = ("minute", "event_id", *rec.columns(kind.table))
         names = {f.name for f in fields(kind)}
-        present = [c for c in columns if c in names]
-        if present == list(columns) and len(columns) > 1:
+        if all(c in names for c in columns):
             _ROW_VALUES[kind] = attrgetter(*columns)
         else:
             _ROW_VALUES[kind] = lambda row: tuple(
@@ -344,35 +344,33 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         rows = self.agents[name].drain_diagnostics()
         if not rows:
             return  # the common call: nothing written inside the agent
-        add = self.rec.add_values
+        add, last = self.rec.add_row, None
         for row in rows:
             kind = type(row)
-            values = _ROW_VALUES.get(kind)
-            if values is None:  # a row type's first row: checked, and its getter made
-                if not isinstance(row, DIAGNOSTICS):
-                    kinds = ", ".join(k.__name__ for k in DIAGNOSTICS)
-                    raise TypeError(f"agent {name}: a diagnostic row {row!r}; expected {kinds}")
-                values = _row_values(kind, self.rec)
-            add(kind.table, row.minute, row.event_id, values(row))
+            if kind is not last:  # rows come in runs of a kind (an hour's state samples)
+                values = _ROW_VALUES.get(kind)
+                if values is None:  # a row type's first row: checked, and its getter made
+                    if not isinstance(row, DIAGNOSTICS):
+                        kinds = ", ".join(k.__name__ for k in DIAGNOSTICS)
+                        raise TypeError(f"agent {name}: a diagnostic row {row!r}; expected {kinds}")
+                    values = _row_values(kind, self.rec)
+                last, table = kind, kind.table
+            add(table, values(row))
 
     def _deliver(self, name: str, obs: Observation) -> None:
         """Hand an observation to an agent; the harness records it and, for a tracked
         proposition, the exposure — never relying on the agent's own account."""
         prop = obs.meaning.proposition if obs.meaning is not None else None
-        minute, eid, add = obs.minute, obs.event_id, self.rec.add_values
+        minute, eid, add = obs.minute, obs.event_id, self.rec.add_row
         # the rows' values in their tables' column order (OBSERVED, EXPOSED): the hottest rows
         add(
             "observations",
-            minute,
-            eid,
-            (name, obs.kind, obs.channel, obs.speaker, obs.subject, prop, obs.detail),
+            (minute, eid, name, obs.kind, obs.channel, obs.speaker, obs.subject, prop, obs.detail),
         )
         if prop is not None and obs.kind in EXPOSING:
             add(
                 "exposures",
-                minute,
-                eid,
-                (name, prop, obs.value, obs.modality, obs.channel, obs.speaker),
+                (minute, eid, name, prop, obs.value, obs.modality, obs.channel, obs.speaker),
             )
         self.agents[name].observe(obs)
         self._drain(name)

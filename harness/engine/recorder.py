@@ -2,11 +2,12 @@
 Arrow record batches every `FLUSH` rows, so a long episode holds compact columns rather than
 millions of dicts.
 
-Between flushes a table's rows wait as plain values, row after row in one Python list (each
-column is then a strided slice of it; the scenario and seed columns, the same on every row,
-only as a count): appending a row is one `extend` and allocates no object the garbage
-collector tracks, so a big village's trace does not make it sweep the whole heap again and
-again."""
+Between flushes a table's rows wait as plain values, row after row in one Python list - the
+minute, the event id, then the further columns (each column is then a strided slice of it,
+the tick worked out from the minute at the flush; the scenario and seed columns, the same on
+every row, only as a count): appending a row is one `extend` and allocates no object the
+garbage collector tracks, so a big village's trace does not make it sweep the whole heap
+again and again."""
 
 from __future__ import annotations
 
@@ -32,12 +33,10 @@ class Recorder:
         # a table's columns past the four key columns, in its schema's order
         self._columns = {name: TABLES[name].names[4:] for name in TABLE_NAMES}
         self._widths = {name: len(columns) for name, columns in self._columns.items()}
+        # a table's buffer is full at FLUSH rows of minute, event id and the further columns
+        self._full = {name: FLUSH * (width + 2) for name, width in self._widths.items()}
         self._batches: dict[str, list[pa.RecordBatch]] = {name: [] for name in TABLE_NAMES}
-        self._buffers = {name: self._fresh(name) for name in TABLE_NAMES}
-
-    def _fresh(self, table: str) -> tuple[list[int], list[int], list[Any]]:
-        """Empty buffers: ticks, event ids, and the further columns' values, row after row."""
-        return [], [], []
+        self._buffers: dict[str, list[Any]] = {name: [] for name in TABLE_NAMES}
 
     def tick(self, minute: int) -> int:
         return (minute - self.start) // self.tick_minutes
@@ -51,13 +50,17 @@ class Recorder:
     def add_values(self, table: str, minute: int, event_id: int, values: Sequence[Any]) -> None:
         """One row whose columns past the key columns are `values`, in the schema's order
         (`columns` gives it): what `add` makes of them, without naming each."""
-        ticks, events, cells = self._buffers[table]
         if len(values) != self._widths[table]:  # one short row would shift every column
             raise ValueError(f"{table}: a row of {len(values)} values for {self.columns(table)}")
-        ticks.append((minute - self.start) // self.tick_minutes)
-        events.append(event_id)
-        cells.extend(values)
-        if len(ticks) >= FLUSH:
+        self.add_row(table, (minute, event_id, *values))
+
+    def add_row(self, table: str, row: tuple[Any, ...]) -> None:
+        """One row as (minute, event id, the further columns in the schema's order), its
+        length known right where it is made (a fixed tuple, a getter of `columns`): the
+        hottest rows' way in, unchecked."""
+        cells = self._buffers[table]
+        cells.extend(row)
+        if len(cells) >= self._full[table]:
             self._flush(table)
 
     def columns(self, table: str) -> tuple[str, ...]:
@@ -65,17 +68,20 @@ class Recorder:
         return tuple(self._columns[table])
 
     def _flush(self, table: str) -> None:
-        (ticks, events, cells), schema = self._buffers[table], TABLES[table]
-        rows = len(ticks)
+        cells, schema = self._buffers[table], TABLES[table]
+        stride = self._widths[table] + 2
+        rows = len(cells) // stride
         if rows:
-            width = self._widths[table]
-            rest = [cells[i::width] for i in range(width)]  # the rows' values, column by column
+            start, step = self.start, self.tick_minutes
+            ticks = [(minute - start) // step for minute in cells[0::stride]]
+            # the rows' values, column by column: event ids, then the further columns
+            rest = [cells[i::stride] for i in range(1, stride)]
             # scenario and seed, the same on every row: repeated by Arrow, not converted
             same = [pa.repeat(scalar, rows) for scalar in self._same]
-            values = [*same, ticks, events, *rest]
+            values = [*same, ticks, *rest]
             columns = dict(zip(schema.names, values, strict=True))
             self._batches[table].append(pa.RecordBatch.from_pydict(columns, schema=schema))
-            self._buffers[table] = self._fresh(table)
+            self._buffers[table] = []
 
     def tables(self) -> dict[str, pa.Table]:
         out = {}
@@ -95,7 +101,7 @@ class Recorder:
 
     def set_state(self, rows: dict[str, list[dict[str, Any]]]) -> None:
         self._batches = {name: [] for name in TABLE_NAMES}
-        self._buffers = {name: self._fresh(name) for name in TABLE_NAMES}
+        self._buffers = {name: [] for name in TABLE_NAMES}
         for name, table_rows in rows.items():
             if table_rows:  # rows of a saved run keep their own scenario and seed
                 schema = TABLES[name]

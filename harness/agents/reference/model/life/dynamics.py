@@ -92,9 +92,9 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
         for layer, factor in zip(LAYERS, layer_factors):  # both three long
             values = layers[layer]
             emotions[layer] = (
-                {e: 0.0 + values[e] * factor for e in EMOTIONS}
-                if any(values.values())
-                else _ZERO_LAYER
+                _ZERO_LAYER  # most often the very one, checked at once
+                if values is _ZERO_LAYER or not any(values.values())
+                else {e: 0.0 + values[e] * factor for e in EMOTIONS}
             )
     else:
         for layer, factor in zip(LAYERS, layer_factors, strict=True):

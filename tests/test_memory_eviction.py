@@ -1,5 +1,6 @@
 """Eviction from a full memory picks exactly what a scan of every experience would pick, while
-time passes, memories are used (strengthened) and merged into summaries between writes."""
+time passes, memories are used (strengthened) and merged into summaries between writes; and retrieval, which draws no noise for an experience
+that stays below the bar whatever its noise, recalls what drawing every noise recalls."""
 
 from __future__ import annotations
 
@@ -49,3 +50,64 @@ def test_the_heap_evicts_what_a_full_scan_evicts(steps, capacity):
             _, evicted = mem.write(memory, now, 0, proposition=f"p{prop}", **fields)
             assert evicted == []
         assert len(memory.experiences) <= capacity
+
+
+def plain_retrieve(memory, query, now, policy, noise, mood):
+    """Retrieval as it was first written: every experience scored, its noise drawn."""
+    draw = noise.series("retrieval", memory.owner, query.purpose, now)
+    scored = []
+    for exp in memory.experiences.values():
+        related = 0.5 if exp.subject in query.related else 0.0
+        relevance = 1.0 if exp.subject == query.subject else related
+        if query.proposition is not None and exp.proposition != query.proposition:
+            relevance /= 2
+        activation = (
+            float(policy["retrieval.recency_weight"]) * mem.retention(memory, exp, now)
+            + mem.IMPORTANCE_WEIGHT * exp.importance
+            + float(policy["retrieval.relevance_weight"]) * relevance
+            + mem.MOOD_WEIGHT * mood * exp.valence
+            + (mem.SALIENT_BONUS if exp.importance >= policy["memory.importance_threshold"] else 0)
+            + mem.NOISE * (draw(exp.id) - 0.5)
+        )
+        if activation >= mem.MIN_ACTIVATION:
+            scored.append((-activation, exp.id, exp, relevance > 0))
+    scored.sort()
+    return [(exp.id, relevant) for _, _, exp, relevant in scored[: policy["retrieval.top_k"]]]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    writes=st.lists(
+        st.tuples(
+            st.integers(0, 900),  # minutes since the previous write
+            st.sampled_from((0.0, 0.1, 0.3, 0.55, 0.6, 0.9)),  # importance
+            st.sampled_from(("square", "market", "well")),
+            st.integers(0, 3),  # proposition
+            st.sampled_from((-1.0, -0.2, 0.0, 0.4, 1.0)),  # valence
+        ),
+        max_size=60,
+    ),
+    later=st.integers(0, 3000),
+    mood=st.sampled_from((-0.8, 0.0, 0.5)),
+    proposition=st.sampled_from((None, "p1")),
+)
+def test_retrieval_that_skips_hopeless_noise_draws_recalls_what_drawing_all_recalls(
+    writes, later, mood, proposition
+):
+    from harness.engine.rng import Draws
+
+    policy = {
+        "retrieval.top_k": 4,
+        "retrieval.relevance_weight": 0.4,
+        "retrieval.recency_weight": 0.3,
+        "memory.importance_threshold": 0.6,
+    }
+    memory, now, noise = mem.Memory("ana", 100), 0, Draws("s", 1)
+    for gap, importance, subject, prop, valence in writes:
+        now += gap
+        mem.write(memory, now, 0, channel="seen", subject=subject, importance=importance,
+                  proposition=f"p{prop}", valence=valence)  # fmt: skip
+    query = mem.Query("square", "plan", related=("market",), proposition=proposition)
+    got = mem.retrieve(memory, query, now + later, policy, noise, mood)
+    expected = plain_retrieve(memory, query, now + later, policy, noise, mood)
+    assert [(r.experience.id, r.relevant) for r in got] == expected

@@ -1,6 +1,7 @@
 """Eviction from a full memory picks exactly what a scan of every experience would pick, while
-time passes, memories are used (strengthened) and merged into summaries between writes; and retrieval, which draws no noise for an experience
-that stays below the bar whatever its noise, recalls what drawing every noise recalls."""
+time passes, memories are used (strengthened) and merged into summaries between writes; and
+retrieval, which draws no noise for an experience that stays below the bar whatever its
+noise, recalls what drawing every noise recalls."""
 
 from __future__ import annotations
 

@@ -238,3 +238,26 @@ def test_buffered_rows_leave_the_garbage_collector_nothing_to_sweep():
     assert grown < 100
     table = rec.tables()["events"]
     assert table.num_rows == 5_000 and table["tick"].to_pylist()[-1] == 4_999
+
+
+def test_a_write_row_made_by_position_is_the_row_made_by_name():
+    from harness.agents.reference.memory import memory_op
+    from harness.agents.reference.model import memory as mem
+    from harness.engine.diagnostics import MemoryOp
+
+    store = mem.Memory("ana", 3)
+    exp, _ = mem.write(store, 7, 2, channel="seen", subject="square", importance=0.4)
+    named = MemoryOp(
+        7,
+        2,
+        "ana",
+        "write",
+        experience_id=exp.id,
+        experience_owner="ana",
+        subject="square",
+        importance=0.4,
+        size=1,
+        capacity=3,
+    )
+    assert memory_op("ana", store, 7, 2, "write", exp) == named
+    assert memory_op("ana", store, 7, 2, "retrieve", exp, rank=0).rank == 0

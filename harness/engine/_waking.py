@@ -34,6 +34,9 @@ class Waking:
             for name, agent in self.agents.items():
                 self._decide(name, agent, now)
             return
+        alarms = self._alarms
+        if not alarms or alarms[0][0] > now:
+            return  # the common tick: nobody's alarm rings (seen without a call)
         self._due = self._awake(now)
         while self._due:
             name = heapq.heappop(self._due)

@@ -214,13 +214,16 @@ class Episode(Happenings, Acting, Dialogue, Waking):
 
     def step(self, now: int) -> None:
         self.world.minute = now
-        for _, kind, item in self._due_items(0, now):
-            if kind == "event":
-                self._world_event(item, now)
-            elif kind == "line":
-                self._line(item, now)
-            else:
-                self._request(item, now)
+        before, after, cursors = self._before, self._after, self.cursors
+        # the common tick has nothing scheduled: seen here, without a call
+        if cursors[0] < len(before) and before[cursors[0]][0] <= now:
+            for _, kind, item in self._due_items(0, now):
+                if kind == "event":
+                    self._world_event(item, now)
+                elif kind == "line":
+                    self._line(item, now)
+                else:
+                    self._request(item, now)
         while self.results and self.results[0][0] <= now:
             _, name, _, result = heapq.heappop(self.results)
             self._deliver(name, Observation(**{**result, "minute": now}))
@@ -228,15 +231,16 @@ class Episode(Happenings, Acting, Dialogue, Waking):
             self._arrive(name, now)
         self._decisions(now)
         self._encounters(now)
-        for _, kind, item in self._due_items(1, now):
-            if kind == "probe":
-                self._probe(item.agent, item.proposition, item.id, "probe", now)
-            elif kind == "census":
-                for name in self.agents:
-                    for prop in sorted(self.meanings):
-                        self._probe(name, prop, f"census@{self.rec.tick(now)}", "census", now)
-            else:
-                self._snapshot(now, 0)
+        if cursors[1] < len(after) and after[cursors[1]][0] <= now:
+            for _, kind, item in self._due_items(1, now):
+                if kind == "probe":
+                    self._probe(item.agent, item.proposition, item.id, "probe", now)
+                elif kind == "census":
+                    for name in self.agents:
+                        for prop in sorted(self.meanings):
+                            self._probe(name, prop, f"census@{self.rec.tick(now)}", "census", now)
+                else:
+                    self._snapshot(now, 0)
 
     # --- state ----------------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:

@@ -109,6 +109,22 @@ def memory_op(
         return MemoryOp(
             minute, eid, agent, op, size=len(store.experiences), capacity=store.capacity, **extra
         )
+    if not extra:  # a write's or an eviction's row, the commonest: by position, no keywords
+        return MemoryOp(
+            minute,
+            eid,
+            agent,
+            op,
+            exp.id,
+            exp.owner,
+            None,  # purpose
+            exp.subject,
+            None,  # rank
+            None,  # relevant
+            exp.importance,
+            len(store.experiences),
+            store.capacity,
+        )
     return MemoryOp(
         minute,
         eid,

@@ -70,9 +70,9 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
     was = state.__dict__
     energy0, hunger0 = round(was["energy_deficit"] * UNITS), round(was["hunger_deficit"] * UNITS)
     energy1 = energy0 + (ENERGY_ASLEEP if asleep else ENERGY_AWAKE) * dt
-    energy1 = 0 if energy1 < 0 else min(energy1, UNITS)
+    energy1 = 0 if energy1 < 0 else UNITS if energy1 > UNITS else energy1  # noqa: FURB136
     hunger1 = hunger0 + HUNGER_RATE * dt
-    hunger1 = 0 if hunger1 < 0 else min(hunger1, UNITS)
+    hunger1 = 0 if hunger1 < 0 else UNITS if hunger1 > UNITS else hunger1  # noqa: FURB136
     resting = True if energy0 > ENTER else False if energy0 < EXIT else was["resting"]
     eating = True if hunger0 > ENTER else False if hunger0 < EXIT else was["eating"]
     shift = was["baseline_shift"]

@@ -121,7 +121,9 @@ class Draws:
         """`agents` ready for `below_each`: each one's digest fed with `purpose` and its name,
         and the chance as the bar their draws' bytes are compared with (kept by the caller
         while the crowd stays as it is, so a tick looks nothing up)."""
-        return agents, [self._started_with(purpose, a) for a in agents], _bar_bytes(chance)
+        heads = self._heads(purpose)  # built whenever someone moves: at 1,000 agents, often
+        started = [heads.get(a) or self._started_with(purpose, a) for a in agents]
+        return agents, started, _bar_bytes(chance)
 
     def below_each(self, minute: int, crowds: list[Crowd]) -> list[tuple[int, list[str]]]:
         """`below` for each crowd of a tick at once, one call for all: the crowds (by index)

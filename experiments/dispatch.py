@@ -109,21 +109,10 @@ def episodes(
     known."""
     measured = measured or traces_uri is not None
     agent = agent or agent_reference(execution)
-    if not measured:
-        if execution.serial:
-            return run_serial(jobs, policy, agent, budget=execution.budget)
-        return iter(
-            RayBatch(
-                jobs,
-                policy,
-                workers=execution.workers,
-                address=execution.address,
-                budget=execution.budget,
-                agent=agent,
-            )
-        )
-    extra = (instrument.definition, instrument.applicable, traces_uri)
+    extra = (instrument.definition, instrument.applicable, traces_uri) if measured else ()
     if execution.serial:
+        if not measured:
+            return run_serial(jobs, policy, agent, budget=execution.budget)
         return (
             measured_episode(
                 j.scenario, dict(policy), j.seed, agent, *extra, budget=execution.budget
@@ -138,7 +127,7 @@ def episodes(
             address=execution.address,
             budget=execution.budget,
             agent=agent,
-            function=measured_episode,
+            function=measured_episode if measured else None,
             extra=extra,
         )
     )

@@ -65,16 +65,16 @@ def test_the_rows_an_observation_makes_name_their_tables_columns_in_order():
     assert (rec.columns("observations"), rec.columns("exposures")) == (OBSERVED, EXPOSED)
 
 
-def test_keyed_draws_are_the_plain_draws():
+def test_a_crowds_draws_are_the_plain_draws():
     draws = Draws("village_10_s0", 3)
     agents = ["a0001", "a0002", "a0001", "a0003"]
+    chances = (0.0, 0.3, 0.7, 1.0, 1.5)  # 1.5: every draw is below it
+    crowds = [draws.crowd("encounter", agents, chance) for chance in chances]
     for minute in (517, 518):
-        draw = draws.keyed("encounter", minute)
-        for agent in agents:
-            assert draw(agent) == draws.uniform("encounter", agent, minute)
-        for chance in (0.0, 0.3, 0.7, 1.0, 1.5):  # 1.5: every draw is below it
+        found = dict(draws.below_each(minute, crowds))
+        for i, chance in enumerate(chances):
             plain = [a for a in agents if draws.uniform("encounter", a, minute) < chance]
-            assert draws.below("encounter", minute, agents, chance) == plain
+            assert found.get(i, []) == plain
         series = draws.series("retrieval", "a0001", "plan", minute)
         for last in (0, 7, 12345):
             assert series(last) == draws.uniform("retrieval", "a0001", "plan", minute, last)

@@ -84,19 +84,6 @@ class Draws:
             heads[agent] = h
         return h
 
-    def keyed(self, purpose: str, minute: int) -> Callable[[str], float]:
-        """`uniform(purpose, agent, minute)` as a function of the agent, for many agents at
-        once: the same numbers, the digest of each (purpose, agent) fed once and copied."""
-        tail = str(minute).encode()
-        heads = self._heads(purpose)
-
-        def draw(agent: str) -> float:
-            h = (heads.get(agent) or self._started_with(purpose, agent)).copy()
-            h.update(tail)
-            return _UNPACK(h.digest())[0] / _SCALE
-
-        return draw
-
     def series(self, purpose: str, agent: str, *key: object) -> Callable[[object], float]:
         """`uniform(purpose, agent, *key, last)` as a function of `last`, for many at once:
         the digest fed with all but `last` once, then copied (the same bytes, so the same
@@ -111,12 +98,6 @@ class Draws:
 
         return draw
 
-    def below(self, purpose: str, minute: int, agents: list[str], chance: float) -> list[str]:
-        """The `agents` whose `uniform(purpose, agent, minute)` is below `chance`, in their
-        order: the draws of a crowd in one loop, without a call per agent."""
-        crowd = self.crowd(purpose, agents, chance)
-        return [agent for _, chosen in self.below_each(minute, [crowd]) for agent in chosen]
-
     def crowd(self, purpose: str, agents: list[str], chance: float) -> Crowd:
         """`agents` ready for `below_each`: each one's digest fed with `purpose` and its name,
         and the chance as the bar their draws' bytes are compared with (kept by the caller
@@ -126,8 +107,9 @@ class Draws:
         return agents, started, _bar_bytes(chance)
 
     def below_each(self, minute: int, crowds: list[Crowd]) -> list[tuple[int, list[str]]]:
-        """`below` for each crowd of a tick at once, one call for all: the crowds (by index)
-        where some draw is below the chance, with those agents."""
+        """For each crowd of a tick, one call for all, the agents whose
+        `uniform(purpose, agent, minute)` is below the crowd's chance, in their order: the
+        crowds (by index) where some draw is, with those agents."""
         tail, found = str(minute).encode(), []
         for i, (agents, started, bar) in enumerate(crowds):
             chosen = []

@@ -59,10 +59,24 @@ def test_a_draw_is_below_a_chance_exactly_when_its_number_is_below_the_bar(chanc
 
 
 def test_the_rows_an_observation_makes_name_their_tables_columns_in_order():
+    from harness.engine._happenings import CHATTED, UTTERED
     from harness.engine.episode import EXPOSED, OBSERVED
 
     rec = recorder.Recorder("s", 0, 0, 1)
     assert (rec.columns("observations"), rec.columns("exposures")) == (OBSERVED, EXPOSED)
+    assert (rec.columns("events"), rec.columns("utterances")) == (CHATTED, UTTERED)
+
+
+def test_a_snapshots_rows_are_the_rows_of_its_samples():
+    from harness.engine.diagnostics import StateSample, StateSnapshot
+    from harness.engine.episode import _row_values
+
+    rec = recorder.Recorder("s", 0, 0, 1)
+    variables, values = ("valence", "arousal", "joy"), (0.25, -0.0, 1.0)
+    snapshot = StateSnapshot(7, 3, "a", variables, values)
+    samples = [StateSample(7, 3, "a", v, x) for v, x in zip(variables, values, strict=True)]
+    plain = [c for row in samples for c in _row_values(StateSample, rec)(row)]
+    assert _row_values(StateSnapshot, rec)(snapshot) == plain
 
 
 def test_a_crowds_draws_are_the_plain_draws():

@@ -11,6 +11,22 @@ from .contract import Channel, Claim, Observation, ObservationKind, Request
 from .speech import render
 
 PARTNER_TRIES = 8  # draws of a partner among all present before looking at each of them
+# the columns the rows of a chat and of an utterance fill, past the key columns, in their
+# tables' order (a test holds them to the schema)
+CHATTED = ("kind", "place", "agent", "detail", "resource", "holder", "delta")
+UTTERED = (
+    "speaker",
+    "listener",
+    "claim_id",
+    "proposition",
+    "value",
+    "modality",
+    "stated_source",
+    "privacy",
+    "text",
+    "text_by",
+    "scripted",
+)
 
 
 class Happenings:
@@ -197,13 +213,17 @@ class Happenings:
 
     def _chat(self, a: str, b: str, place: str, now: int) -> None:
         eid = self.new_event()
-        self.rec.add("events", now, eid, kind="chat", place=place, agent=a, detail=b)
-        self.last_chat[self._pair(*sorted((a, b)))] = now  # one cooldown per pair
-        for me, other in ((a, b), (b, a)):
-            self._deliver(me, Observation(ObservationKind.CHAT, now, eid, Channel.HEARD, other))
+        # the row's values in the events table's column order (CHATTED): no keywords
+        self.rec.add_row("events", (now, eid, "chat", place, a, b, None, None, None))
+        # one cooldown per pair: `_pair` of the two in sorted order, as numbers are
+        i, j, n = self.number[a], self.number[b], len(self.number)
+        self.last_chat[i * n + j if i < j else j * n + i] = now
+        deliver, agents = self._deliver, self.agents
+        deliver(a, Observation(ObservationKind.CHAT, now, eid, Channel.HEARD, b))
+        deliver(b, Observation(ObservationKind.CHAT, now, eid, Channel.HEARD, a))
         for speaker, listener in ((a, b), (b, a)):
-            groups = self.specs[listener].groups
-            for claim in self.agents[speaker].converse(listener, groups, now):
+            claims = agents[speaker].converse(listener, self.specs[listener].groups, now)
+            for claim in claims:
                 self._say(speaker, listener, claim, now, self.new_event())  # each its own event
             self._drain(speaker)
 
@@ -213,22 +233,28 @@ class Happenings:
         """One claim said to one listener: recorded (a scripted line as scripted, with
         text_by 'scenario') and delivered as a claim the listener hears."""
         own = claim.text is not None and not scripted
-        self.rec.add(
+        prop, value, modality = claim.proposition, claim.value, claim.modality
+        source, privacy = claim.stated_source, claim.privacy
+        # the row's values in the utterances table's column order (UTTERED)
+        self.rec.add_row(
             "utterances",
-            now,
-            eid,
-            speaker=speaker,
-            listener=listener,
-            claim_id=self.new_event(),
-            proposition=claim.proposition,
-            value=claim.value,
-            modality=claim.modality,
-            stated_source=claim.stated_source,
-            privacy=claim.privacy,
-            text=render(claim) if claim.text is None else claim.text,
-            text_by="scenario" if scripted else "agent" if own else "harness",
-            scripted=scripted,
+            (
+                now,
+                eid,
+                speaker,
+                listener,
+                self.new_event(),  # the claim's id
+                prop,
+                value,
+                modality,
+                source,
+                privacy,
+                render(claim) if claim.text is None else claim.text,
+                "scenario" if scripted else "agent" if own else "harness",
+                scripted,
+            ),
         )
+        meaning = claim.meaning
         self._deliver(
             listener,
             Observation(
@@ -236,13 +262,13 @@ class Happenings:
                 now,
                 eid,
                 Channel.TOLD,
-                claim.meaning.subject,
-                meaning=claim.meaning,
-                value=claim.value,
-                modality=claim.modality,
+                meaning.subject,
+                meaning=meaning,
+                value=value,
+                modality=modality,
                 speaker=speaker,
-                stated_source=claim.stated_source,
-                privacy=claim.privacy,
+                stated_source=source,
+                privacy=privacy,
                 audience=claim.audience,
             ),
         )

@@ -75,6 +75,30 @@ class StateSample:
 
 @quick_init
 @dataclass(frozen=True)
+class StateSnapshot:
+    """One agent's state samples at one minute, as `StateSample`s of each variable in turn
+    would be: one `state` row per variable (an hourly snapshot is one record, not eight)."""
+
+    table: ClassVar[str] = "state"
+    minute: int
+    event_id: int
+    agent: str
+    variables: tuple[str, ...]
+    values: tuple[float, ...]
+
+    def cells(self) -> list[object]:
+        """The rows' values one after another, each as (minute, event id, agent, variable,
+        value): `Recorder.add_row`'s cells of all of them."""
+        minute, eid, agent = self.minute, self.event_id, self.agent
+        return [
+            x
+            for variable, value in zip(self.variables, self.values, strict=True)
+            for x in (minute, eid, agent, variable, value)
+        ]
+
+
+@quick_init
+@dataclass(frozen=True)
 class PlanNote:
     table: ClassVar[str] = "plans"
     minute: int
@@ -126,5 +150,12 @@ class LessonNote:
 
 
 DiagnosticRow = (
-    MemoryOp | BeliefChange | TrustChange | StateSample | PlanNote | ModelCall | LessonNote
+    MemoryOp
+    | BeliefChange
+    | TrustChange
+    | StateSample
+    | StateSnapshot
+    | PlanNote
+    | ModelCall
+    | LessonNote
 )

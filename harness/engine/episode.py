@@ -42,6 +42,7 @@ from .diagnostics import (
     ModelCall,
     PlanNote,
     StateSample,
+    StateSnapshot,
     TrustChange,
 )
 from .positions import Position, Whereabouts
@@ -49,15 +50,27 @@ from .recorder import Recorder
 from .rng import Draws
 from .world import Move, World
 
-DIAGNOSTICS = (MemoryOp, BeliefChange, TrustChange, StateSample, PlanNote, ModelCall, LessonNote)
+DIAGNOSTICS = (
+    MemoryOp,
+    BeliefChange,
+    TrustChange,
+    StateSample,
+    StateSnapshot,
+    PlanNote,
+    ModelCall,
+    LessonNote,
+)
 _ROW_VALUES: dict[type, Any] = {}
 
 
 def _row_values(kind: type, rec: Recorder) -> Any:
     """A diagnostic row type's minute, event id and values in its table's column order (a
     field the row lacks is null), as one getter made once per type: `Recorder.add_row`'s
-    row."""
+    row (a record of several rows, `StateSnapshot`, gives their cells one after another)."""
     if kind not in _ROW_VALUES:
+        if kind is StateSnapshot:
+            _ROW_VALUES[kind] = StateSnapshot.cells
+            return _ROW_VALUES[kind]
         columns = ("minute", "event_id", *rec.columns(kind.table))
         names = {f.name for f in fields(kind)}
         if all(c in names for c in columns):

@@ -7,11 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from harness.engine.contract import AgentSetup, Observation
-from harness.engine.diagnostics import StateSample
+from harness.engine.diagnostics import StateSnapshot
 
 from .context import Diagnostics
 from .model import life
 from .model.life.effects import MIN_SPAN
+
+# what an hourly snapshot samples, in its rows' order (the needs first, where traced)
+SAMPLED = ("valence", "arousal", "stress", *life.EMOTIONS)
+NEEDS_SAMPLED = ("energy_deficit", "hunger_deficit", *SAMPLED)
 
 
 class Life:
@@ -81,17 +85,12 @@ class Life:
 
     def _snapshot(self, minute: int) -> None:
         s = self.state
-        levels = life.emotion_levels(s)
-        values = [
-            ("valence", s.valence),
-            ("arousal", s.arousal),
-            ("stress", life.stress(s, levels)),
-            *levels.items(),
-        ]
+        levels = life.emotion_levels(s)  # in EMOTIONS order, as SAMPLED names them
+        values = [s.valence, s.arousal, life.stress(s, levels), *levels.values()]
+        variables = SAMPLED
         if self.trace_needs:  # the needs first, where they drive choices
-            needs = [("energy_deficit", s.energy_deficit), ("hunger_deficit", s.hunger_deficit)]
-            values = needs + values
-        name = self.ctx.name
-        self.log.rows.extend(
-            [StateSample(minute, 0, name, variable, round(value, 6)) for variable, value in values]
-        )
+            values = [s.energy_deficit, s.hunger_deficit, *values]
+            variables = NEEDS_SAMPLED
+        rounded = tuple([round(value, 6) for value in values])
+        # one record for the snapshot's rows (not one per variable)
+        self.log.rows.append(StateSnapshot(minute, 0, self.ctx.name, variables, rounded))

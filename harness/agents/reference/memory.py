@@ -19,6 +19,7 @@ class Memory:
     def __init__(self, ctx: AgentSetup, log: Diagnostics) -> None:
         self.ctx, self.log, self.name = ctx, log, ctx.name
         self.store = mem.Memory(ctx.name, int(ctx.policy["memory.capacity"]))
+        self.keep_source = bool(ctx.policy["memory.keep_source"])  # the policy is fixed
 
     @property
     def experiences(self) -> Mapping[int, mem.Experience]:
@@ -35,7 +36,7 @@ class Memory:
     ) -> tuple[mem.Experience, list[mem.Experience]]:
         """Write an experience (without its sources unless the policy keeps them); returns it
         and what capacity evicted."""
-        if not self.ctx.policy["memory.keep_source"]:
+        if not self.keep_source:
             fields = {**fields, "told_by": None, "origin": None}
         exp, evicted = mem.write(self.store, minute, eid, **fields)
         rows, name = self.log.rows, self.name  # self.op written out: a row for every write

@@ -27,6 +27,7 @@ class Planning:
         self.about: dict[str, str] = {}  # request id → the proposition the ask is about
         self.busy: str | None = None  # the goal whose action is under way
         self.next_plan_id = 1
+        self._places: frozenset[str] | None = None  # `places()`, until a plan changes
 
     def get_state(self) -> dict[str, Any]:
         return {
@@ -42,12 +43,14 @@ class Planning:
         self.requests = {k: Request(**v) for k, v in state["requests"].items()}
         self.about = dict(state["about"])
         self.busy, self.next_plan_id = state["busy"], state["next_plan_id"]
+        self._places = None
 
     def new(self, plan: Plan, minute: int, eid: int) -> Plan:
         """Adopt a plan for its goal (replacing any before), numbered and traced."""
         plan = replace(plan, plan_id=self.next_plan_id)
         self.next_plan_id += 1
         self.plans[plan.goal] = plan
+        self._places = None
         self.traced(
             plan.plan_id, plan.goal, plan.day, plan.action, plan.target, plan.reason, minute, eid
         )
@@ -68,11 +71,13 @@ class Planning:
             PlanNote(minute, eid, self.ctx.name, plan_id, goal, day, action, target, reason)
         )
 
-    def places(self) -> set[str]:
-        """Every place a plan goes to or through: news about them touches the agent's goals."""
-        return {p.target for p in self.plans.values()} | {
-            v for p in self.plans.values() for v in p.via
-        }
+    def places(self) -> frozenset[str]:
+        """Every place a plan goes to or through: news about them touches the agent's goals.
+        Kept until a plan changes (asked several times for each claim the agent hears)."""
+        if self._places is None:
+            plans = self.plans.values()
+            self._places = frozenset({p.target for p in plans} | {v for p in plans for v in p.via})
+        return self._places
 
     def trigger(self) -> float:
         return float(self.ctx.policy["replan.trigger_confidence"])
@@ -132,6 +137,7 @@ class Planning:
 
     def _advance(self, plan: Plan, stage: PlanStage) -> None:
         self.plans[plan.goal] = replace(plan, stage=transition(plan.stage, stage))
+        self._places = None
 
     def request_starts(self) -> list[int]:
         """When pending requests' next steps are due."""

@@ -1,7 +1,7 @@
 """Eviction from a full memory picks exactly what a scan of every experience would pick, while
 time passes, memories are used (strengthened) and merged into summaries between writes; and
-retrieval, which draws no noise for an experience that stays below the bar whatever its
-noise, recalls what drawing every noise recalls."""
+retrieval, which draws no noise for an experience that stays below the bar, or out of the top
+k, whatever its noise, recalls what drawing every noise recalls."""
 
 from __future__ import annotations
 
@@ -91,14 +91,15 @@ def plain_retrieve(memory, query, now, policy, noise, mood):
     later=st.integers(0, 3000),
     mood=st.sampled_from((-0.8, 0.0, 0.5)),
     proposition=st.sampled_from((None, "p1")),
+    top_k=st.integers(1, 6),
 )
 def test_retrieval_that_skips_hopeless_noise_draws_recalls_what_drawing_all_recalls(
-    writes, later, mood, proposition
+    writes, later, mood, proposition, top_k
 ):
     from harness.engine.rng import Draws
 
     policy = {
-        "retrieval.top_k": 4,
+        "retrieval.top_k": top_k,
         "retrieval.relevance_weight": 0.4,
         "retrieval.recency_weight": 0.3,
         "memory.importance_threshold": 0.6,
@@ -112,3 +113,39 @@ def test_retrieval_that_skips_hopeless_noise_draws_recalls_what_drawing_all_reca
     got = mem.retrieve(memory, query, now + later, policy, noise, mood)
     expected = plain_retrieve(memory, query, now + later, policy, noise, mood)
     assert [(r.experience.id, r.relevant) for r in got] == expected
+
+
+class Extremes:
+    """Noise at its ends, the lowest draw for one parity of ids and the highest for the other:
+    an experience as far behind as the noise's width allows may still come out ahead."""
+
+    def __init__(self, lifted: int) -> None:
+        self.lifted = lifted
+
+    def series(self, *key: object):
+        return lambda exp_id: 1.0 - 2.0**-53 if exp_id % 2 == self.lifted else 0.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    importances=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=40),
+    top_k=st.integers(1, 6),
+    lifted=st.integers(0, 1),
+)
+def test_retrieval_skips_no_experience_that_the_noise_could_bring_into_the_top_k(
+    importances, top_k, lifted
+):
+    policy = {
+        "retrieval.top_k": top_k,
+        "retrieval.relevance_weight": 0.4,
+        "retrieval.recency_weight": 0.3,
+        "memory.importance_threshold": 2.0,  # no salience bonus: activations close together
+    }
+    memory = mem.Memory("ana", 100)
+    for importance in importances:
+        mem.write(memory, 0, 0, channel="seen", subject="square", importance=importance)
+    query, noise = mem.Query("square", "plan"), Extremes(lifted)
+    got = mem.retrieve(memory, query, 0, policy, noise)
+    assert [(r.experience.id, r.relevant) for r in got] == plain_retrieve(
+        memory, query, 0, policy, noise, 0.0
+    )

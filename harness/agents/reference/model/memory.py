@@ -211,10 +211,10 @@ def retrieve(
     w_rel = float(policy["retrieval.relevance_weight"])
     w_rec = float(policy["retrieval.recency_weight"])
     salient = float(policy["memory.importance_threshold"])
-    scored = []
     draw = noise.series("retrieval", memory.owner, query.purpose, now)  # keyed by exp.id
     subject, related, proposition = query.subject, query.related, query.proposition
     strength, exp_ = memory.strength, math.exp
+    candidates = []  # what may come to mind, with its activation before noise
     for exp in memory.experiences.values():
         relevance = 1.0 if exp.subject == subject else 0.5 if exp.subject in related else 0.0
         if proposition is not None and exp.proposition != proposition:
@@ -229,9 +229,19 @@ def retrieve(
         )
         if activation + HIGHEST_NOISE < MIN_ACTIVATION:
             continue  # below the bar whatever its noise (rounding is monotone): not drawn
+        candidates.append((activation, exp, relevance > 0))
+    # the top k come to mind at least as strongly as the k-th strongest with the lowest noise:
+    # one below that even with the highest noise is not among them, and is not drawn
+    floor = -math.inf
+    if 0 < top_k < len(candidates):
+        floor = heapq.nlargest(top_k, [c[0] for c in candidates])[-1] - HIGHEST_NOISE
+    scored = []
+    for activation, exp, relevant in candidates:
+        if activation + HIGHEST_NOISE < floor:
+            continue
         activation += NOISE * (draw(exp.id) - 0.5)
         if activation >= MIN_ACTIVATION:
-            scored.append((-activation, exp.id, exp, relevance > 0))
+            scored.append((-activation, exp.id, exp, relevant))
     scored.sort()
     return [Recall(exp, relevant) for _, _, exp, relevant in scored[:top_k]]
 

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from policies import InputError
 
-from .commands import checks, files, runs
+from .commands import bench, checks, files, runs
 from .commands._common import (
     TRACES_URI_HELP,
     agent_option,
@@ -52,7 +52,7 @@ for command in (
     runs.score,
     checks.gate,
     checks.sweep_command,
-    checks.bench,
+    bench.bench,
 ):
     cli.add_command(command)
 

@@ -275,3 +275,28 @@ def test_a_write_row_made_by_position_is_the_row_made_by_name():
     )
     assert memory_op("ana", store, 7, 2, "write", exp) == named
     assert memory_op("ana", store, 7, 2, "retrieve", exp, rank=0).rank == 0
+
+
+def test_an_episode_collects_cycles_rarely_and_restores_the_collector(monkeypatch):
+    """While the tick loop runs, a young collection waits for `YOUNG` allocations; after it
+    (finished or stopped by an error) the process's thresholds are as they were."""
+    import gc
+
+    from harness.engine import collecting
+
+    seen = []
+    real_step = Episode.step
+
+    def step(self, now):
+        seen.append(gc.get_threshold())
+        if len(seen) == 3:
+            raise RuntimeError("an agent's bug")
+        return real_step(self, now)
+
+    before = gc.get_threshold()
+    episode = Episode(load_scenario("rumor"), load_policy(baseline_path()), 0, reference_agent)
+    monkeypatch.setattr(Episode, "step", step)
+    with pytest.raises(RuntimeError, match="an agent's bug"):
+        episode.run()
+    assert seen and all(t == (collecting.YOUNG, *before[1:]) for t in seen)
+    assert gc.get_threshold() == before

@@ -26,6 +26,7 @@ from ._happenings import Happenings
 from ._waking import Waking
 from .actions import registry_for
 from .budget import Budget, alarm
+from .collecting import rare_collections
 from .contract import (
     Agent,
     AgentFactory,
@@ -183,11 +184,12 @@ class Episode(Happenings, Acting, Dialogue, Waking):
             self._snapshot(s.start, 0)
         stop = s.end if until is None else min(until, s.end)
         try:
-            while self.now <= stop:
-                self.step(self.now)
-                self.now += s.tick_minutes
-                if watch is not None:
-                    watch.check()
+            with rare_collections():
+                while self.now <= stop:
+                    self.step(self.now)
+                    self.now += s.tick_minutes
+                    if watch is not None:
+                        watch.check()
         except EpisodeStop as stopped:  # an agent's stop or a spent budget
             # what the episode spent before it stopped still counts: the model calls paid for
             for name in sorted(self.agents):

@@ -89,12 +89,12 @@ class StateSnapshot:
     def cells(self) -> list[object]:
         """The rows' values one after another, each as (minute, event id, agent, variable,
         value): `Recorder.add_row`'s cells of all of them."""
-        minute, eid, agent = self.minute, self.event_id, self.agent
-        return [
-            x
-            for variable, value in zip(self.variables, self.values, strict=True)
-            for x in (minute, eid, agent, variable, value)
-        ]
+        cells: list[object] = [self.minute, self.event_id, self.agent, None, None] * len(
+            self.variables
+        )
+        cells[3::5] = self.variables  # a length that differs is a ValueError
+        cells[4::5] = self.values
+        return cells
 
 
 @quick_init

@@ -63,7 +63,10 @@ class Conversation:
         """
         ctx, policy = self.ctx, self.ctx.policy
         already = self.told.get(partner, [])
-        if not any(tellable(p, b, partner, already) for p, b in self.beliefs.held.items()):
+        for p, b in self.beliefs.held.items():  # a loop, not any(...): asked at every chat
+            if tellable(p, b, partner, already):
+                break
+        else:
             return []  # nothing it could tell: no need to weigh privacy or usefulness
         group_mate = bool(set(ctx.spec.groups) & set(partner_groups))
         urgent = set(self.group_news) if group_mate else set()

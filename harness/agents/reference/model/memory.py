@@ -234,7 +234,7 @@ def retrieve(
     # one below that even with the highest noise is not among them, and is not drawn
     floor = -math.inf
     if 0 < top_k < len(candidates):
-        floor = heapq.nlargest(top_k, [c[0] for c in candidates])[-1] - HIGHEST_NOISE
+        floor = sorted([c[0] for c in candidates], reverse=True)[top_k - 1] - HIGHEST_NOISE
     scored = []
     for activation, exp, relevant in candidates:
         if activation + HIGHEST_NOISE < floor:
@@ -272,7 +272,8 @@ def summarise(
     """
     groups: dict[str, list[Experience]] = {}
     for exp in memory.experiences.values():
-        if exp.is_evidence and exp.proposition is not None and now - exp.minute >= older_than:
+        # the proposition first: most experiences (chats, arrivals) have none
+        if exp.proposition is not None and exp.is_evidence and now - exp.minute >= older_than:
             groups.setdefault(exp.proposition, []).append(exp)
     written, merged = [], []
     for prop in sorted(groups):

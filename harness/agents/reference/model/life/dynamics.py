@@ -91,11 +91,18 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
         # decays to all 0.0 (never -0.0): the one shared, never mutated, _ZERO_LAYER
         for layer, factor in zip(LAYERS, layer_factors):  # both three long
             values = layers[layer]
-            emotions[layer] = (
-                _ZERO_LAYER  # most often the very one, checked at once
-                if values is _ZERO_LAYER or not any(values.values())
-                else {e: 0.0 + values[e] * factor for e in EMOTIONS}
-            )
+            if values is _ZERO_LAYER or not any(values.values()):  # most often the very one
+                emotions[layer] = _ZERO_LAYER
+                continue
+            # {e: 0.0 + values[e] * factor for e in EMOTIONS} written out: no comprehension
+            # to call, two to three layers a step (a test holds the names to EMOTIONS)
+            emotions[layer] = {
+                "joy": 0.0 + values["joy"] * factor,
+                "sadness": 0.0 + values["sadness"] * factor,
+                "fear": 0.0 + values["fear"] * factor,
+                "anger": 0.0 + values["anger"] * factor,
+                "disgust": 0.0 + values["disgust"] * factor,
+            }
     else:
         for layer, factor in zip(LAYERS, layer_factors, strict=True):
             values = layers[layer]

@@ -74,3 +74,14 @@ def test_a_generated_village_grows_by_hamlets_sharing_only_the_shops():
 def test_an_agents_chats_a_day_do_not_grow_with_the_village_past_a_hamlet():
     hamlets_two, hamlets_ten = chats_a_day(48), chats_a_day(240)
     assert hamlets_ten < 1.3 * hamlets_two, (hamlets_two, hamlets_ten)
+
+
+def test_a_pair_is_the_same_number_whichever_of_the_two_comes_first():
+    episode = Episode(village(12, 0, hours=24), CAREFUL, 0, AGENT_KINDS["reference"])
+    names = list(episode.agents)
+    pairs = {episode._pair(*sorted((a, b))) for a in names for b in names if a != b}
+    for a in names:
+        for b in names:
+            if a != b:  # the pair of the two in name order, without sorting them
+                assert episode._pair_of(a, b) == episode._pair(*sorted((a, b)))
+    assert len(pairs) == len(names) * (len(names) - 1) // 2

@@ -208,16 +208,19 @@ class Happenings:
         """Whether `a` may chat with `b` now: another agent, out of their cooldown."""
         if a == b:
             return False
-        last = self.last_chat.get(self._pair(*sorted((a, b))))
+        last = self.last_chat.get(self._pair_of(a, b))
         return last is None or now - last >= self.scenario.chat_cooldown
+
+    def _pair_of(self, a: str, b: str) -> int:
+        """The two's pair, `_pair` of them in name order (numbers follow names): no sort."""
+        i, j, n = self.number[a], self.number[b], len(self.number)
+        return i * n + j if i < j else j * n + i
 
     def _chat(self, a: str, b: str, place: str, now: int) -> None:
         eid = self.new_event()
         # the row's values in the events table's column order (CHATTED): no keywords
         self.rec.add_row("events", (now, eid, "chat", place, a, b, None, None, None))
-        # one cooldown per pair: `_pair` of the two in sorted order, as numbers are
-        i, j, n = self.number[a], self.number[b], len(self.number)
-        self.last_chat[i * n + j if i < j else j * n + i] = now
+        self.last_chat[self._pair_of(a, b)] = now  # one cooldown per pair
         deliver, agents = self._deliver, self.agents
         deliver(a, Observation(ObservationKind.CHAT, now, eid, Channel.HEARD, b))
         deliver(b, Observation(ObservationKind.CHAT, now, eid, Channel.HEARD, a))

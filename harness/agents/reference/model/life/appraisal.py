@@ -113,7 +113,10 @@ def apply_event(
         "anger": bad if a.cause == "other" else 0.0,
         "disgust": max(0.5, bad) if a.kind in DISGUST_KINDS else 0.0,
     }
-    push = {e: _clamp(MOMENTARY_PUSH * p, 0.0, 1.0) for e, p in push.items()}
+    for e, p in push.items():  # _clamp(MOMENTARY_PUSH * p, 0.0, 1.0) written out
+        x = MOMENTARY_PUSH * p
+        x = 0.0 if x < 0.0 else x  # noqa: FURB136
+        push[e] = 1.0 if x > 1.0 else x  # noqa: FURB136
     social = SOCIAL_SHARE * (0.5 + traits.extraversion) if a.cause == "other" else 0.0
     share = {"background": BACKGROUND_SHARE, "momentary": 1.0, "social": social}
     emotions: dict[str, dict[str, float]] = {}
@@ -137,8 +140,9 @@ def apply_event(
             *aftershocks,
             Aftershock(strongest, round(AFTERSHOCK_SCALE * shock, 6), minute, minute + length),
         )
-    shift = dict(state.baseline_shift)
+    shift = state.baseline_shift  # never mutated: a new dict only for a scar
     if is_scar(a):
+        shift = dict(shift)
         shift["fear"] = min(SCAR_CAP, shift.get("fear", 0.0) + SCAR_STEP)
         shift["valence"] = max(-SCAR_CAP, shift.get("valence", 0.0) - SCAR_STEP)
     return state.moved(  # each value in range by its clamp or cap (SCAR_CAP < 1)

@@ -22,6 +22,7 @@ import optuna
 from optuna.trial import TrialState
 
 from harness.agents.registry import check_made
+from harness.engine.collecting import heap_frozen
 from harness.engine.episode import setup_for
 from harness.engine.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
@@ -168,45 +169,46 @@ class Search:
         previous = signal.signal(signal.SIGINT, self._interrupt)
         status = "FINISHED"
         local: dict[int | None, optuna.Study] = {}  # local mode: one sub-study per champion
-        try:
-            while True:
-                study = main
-                if self.mode == "local":
-                    if standing.version not in local:
-                        local[standing.version] = open_study(
-                            local_name(self.name, standing.version),
-                            self.storage,
-                            self.mode,
-                            self.hashes,
-                            startup_steps=self.startup,
-                        )
-                        recover_dead(alive, local[standing.version])
-                    study = local[standing.version]
-                room = self.trials - self._spent(main)
-                if room <= 0:
-                    break
-                if self.hours is not None and time.monotonic() - began >= self.hours * 3600:
-                    self.stop = "hours"
-                    break
-                if self.stop:
-                    break
-                batch = [
-                    self._begin(study, parent, standing.champion)
-                    for _ in range(min(self.evaluator.in_flight(self.config.seeds), room))
-                ]
-                for pending in batch:  # several trials in flight, finished in ask order
-                    outcome, new = self._trial(pending, standing)
-                    standing = new or standing
-                    outcomes.append(outcome)
-                    self.tracker.champion_step(parent, standing.card.objective, len(outcomes))
-                    if on_trial:
-                        on_trial(outcome)
-        except BaseException:
-            status = "KILLED"
-            raise
-        finally:
-            signal.signal(signal.SIGINT, previous)
-            self.tracker.finish(parent, status)
+        with heap_frozen():  # the stack and the stores outlive every trial: not walked again
+            try:
+                while True:
+                    study = main
+                    if self.mode == "local":
+                        if standing.version not in local:
+                            local[standing.version] = open_study(
+                                local_name(self.name, standing.version),
+                                self.storage,
+                                self.mode,
+                                self.hashes,
+                                startup_steps=self.startup,
+                            )
+                            recover_dead(alive, local[standing.version])
+                        study = local[standing.version]
+                    room = self.trials - self._spent(main)
+                    if room <= 0:
+                        break
+                    if self.hours is not None and time.monotonic() - began >= self.hours * 3600:
+                        self.stop = "hours"
+                        break
+                    if self.stop:
+                        break
+                    batch = [
+                        self._begin(study, parent, standing.champion)
+                        for _ in range(min(self.evaluator.in_flight(self.config.seeds), room))
+                    ]
+                    for pending in batch:  # several trials in flight, finished in ask order
+                        outcome, new = self._trial(pending, standing)
+                        standing = new or standing
+                        outcomes.append(outcome)
+                        self.tracker.champion_step(parent, standing.card.objective, len(outcomes))
+                        if on_trial:
+                            on_trial(outcome)
+            except BaseException:
+                status = "KILLED"
+                raise
+            finally:
+                signal.signal(signal.SIGINT, previous)
+                self.tracker.finish(parent, status)
         export = self.folder / "champion.yaml"
         atomic_write_bytes(export, standing.champion.to_yaml().encode())
         return SearchResult(

@@ -187,14 +187,13 @@ class Tracker:
         violation: float,
         timing: Callable[[], dict[str, float]] | None = None,
     ) -> None:
-        """A trial's record in four store writes: its metrics and instance objectives, its
-        artifacts, then its timing with the decision tags, then its end."""
+        """A trial's record: its artifacts (files), then one store write of its metrics,
+        instance objectives, timing and decision tags together, then its end."""
         numbers = records.scorecard_metrics(card, champion, comparison)
         numbers |= {
             "optuna_value": round(optuna_value, records.DIGITS),
             "violation": round(violation, records.DIGITS),
         }
-        records.log_batch(self.client, run_id, _metrics(numbers) + _instances(reported))
         rows = [
             {"scenario": sc, "metric": name, "seed": seed, "value": v}
             for sc, per_metric in sorted(values.items())
@@ -205,7 +204,8 @@ class Tracker:
         if comparison is not None:
             files["vs_champion.json"] = comparison.to_json()
         self._artifacts(run_id, rows, files)
-        self.end_trial(run_id, decision, reason, "FINISHED", timing, _TABLE_TAG)
+        measured = _metrics(numbers) + _instances(reported)
+        self.end_trial(run_id, decision, reason, "FINISHED", timing, _TABLE_TAG, measured)
 
     def _artifacts(self, run_id: str, rows: list[dict[str, Any]], files: dict[str, Any]) -> None:
         """The results table and the files, each written as MLflow's `log_table` (orient
@@ -248,8 +248,8 @@ class Tracker:
         timing: Callable[[], dict[str, float]] | None = None,
     ) -> None:
         planned = {"instances_run": len(reported), "instances_planned": instances}
-        records.log_batch(self.client, run_id, _instances(reported) + _metrics(planned))
-        self.end_trial(run_id, "pruned", reason, "FINISHED", timing)
+        measured = _instances(reported) + _metrics(planned)
+        self.end_trial(run_id, "pruned", reason, "FINISHED", timing, measured=measured)
 
     def end_trial(
         self,
@@ -259,10 +259,12 @@ class Tracker:
         status: str,
         timing: Callable[[], dict[str, float]] | None = None,
         tags: dict[str, str] | None = None,
+        measured: list[Any] | None = None,
     ) -> None:
-        """The decision and its reason, with the trial's seconds by part (`*_seconds`, read
-        now: every store write of the trial but this one and the end is in them), then the
-        run's end."""
+        """The decision and its reason, with what was `measured` and the trial's seconds by
+        part (`*_seconds`, read now: every store write of the trial but this one and the end
+        is in them) in one store write, then the run's end (a write each costs ~5 ms: MLflow
+        reads the run back, all its metrics too, before it writes)."""
         tags = {
             **(tags or {}),
             "villagelab.decision": decision,
@@ -270,7 +272,7 @@ class Tracker:
         }
         self._artifact_uris.pop(run_id, None)
         seconds = _metrics(timing()) if timing is not None else []
-        records.log_batch(self.client, run_id, seconds, tags)
+        records.log_batch(self.client, run_id, [*(measured or ()), *seconds], tags)
         self.client.set_terminated(run_id, status)
 
     def confirmation(self, run_id: str, scenarios: Sequence[str], seeds: Sequence[int]) -> None:

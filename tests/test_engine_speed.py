@@ -300,3 +300,17 @@ def test_an_episode_collects_cycles_rarely_and_restores_the_collector(monkeypatc
         episode.run()
     assert seen and all(t == (collecting.YOUNG, *before[1:]) for t in seen)
     assert gc.get_threshold() == before
+
+
+def test_a_frozen_heap_is_left_out_of_collections_until_the_block_ends():
+    """A search driver freezes what it started with (the imported stack, the stores) and
+    gives it back to the collector when the search ends, stopped by an error or not."""
+    import gc
+
+    from harness.engine.collecting import heap_frozen
+
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(KeyError), heap_frozen():
+        assert gc.get_freeze_count() > 0
+        raise KeyError("a trial's bug")
+    assert gc.get_freeze_count() == 0

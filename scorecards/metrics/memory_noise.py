@@ -5,24 +5,26 @@ exposes; weighted in the objective, so recalling more is never free."""
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._memory import memory_ops, retrievals
-from ._tables import flag
+from ._memory import memory_rows
 
 
 def memory_noise(episode: Episode) -> float | None:
     """Retrieved experiences not marked relevant ÷ retrieved experiences.
 
     A null `relevant` counts as not relevant (relevance unknown is not relevance, as a null
-    `in_line` is not in line). 0.0 when there are memory operations but no retrieval; absent
-    (None) when the episode has no memory_ops rows (the agent exposes no internals).
+    `in_line` is not in line); a retrieval that returned nothing (a null experience id) is
+    not counted. 0.0 when there are memory operations but no retrieval; absent (None) when
+    the episode has no memory_ops rows (the agent exposes no internals). Read as plain values
+    from the retrieve rows alone (a DataFrame of the whole table cost more than the rest of
+    an episode's metrics).
     """
-    ops = memory_ops(episode)
-    if ops is None:
+    rows = memory_rows(episode, "retrieve", ("experience_id", "relevant"))
+    if rows is None:
         return None
-    found = retrievals(ops)
-    if found.empty:
+    found = [relevant for experience, relevant in rows if experience is not None]
+    if not found:
         return 0.0
-    return float((~flag(found["relevant"])).sum()) / len(found)
+    return float(sum(not relevant for relevant in found)) / len(found)
 
 
 METRIC = register(

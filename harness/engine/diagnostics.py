@@ -159,3 +159,14 @@ DiagnosticRow = (
     | ModelCall
     | LessonNote
 )
+# every type of row an agent may hand the harness, as `isinstance` takes them
+ROW_TYPES = (
+    MemoryOp,
+    BeliefChange,
+    TrustChange,
+    StateSample,
+    StateSnapshot,
+    PlanNote,
+    ModelCall,
+    LessonNote,
+)

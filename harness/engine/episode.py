@@ -36,31 +36,13 @@ from .contract import (
     Observation,
     ObservationKind,
 )
-from .diagnostics import (
-    BeliefChange,
-    LessonNote,
-    MemoryOp,
-    ModelCall,
-    PlanNote,
-    StateSample,
-    StateSnapshot,
-    TrustChange,
-)
+from .diagnostics import ROW_TYPES as DIAGNOSTICS
+from .diagnostics import StateSnapshot
 from .positions import Position, Whereabouts
 from .recorder import Recorder
 from .rng import Draws
 from .world import Move, World
 
-DIAGNOSTICS = (
-    MemoryOp,
-    BeliefChange,
-    TrustChange,
-    StateSample,
-    StateSnapshot,
-    PlanNote,
-    ModelCall,
-    LessonNote,
-)
 _ROW_VALUES: dict[type, Any] = {}
 
 

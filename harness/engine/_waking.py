@@ -1,7 +1,9 @@
 """Who decides when in the tick loop: each agent is asked only when its wake is due (asleep,
 walking or at work costs nothing), in name order, as a scan of every agent would ask them -
 one woken during the tick by an earlier one's doing included, when its turn is still to come.
-A heap of alarms, one pushed per wake set (stale ones skipped), finds the agents due."""
+A heap of alarms, one pushed per wake set (stale ones skipped), finds the agents due; an alarm
+is one int, minute × agents + the agent's number (numbers follow names), so the heap orders
+alarms as (minute, name) would without comparing tuples or names."""
 
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ class Waking:
     lazy: bool
     now: int
     wake: dict[str, int]
-    _alarms: list[tuple[int, str]]
+    number: dict[str, int]  # agent → its place in name order
+    _alarms: list[int]  # minute × len(agents) + number, per wake set; stale allowed
     _due: list[str]
     _deciding: tuple[int, str] | None
     _dialogue: bool
@@ -35,7 +38,7 @@ class Waking:
                 self._decide(name, agent, now)
             return
         alarms = self._alarms
-        if not alarms or alarms[0][0] > now:
+        if not alarms or alarms[0] >= (now + 1) * len(self.number):
             return  # the common tick: nobody's alarm rings (seen without a call)
         self._due = self._awake(now)
         while self._due:
@@ -55,19 +58,22 @@ class Waking:
     def _awake(self, now: int) -> list[str]:
         """The agents whose wake is due by `now`, sorted by name (so, a heap): the order in
         which a scan of every agent would ask them."""
-        alarms, wake, due = self._alarms, self.wake, set()
-        if not alarms or alarms[0][0] > now:
+        alarms, wake, count = self._alarms, self.wake, len(self.number)
+        due: set[int] = set()
+        ringing = (now + 1) * count  # the least alarm of a later minute
+        if not alarms or alarms[0] >= ringing:
             return []  # the common tick: nobody's alarm rings
-        while alarms and alarms[0][0] <= now:
-            name = heapq.heappop(alarms)[1]
-            if wake.get(name, now) <= now:  # else a later wake replaced this alarm
-                due.add(name)
-        return sorted(due)
+        names = list(self.agents)  # in name order: a number's name
+        while alarms and alarms[0] < ringing:
+            i = heapq.heappop(alarms) % count
+            if wake.get(names[i], now) <= now:  # else a later wake replaced this alarm
+                due.add(i)
+        return [names[i] for i in sorted(due)]
 
     def _set_wake(self, name: str, minute: int) -> None:
         self.wake[name] = minute
         if minute <= self._end:  # an alarm past the end (NEVER) would never ring
-            heapq.heappush(self._alarms, (minute, name))
+            heapq.heappush(self._alarms, minute * len(self.number) + self.number[name])
 
     def _woken(self, name: str, minute: int) -> None:
         """News wakes an agent: it decides at `minute`, this very tick if its turn is still
@@ -82,4 +88,7 @@ class Waking:
     def _rewind_alarms(self) -> None:
         """Alarms from the wakes (at the start, or of a restored run): an agent never asked
         yet is due at once."""
-        self._alarms = sorted((self.wake.get(n, self.now), n) for n in self.agents)
+        count = len(self.number)
+        self._alarms = sorted(
+            self.wake.get(n, self.now) * count + i for n, i in self.number.items()
+        )

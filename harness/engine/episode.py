@@ -138,7 +138,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         self.results: list[tuple[int, str, int, dict[str, Any]]] = []
         self.pending = 0  # results ever scheduled: n keeps equal (due, agent) in their order
         self.wake: dict[str, int] = {}  # agent → the next minute worth asking it to decide
-        self._alarms: list[tuple[int, str]] = []  # (minute, agent) per wake set; stale allowed
+        self._alarms: list[int] = []  # minute × agents + number, per wake set; stale allowed
         self._due: list[str] = []  # agents still to decide this tick, by name
         self._deciding: tuple[int, str] | None = None  # (minute, agent) deciding now, if any
         self._events = sorted(scenario.events, key=lambda e: (e.at, e.id))

@@ -277,6 +277,29 @@ def test_a_write_row_made_by_position_is_the_row_made_by_name():
     assert memory_op("ana", store, 7, 2, "retrieve", exp, rank=0).rank == 0
 
 
+def test_a_recalls_rows_made_by_position_are_the_rows_made_by_name():
+    from harness.agents.reference.context import Diagnostics
+    from harness.agents.reference.memory import Memory, memory_op
+    from harness.agents.reference.model import memory as mem
+
+    scenario = load_scenario("public_fact")
+    episode = Episode(scenario, load_policy(baseline_path()), 0, AGENT_KINDS["reference"])
+    ctx = episode.agents[scenario.agents[0].id].ctx
+    memory = Memory(ctx, Diagnostics())
+    for minute, subject in enumerate(("square", "square", "well", "square")):
+        memory.write(minute, 0, channel="seen", subject=subject, importance=0.9)
+    query = mem.Query("square", "plan")
+    recalled = memory.recall(query, 5, 0.0)
+    assert recalled  # something comes to mind, so rows by position are made
+    named = []
+    for rank, r in enumerate(recalled):
+        row = memory_op(ctx.name, memory.store, 5, 0, "retrieve", r.experience, purpose="plan",
+                        rank=rank, relevant=r.relevant)  # fmt: skip
+        named.append(row)
+    rows = [r for r in memory.log.drain() if r.op == "retrieve"]
+    assert rows == named and [vars(r) for r in rows] == [vars(r) for r in named]
+
+
 def test_an_episode_collects_cycles_rarely_and_restores_the_collector(monkeypatch):
     """While the tick loop runs, a young collection waits for `YOUNG` allocations; after it
     (finished or stopped by an error) the process's thresholds are as they were."""

@@ -60,16 +60,15 @@ class Memory:
                 relevant=None,
                 subject=query.subject,
             )
-        for rank, r in enumerate(recalled):
-            self.op(
-                now,
-                0,
-                "retrieve",
-                r.experience,
-                purpose=query.purpose,
-                rank=rank,
-                relevant=r.relevant,
-            )
+        rows, name, store = self.log.rows, self.name, self.store
+        size, capacity, purpose = len(store.experiences), store.capacity, query.purpose
+        for rank, r in enumerate(recalled):  # self.op(...) by position: five a recall
+            e = r.experience
+            row = MemoryOp(
+                now, 0, name, "retrieve", e.id, e.owner, purpose, e.subject, rank, r.relevant,
+                e.importance, size, capacity,
+            )  # fmt: skip
+            rows.append(row)
         mem.strengthen(self.store, [r.experience for r in recalled], now)
         return recalled
 

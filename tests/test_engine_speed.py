@@ -277,7 +277,7 @@ def test_a_write_row_made_by_position_is_the_row_made_by_name():
     assert memory_op("ana", store, 7, 2, "retrieve", exp, rank=0).rank == 0
 
 
-def test_a_recalls_rows_made_by_position_are_the_rows_made_by_name():
+def test_a_writes_and_a_recalls_rows_made_by_position_are_the_rows_made_by_name():
     from harness.agents.reference.context import Diagnostics
     from harness.agents.reference.memory import Memory, memory_op
     from harness.agents.reference.model import memory as mem
@@ -298,6 +298,9 @@ def test_a_recalls_rows_made_by_position_are_the_rows_made_by_name():
         named.append(row)
     rows = [r for r in memory.log.drain() if r.op == "retrieve"]
     assert rows == named and [vars(r) for r in rows] == [vars(r) for r in named]
+    exp, _ = memory.write(6, 3, channel="heard", subject="bo", importance=0.1)
+    (row,) = memory.log.drain()
+    assert vars(row) == vars(memory_op(ctx.name, memory.store, 6, 3, "write", exp))
 
 
 def test_an_episode_collects_cycles_rarely_and_restores_the_collector(monkeypatch):

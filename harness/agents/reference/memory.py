@@ -38,11 +38,16 @@ class Memory:
         and what capacity evicted."""
         if not self.keep_source:
             fields = {**fields, "told_by": None, "origin": None}
-        exp, evicted = mem.write(self.store, minute, eid, **fields)
-        rows, name = self.log.rows, self.name  # self.op written out: a row for every write
-        rows.append(memory_op(name, self.store, minute, eid, "write", exp))
+        store, name, rows = self.store, self.name, self.log.rows
+        exp, evicted = mem.write(store, minute, eid, **fields)
+        # memory_op(..., "write", exp) written out, by position: a row for every write
+        row = MemoryOp(
+            minute, eid, name, "write", exp.id, exp.owner, None, exp.subject, None, None,
+            exp.importance, len(store.experiences), store.capacity,
+        )  # fmt: skip
+        rows.append(row)
         for e in evicted:
-            rows.append(memory_op(name, self.store, minute, eid, "evict", e))
+            rows.append(memory_op(name, store, minute, eid, "evict", e))
         return exp, evicted
 
     def recall(self, query: mem.Query, now: int, mood: float) -> list[mem.Recall]:

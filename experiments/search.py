@@ -185,12 +185,10 @@ class Search:
                             recover_dead(alive, local[standing.version])
                         study = local[standing.version]
                     room = self.trials - self._spent(main)
-                    if room <= 0:
+                    if room <= 0 or self.stop:  # the budget spent, or interrupted
                         break
                     if self.hours is not None and time.monotonic() - began >= self.hours * 3600:
                         self.stop = "hours"
-                        break
-                    if self.stop:
                         break
                     batch = [
                         self._begin(study, parent, standing.champion)

@@ -9,6 +9,7 @@ import dataclasses
 import pytest
 
 from harness import Episode
+from harness.agents import AGENT_KINDS
 from harness.engine.contract import (
     AgentSetup,
     BeliefStatus,
@@ -23,7 +24,7 @@ from harness.engine.contract import (
 )
 from harness.engine.lifecycle import IllegalTransition, transition
 from policies import load_policy
-from scenarios import load_scenario
+from scenarios import load_scenario, village
 
 from .conftest import ROOT
 
@@ -182,3 +183,20 @@ def test_a_scenario_naming_an_unregistered_action_is_refused_where_it_says_so(cl
         assert "unknown action 'buy_loaf'" in result.stderr and "buy_bread" in result.stderr
         assert "Traceback" not in result.stderr
     assert not (tmp_path / "o").exists()  # nothing half-written
+
+
+def test_an_arrival_names_the_others_there_sorted_by_name():
+    """The reference agent keeps an arrival's company as the engine names it (docs/agents.md)."""
+    episode = Episode(village(40, 0, hours=24), CAREFUL, 0, AGENT_KINDS["reference"])
+    deliver, arrivals = episode._deliver, []
+
+    def spy(name: str, obs: Observation) -> None:
+        if obs.kind is ObservationKind.ARRIVAL:
+            there = [n for n, p in episode.positions.items() if p.location == obs.subject]
+            arrivals.append((obs.detail, ",".join(sorted(n for n in there if n != name)) or None))
+        deliver(name, obs)
+
+    episode._deliver = spy  # type: ignore[method-assign]
+    episode.run()
+    assert sum(1 for detail, _ in arrivals if detail and "," in detail) > 20
+    assert all(detail == expected for detail, expected in arrivals)

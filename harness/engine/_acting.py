@@ -73,7 +73,9 @@ class Acting:
             place = pos.destination
             self.positions[name] = Position(place)
             eid = self.new_event()
-            others = [n for n in self.positions.here(place) if n != name]
+            others = self.positions.here(place)  # a sorted copy, the arriving agent in it
+            if place is not None:
+                others.remove(name)
             self._deliver(
                 name,
                 Observation(

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .schema import TABLE_NAMES, TABLES
 
@@ -29,6 +30,7 @@ class Recorder:
         # scenario and seed as Arrow scalars (the same types in every table's schema)
         key = TABLES[TABLE_NAMES[0]]
         self._same = [pa.scalar(v, key.field(i).type) for i, v in enumerate((scenario, seed))]
+        self._same_full: list[pa.Array] | None = None  # their columns for a full buffer's rows
         self.start, self.tick_minutes = start, tick_minutes
         # a table's columns past the four key columns, in its schema's order
         self._columns = {name: TABLES[name].names[4:] for name in TABLE_NAMES}
@@ -73,11 +75,20 @@ class Recorder:
         rows = len(cells) // stride
         if rows:
             start, step = self.start, self.tick_minutes
-            ticks = [(minute - start) // step for minute in cells[0::stride]]
+            minutes = cells[0::stride]
+            if step == 1:  # a tick a minute: the minutes less the start, worked out by Arrow
+                ticks = pc.subtract(pa.array(minutes, schema.field("tick").type), start)
+            else:
+                ticks = [(minute - start) // step for minute in minutes]
             # the rows' values, column by column: event ids, then the further columns
             rest = [cells[i::stride] for i in range(1, stride)]
             # scenario and seed, the same on every row: repeated by Arrow, not converted
-            same = [pa.repeat(scalar, rows) for scalar in self._same]
+            if rows == FLUSH:  # a full buffer's: the same columns every time (immutable)
+                if self._same_full is None:
+                    self._same_full = [pa.repeat(scalar, rows) for scalar in self._same]
+                same = self._same_full
+            else:
+                same = [pa.repeat(scalar, rows) for scalar in self._same]
             values = [*same, ticks, *rest]
             columns = dict(zip(schema.names, values, strict=True))
             self._batches[table].append(pa.RecordBatch.from_pydict(columns, schema=schema))

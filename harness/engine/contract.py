@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from scenarios import AgentSpec
@@ -175,7 +176,7 @@ class AgentSetup:
     end: int  # minute
     tick_minutes: int
 
-    @property
+    @cached_property  # set in the instance's dict at the first look: rows ask it often
     def name(self) -> str:
         return self.spec.id
 

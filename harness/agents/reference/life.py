@@ -35,9 +35,10 @@ class Life:
     def live_until(self, minute: int, asleep: bool) -> None:
         """Time composes: the state is brought forward in closed form only when needed, and
         a snapshot is traced at the first event of each hour (event-driven, not per tick)."""
-        if minute > self.state.last_minute:
-            hour = self.state.last_minute // 60
-            self.state = life.advance(self.state, self.persona, minute, asleep)
+        state = self.state
+        if minute > state.last_minute:
+            hour = state.last_minute // 60
+            self.state = life.advance(state, self.persona, minute, asleep)
             if minute // 60 > hour:
                 self._snapshot(minute)
 
@@ -91,6 +92,7 @@ class Life:
         if self.trace_needs:  # the needs first, where they drive choices
             values = [s.energy_deficit, s.hunger_deficit, *values]
             variables = NEEDS_SAMPLED
-        rounded = tuple([round(value, 6) for value in values])
+        # a third of them are zeros, which round(_, 6) keeps as they are (-0.0 too)
+        rounded = tuple([round(value, 6) if value else value for value in values])
         # one record for the snapshot's rows (not one per variable)
         self.log.rows.append(StateSnapshot(minute, 0, self.ctx.name, variables, rounded))

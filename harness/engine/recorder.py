@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .schema import TABLE_NAMES, TABLES
 
@@ -75,11 +74,9 @@ class Recorder:
         rows = len(cells) // stride
         if rows:
             start, step = self.start, self.tick_minutes
-            minutes = cells[0::stride]
-            if step == 1:  # a tick a minute: the minutes less the start, worked out by Arrow
-                ticks = pc.subtract(pa.array(minutes, schema.field("tick").type), start)
-            else:
-                ticks = [(minute - start) // step for minute in minutes]
+            ticks = cells[0::stride]  # the minutes: the ticks, a tick a minute from minute 0
+            if start != 0 or step != 1:
+                ticks = [(minute - start) // step for minute in ticks]
             # the rows' values, column by column: event ids, then the further columns
             rest = [cells[i::stride] for i in range(1, stride)]
             # scenario and seed, the same on every row: repeated by Arrow, not converted

@@ -68,8 +68,9 @@ class Conversation:
                 break
         else:
             return []  # nothing it could tell: no need to weigh privacy or usefulness
-        group_mate = bool(set(ctx.spec.groups) & set(partner_groups))
-        urgent = set(self.group_news) if group_mate else set()
+        urgent: set[str] = set()  # group news, for a group mate: looked at only if there is some
+        if self.group_news and not set(ctx.spec.groups).isdisjoint(partner_groups):
+            urgent = set(self.group_news)
         candidates = news_for(
             self.beliefs.held,
             self.memory.experiences,

@@ -65,7 +65,7 @@ def states(draw: Any) -> LifeState:
         eating=draw(st.booleans()),
         valence=draw(signed),
         arousal=draw(unit),
-        emotions={layer: {e: draw(unit) for e in EMOTIONS} for layer in LAYERS},
+        emotions={layer: tuple(draw(unit) for _ in EMOTIONS) for layer in LAYERS},
         baseline_shift=draw(
             st.dictionaries(st.sampled_from(["fear", "valence"]), st.floats(-0.3, 0.3), max_size=2)
         ),
@@ -106,3 +106,13 @@ def run(state: LifeState, persona: Persona, op: tuple[Any, ...]) -> LifeState:
     if kind == "outcome":
         return record_outcome(state, op[1], op[2], op[3], op[4])
     return eat(state, op[1])
+
+
+def felt(state: LifeState, layer: str, emotion: str) -> float:
+    """One emotion's value in one layer (a layer's values are in EMOTIONS order)."""
+    return state.emotions[layer][EMOTIONS.index(emotion)]
+
+
+def layers_of(value: Any) -> dict[str, tuple[float, ...]]:
+    """Every layer with `value(layer, emotion)` for each emotion, in EMOTIONS order."""
+    return {layer: tuple(value(layer, e) for e in EMOTIONS) for layer in LAYERS}

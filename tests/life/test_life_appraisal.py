@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from life_strategies import appraisals, event_ids, ops, personas, run, states
+from life_strategies import appraisals, event_ids, felt, ops, personas, run, states
 
 from harness.agents.reference.model.life import (
     EMOTIONS,
@@ -77,7 +77,7 @@ def test_events_must_be_applied_at_the_state_minute():
 def _push(appraisal: Appraisal) -> dict[str, float]:
     s = initial_state(Persona())
     after = apply_event(s, Persona(), appraisal, 1, 0)
-    return {e: after.emotions["momentary"][e] for e in EMOTIONS}
+    return {e: felt(after, "momentary", e) for e in EMOTIONS}
 
 
 def test_which_emotion_comes_from_which_appraisal():
@@ -97,15 +97,15 @@ def test_another_s_doing_reaches_the_social_layer_only():
     p = Persona()
     by_other = apply_event(initial_state(p), p, Appraisal(-0.6, "other", 0.5, 0.9, 0.0), 1, 0)
     by_thing = apply_event(initial_state(p), p, Appraisal(-0.6, "object", 0.5, 0.9, 0.0), 1, 0)
-    assert by_other.emotions["social"]["anger"] > 0
-    assert all(v == 0 for v in by_thing.emotions["social"].values())
+    assert felt(by_other, "social", "anger") > 0
+    assert all(v == 0 for v in by_thing.emotions["social"])
 
 
 def test_caution_makes_the_same_threat_more_frightening():
     threat = Appraisal(0.0, "unknown", 0.3, 0.5, 0.6)
     timid, bold = Persona(traits={"caution": 0.9}), Persona(traits={"caution": 0.1})
     fear = [
-        apply_event(initial_state(p), p, threat, 1, 0).emotions["momentary"]["fear"]
+        felt(apply_event(initial_state(p), p, threat, 1, 0), "momentary", "fear")
         for p in (timid, bold)
     ]
     assert fear[0] > fear[1]
@@ -136,7 +136,7 @@ def test_a_large_shock_leaves_an_aftershock_that_fades_within_24_to_48_hours():
     assert emotion_level(evening, "sadness") > emotion_level(morning, "sadness") > 0
     ended = advance(s, p, shock.end_minute, asleep=False)
     assert ended.aftershocks == ()  # what is left is the ordinary background, nothing more
-    assert emotion_level(ended, "sadness") == ended.emotions["background"]["sadness"]
+    assert emotion_level(ended, "sadness") == felt(ended, "background", "sadness")
     small = apply_event(initial_state(p), p, Appraisal(-0.5, "object", 0.2, 0.9, 0.3), 1, 0)
     assert small.aftershocks == ()
 
@@ -185,7 +185,7 @@ def test_a_scar_is_permanent_and_capped():
     assert s.baseline_shift == {"fear": 0.1, "valence": -0.1}
     s = advance(s, p, 100 * DAY, asleep=False)
     assert s.baseline_shift == {"fear": 0.1, "valence": -0.1}
-    assert s.emotions["background"]["fear"] == pytest.approx(0.1)  # the new floor
+    assert felt(s, "background", "fear") == pytest.approx(0.1)  # the new floor
     assert s.valence == pytest.approx(0.0)  # persona baseline 0.1, scarred by -0.1
     for eid in range(2, 8):
         s = apply_event(s, p, severe, eid, s.last_minute)

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from life_strategies import ops, personas, run, states
+from life_strategies import felt, layers_of, ops, personas, run, states
 
 from harness.agents.reference.model.life import (
     EMOTIONS,
@@ -58,7 +58,7 @@ def assert_in_range(s: LifeState) -> None:
     assert -1.0 <= s.valence <= 1.0 and 0.0 <= s.arousal <= 1.0
     for layer in LAYERS:
         for e in EMOTIONS:
-            assert 0.0 <= s.emotions[layer][e] <= 1.0
+            assert 0.0 <= felt(s, layer, e) <= 1.0
             assert 0.0 <= emotion_level(s, e) <= 1.0
     assert all(0.0 <= v <= 1.0 for v in s.skill_confidence.values())
     assert 0.0 <= arousal_level(s) <= 1.0
@@ -92,7 +92,7 @@ def test_advance_composes(state, persona, a, b, asleep):
     assert arousal_level(stepwise) == pytest.approx(arousal_level(direct), abs=1e-9)
     for layer in LAYERS:
         for e in EMOTIONS:
-            assert stepwise.emotions[layer][e] == pytest.approx(direct.emotions[layer][e], abs=1e-9)
+            assert felt(stepwise, layer, e) == pytest.approx(felt(direct, layer, e), abs=1e-9)
 
 
 @settings(max_examples=100, deadline=None)
@@ -125,8 +125,7 @@ def test_without_events_everything_decays_toward_its_baseline(state, persona, st
             for e in EMOTIONS:
                 base = emotion_baseline(state, layer, e)
                 assert (
-                    abs(after.emotions[layer][e] - base)
-                    <= abs(state.emotions[layer][e] - base) + 1e-12
+                    abs(felt(after, layer, e) - base) <= abs(felt(state, layer, e) - base) + 1e-12
                 )
         assert after.baseline_shift == state.baseline_shift  # nothing but an event scars
         state = after
@@ -134,14 +133,12 @@ def test_without_events_everything_decays_toward_its_baseline(state, persona, st
 
 def test_after_a_quiet_day_most_of_it_is_back_at_baseline():
     persona = Persona(baselines=Baselines(valence=0.2, arousal=0.3))
-    s = LifeState(
-        valence=-0.9, arousal=1.0, emotions={layer: {e: 1.0 for e in EMOTIONS} for layer in LAYERS}
-    )
+    s = LifeState(valence=-0.9, arousal=1.0, emotions=layers_of(lambda layer, e: 1.0))
     s = advance(s, persona, 2 * DAY, asleep=False)
     assert s.valence == pytest.approx(0.2, abs=0.01)
     assert s.arousal == pytest.approx(0.3, abs=1e-6)
-    assert s.emotions["momentary"]["fear"] < 1e-6
-    assert s.emotions["background"]["fear"] < 0.1  # background: 12 h half-life
+    assert felt(s, "momentary", "fear") < 1e-6
+    assert felt(s, "background", "fear") < 0.1  # background: 12 h half-life
 
 
 def test_deficits_drift_at_the_seed_rates():
@@ -299,20 +296,16 @@ def plain_advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> 
         arousal=d._decay(
             state.arousal, arousal_baseline(persona, asleep), dt, d.AROUSAL_HALF_LIFE, 0.0, 1.0
         ),
-        emotions={
-            layer: {
-                e: d._decay(
-                    state.emotions[layer][e],
-                    emotion_baseline(state, layer, e),
-                    dt,
-                    d.LAYER_HALF_LIFE[layer],
-                    0.0,
-                    1.0,
-                )
-                for e in EMOTIONS
-            }
-            for layer in LAYERS
-        },
+        emotions=layers_of(
+            lambda layer, e: d._decay(
+                felt(state, layer, e),
+                emotion_baseline(state, layer, e),
+                dt,
+                d.LAYER_HALF_LIFE[layer],
+                0.0,
+                1.0,
+            )
+        ),
         aftershocks=tuple(a for a in state.aftershocks if a.end_minute > t1),
     )
 
@@ -341,9 +334,7 @@ def test_a_layer_at_zero_decays_as_the_plain_computation_does(
 ):
     # a layer all at zero (0.0 or -0.0) takes advance's shortcut: still the same floats
     emotions = {
-        layer: {
-            e: zeros[i * 5 + j] if layer in zeroed else v for j, (e, v) in enumerate(vs.items())
-        }
+        layer: tuple(zeros[i * 5 + j] if layer in zeroed else v for j, v in enumerate(vs))
         for i, (layer, vs) in enumerate(state.emotions.items())
     }
     state = replace(state, emotions=emotions)

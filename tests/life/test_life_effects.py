@@ -8,12 +8,10 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from life_strategies import states
+from life_strategies import layers_of, states
 
 from harness.agents.reference.model import memory as mem
 from harness.agents.reference.model.life import (
-    EMOTIONS,
-    LAYERS,
     Appraisal,
     LifeState,
     apply_event,
@@ -100,13 +98,13 @@ def test_tone_follows_the_state():
     assert tone(LifeState(last_minute=NOON, valence=0.6)) == "cheerful"
     assert tone(LifeState(last_minute=NOON, valence=-0.6)) == "low"
     assert tone(LifeState(last_minute=NOON, valence=0.6, energy_deficit=0.8)) == "tired"
-    afraid = {layer: {e: 0.9 if e == "fear" else 0.0 for e in EMOTIONS} for layer in LAYERS}
+    afraid = layers_of(lambda layer, e: 0.9 if e == "fear" else 0.0)
     assert tone(LifeState(last_minute=NOON, valence=0.6, arousal=0.8, emotions=afraid)) == "tense"
 
 
 def test_stress_and_uncertainty_are_derived_from_fear_arousal_and_confidence():
     calm = LifeState(last_minute=NOON)
-    afraid = {layer: {e: 0.8 if e == "fear" else 0.0 for e in EMOTIONS} for layer in LAYERS}
+    afraid = layers_of(lambda layer, e: 0.8 if e == "fear" else 0.0)
     assert stress(replace(calm, emotions=afraid)) > stress(calm)
     assert stress(replace(calm, arousal=0.9)) > stress(calm)
     assert uncertainty(replace(calm, emotions=afraid)) > uncertainty(calm)

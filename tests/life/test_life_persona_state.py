@@ -137,8 +137,16 @@ def test_malformed_states_are_rejected():
     with pytest.raises(ValueError):
         LifeState(energy_deficit=-0.1)
     with pytest.raises(ValueError):
-        LifeState(emotions={layer: {e: 0.0 for e in EMOTIONS[:-1]} for layer in LAYERS})
+        LifeState(emotions={layer: (0.0,) * (len(EMOTIONS) - 1) for layer in LAYERS})
     with pytest.raises(ValueError):
         LifeState(baseline_shift={"dominance": 0.1})
     with pytest.raises(ValueError):
         LifeState(skill_confidence={"paint": 0.5})
+
+
+def test_a_states_json_names_each_layers_emotions_and_refuses_a_layer_short_of_one():
+    data = LifeState().to_json()  # a layer is a tuple in EMOTIONS order; its JSON names them
+    assert data["emotions"] == {layer: dict.fromkeys(EMOTIONS, 0.0) for layer in LAYERS}
+    del data["emotions"]["social"]["fear"]
+    with pytest.raises(ValueError, match="emotions of social"):
+        LifeState.from_json(data)

@@ -119,13 +119,14 @@ def apply_event(
         push[e] = 1.0 if x > 1.0 else x  # noqa: FURB136
     social = SOCIAL_SHARE * (0.5 + traits.extraversion) if a.cause == "other" else 0.0
     share = {"background": BACKGROUND_SHARE, "momentary": 1.0, "social": social}
-    emotions: dict[str, dict[str, float]] = {}
+    emotions: dict[str, tuple[float, ...]] = {}
     for layer, values in state.emotions.items():
-        pushed = emotions[layer] = {}
+        pushed: list[float] = []
         part = share[layer]
-        for e, v in values.items():
+        for e, v in zip(EMOTIONS, values, strict=True):  # a layer's values in EMOTIONS order
             x = v + part * push[e]  # _clamp(x, 0.0, 1.0) written out: 15 values an event
-            pushed[e] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x  # noqa: FURB136
+            pushed.append(0.0 if x < 0.0 else 1.0 if x > 1.0 else x)  # noqa: FURB136
+        emotions[layer] = tuple(pushed)
     shock = max(a.threat, abs(a.goal_impact))
     aftershocks = state.aftershocks
     strongest = (  # the first of the strongest pushes: only a large shock needs it

@@ -24,7 +24,7 @@ from functools import lru_cache
 from scenarios.clock import clock_of
 from scenarios.persona import Persona
 
-from .state import EMOTIONS, LAYERS, Aftershock, LifeState, consumed_key
+from .state import CALM, EMOTIONS, LAYERS, Aftershock, LifeState, consumed_key
 
 UNITS = 1_000_000  # deficits move in integer micro-units, so their sums compose exactly
 ENERGY_AWAKE = 2_000  # +0.002 per minute awake
@@ -41,9 +41,6 @@ SLEEP_AROUSAL_DROP = 0.15
 CIRCADIAN_AMPLITUDE = 0.10
 CIRCADIAN_TROUGH = 4 * 60  # 04:00
 CIRCADIAN_PEAK = 11 * 60  # 11:00
-
-
-_ZERO_LAYER = dict.fromkeys(EMOTIONS, 0.0)  # a layer decayed from nothing but zeros
 
 
 def initial_state(persona: Persona, minute: int = 0) -> LifeState:
@@ -84,34 +81,35 @@ def advance(state: LifeState, persona: Persona, t1: int, asleep: bool) -> LifeSt
     valence = v_base + (was["valence"] - v_base) * v_factor
     arousal = a_base + (was["arousal"] - a_base) * a_factor
     layers = was["emotions"]
-    emotions: dict[str, dict[str, float]] = {}
+    emotions: dict[str, tuple[float, ...]] = {}
     if not shift:
         # every baseline 0.0: base + (v - base) × factor is 0.0 + v × factor, bit for bit,
         # and within 0..1 with v (factor ≤ 1), so no clamp is needed; a layer all at zero
-        # decays to all 0.0 (never -0.0): the one shared, never mutated, _ZERO_LAYER
+        # decays to all 0.0 (never -0.0): the one shared CALM
         for layer, factor in zip(LAYERS, layer_factors):  # both three long
             values = layers[layer]
-            if values is _ZERO_LAYER or not any(values.values()):  # most often the very one
-                emotions[layer] = _ZERO_LAYER
+            if values is CALM or not any(values):  # most often the very one
+                emotions[layer] = CALM
                 continue
-            # {e: 0.0 + values[e] * factor for e in EMOTIONS} written out: no comprehension
-            # to call, two to three layers a step (a test holds the names to EMOTIONS)
-            emotions[layer] = {
-                "joy": 0.0 + values["joy"] * factor,
-                "sadness": 0.0 + values["sadness"] * factor,
-                "fear": 0.0 + values["fear"] * factor,
-                "anger": 0.0 + values["anger"] * factor,
-                "disgust": 0.0 + values["disgust"] * factor,
-            }
+            # tuple(0.0 + v * factor for v in values) written out: no generator to run, two
+            # to three layers a step (the tuple's order is EMOTIONS')
+            joy, sadness, fear, anger, disgust = values
+            emotions[layer] = (
+                0.0 + joy * factor,
+                0.0 + sadness * factor,
+                0.0 + fear * factor,
+                0.0 + anger * factor,
+                0.0 + disgust * factor,
+            )
     else:
         for layer, factor in zip(LAYERS, layer_factors, strict=True):
-            values = layers[layer]
-            bases = {e: emotion_baseline(state, layer, e) for e in EMOTIONS}
-            decayed = emotions[layer] = {}
-            for e in EMOTIONS:
-                x = bases[e] + (values[e] - bases[e]) * factor
+            decayed: list[float] = []
+            for e, v in zip(EMOTIONS, layers[layer], strict=True):
+                base = emotion_baseline(state, layer, e)
+                x = base + (v - base) * factor
                 # _clamp(x, 0.0, 1.0) for every float, NaN and -0.0 included, a third the cost
-                decayed[e] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x  # noqa: FURB136
+                decayed.append(0.0 if x < 0.0 else 1.0 if x > 1.0 else x)  # noqa: FURB136
+            emotions[layer] = tuple(decayed)
     aftershocks = was["aftershocks"]
     moved = object.__new__(LifeState)  # every value below is kept in range by its clamp
     fields = moved.__dict__
@@ -224,13 +222,9 @@ def emotion_level(state: LifeState, emotion: str) -> float:
         if state.aftershocks
         else 0  # what the sum of none is, without the generator
     )
-    layers = state.emotions
+    layers, i = state.emotions, EMOTIONS.index(emotion)
     return _clamp(
-        max(
-            layers["background"][emotion] + tail,
-            layers["momentary"][emotion],
-            layers["social"][emotion],
-        ),
+        max(layers["background"][i] + tail, layers["momentary"][i], layers["social"][i]),
         0.0,
         1.0,
     )
@@ -240,10 +234,11 @@ def emotion_levels(state: LifeState) -> dict[str, float]:
     """`emotion_level` of every emotion, in EMOTIONS order, the layers looked up once."""
     if state.aftershocks:
         return {e: emotion_level(state, e) for e in EMOTIONS}
-    background, momentary, social = (state.emotions[layer] for layer in LAYERS)
+    layers = state.emotions
     levels = {}
-    for e in EMOTIONS:  # emotion_level without aftershocks: the tail is the sum of none, 0
-        x = max(background[e] + 0, momentary[e], social[e])
+    # emotion_level without aftershocks: the tail is the sum of none, 0
+    for e, b, m, s in zip(EMOTIONS, layers["background"], layers["momentary"], layers["social"]):
+        x = max(b + 0, m, s)
         levels[e] = 0.0 if x < 0.0 else 1.0 if x > 1.0 else x  # noqa: FURB136
     return levels
 

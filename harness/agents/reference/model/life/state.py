@@ -16,11 +16,12 @@ from typing import Any
 EMOTIONS = ("joy", "sadness", "fear", "anger", "disgust")
 LAYERS = ("background", "momentary", "social")  # ~hours, ~tens of minutes, ~hours
 SHIFTABLE = (*EMOTIONS, "valence")  # what a scar may shift: an emotion's background or valence
+CALM = (0.0,) * len(EMOTIONS)  # a layer at rest: every emotion at 0 (one tuple, shared)
 
 
-def neutral_emotions() -> dict[str, dict[str, float]]:
+def neutral_emotions() -> dict[str, tuple[float, ...]]:
     """Every layer of every emotion at 0."""
-    return {layer: {e: 0.0 for e in EMOTIONS} for layer in LAYERS}
+    return dict.fromkeys(LAYERS, CALM)
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,8 @@ class Aftershock:
 @dataclass(frozen=True)
 class LifeState:
     """The dynamic state valid at `last_minute`. Dicts inside are never mutated after
-    construction: every updater builds new ones."""
+    construction: every updater builds new ones. A layer's emotions are a tuple in EMOTIONS
+    order (its JSON names them): the layers are what a step of time rebuilds most often."""
 
     last_minute: int = 0
     energy_deficit: float = 0.0  # 0 rested .. 1 exhausted
@@ -52,7 +54,7 @@ class LifeState:
     eating: bool = False  # wants food: entered above 0.65, left below 0.35
     valence: float = 0.1  # -1..1, overall good/bad feeling
     arousal: float = 0.4  # 0..1, tonic arousal; the felt level adds the time of day
-    emotions: dict[str, dict[str, float]] = field(default_factory=neutral_emotions)
+    emotions: dict[str, tuple[float, ...]] = field(default_factory=neutral_emotions)
     baseline_shift: dict[str, float] = field(default_factory=dict)  # scars: SHIFTABLE → shift
     aftershocks: tuple[Aftershock, ...] = ()
     skill_confidence: dict[str, float] = field(default_factory=dict)  # "skill|situation" → 0..1
@@ -65,8 +67,9 @@ class LifeState:
         _check(0.0 <= self.arousal <= 1.0, "arousal", self.arousal)
         _check(set(self.emotions) == set(LAYERS), "emotion layers", sorted(self.emotions))
         for layer, values in self.emotions.items():
-            _check(set(values) == set(EMOTIONS), f"emotions of {layer}", sorted(values))
-            for e, v in values.items():
+            ok = type(values) is tuple and len(values) == len(EMOTIONS)
+            _check(ok, f"emotions of {layer} (one value each of {', '.join(EMOTIONS)})", values)
+            for e, v in zip(EMOTIONS, values):
                 _check(0.0 <= v <= 1.0, f"{layer}.{e}", v)
         for key, v in self.baseline_shift.items():
             _check(key in SHIFTABLE and -1.0 <= v <= 1.0, f"baseline_shift[{key}]", v)
@@ -91,7 +94,7 @@ class LifeState:
             "eating": self.eating,
             "valence": self.valence,
             "arousal": self.arousal,
-            "emotions": {layer: {e: self.emotions[layer][e] for e in EMOTIONS} for layer in LAYERS},
+            "emotions": {layer: dict(zip(EMOTIONS, self.emotions[layer])) for layer in LAYERS},
             "baseline_shift": dict(sorted(self.baseline_shift.items())),
             "aftershocks": [
                 [a.emotion, a.magnitude, a.start_minute, a.end_minute] for a in self.aftershocks
@@ -110,10 +113,7 @@ class LifeState:
             eating=bool(data["eating"]),
             valence=float(data["valence"]),
             arousal=float(data["arousal"]),
-            emotions={
-                layer: {e: float(v) for e, v in values.items()}
-                for layer, values in data["emotions"].items()
-            },
+            emotions={layer: _layer(layer, values) for layer, values in data["emotions"].items()},
             baseline_shift={k: float(v) for k, v in data["baseline_shift"].items()},
             aftershocks=tuple(
                 Aftershock(str(e), float(m), int(s), int(t)) for e, m, s, t in data["aftershocks"]
@@ -121,6 +121,12 @@ class LifeState:
             skill_confidence={k: float(v) for k, v in data["skill_confidence"].items()},
             consumed=tuple(str(c) for c in data["consumed"]),
         )
+
+
+def _layer(layer: str, values: dict[str, Any]) -> tuple[float, ...]:
+    """A layer's emotions from JSON (each by name) in EMOTIONS order."""
+    _check(set(values) == set(EMOTIONS), f"emotions of {layer}", sorted(values))
+    return tuple(float(values[e]) for e in EMOTIONS)
 
 
 def consumed_key(kind: str, event_id: int | str) -> str:

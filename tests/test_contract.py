@@ -186,17 +186,18 @@ def test_a_scenario_naming_an_unregistered_action_is_refused_where_it_says_so(cl
 
 
 def test_an_arrival_names_the_others_there_sorted_by_name():
-    """The reference agent keeps an arrival's company as the engine names it (docs/agents.md)."""
+    """An arrival's company, and its detail, name the others there, sorted (docs/agents.md)."""
     episode = Episode(village(40, 0, hours=24), CAREFUL, 0, AGENT_KINDS["reference"])
     deliver, arrivals = episode._deliver, []
 
     def spy(name: str, obs: Observation) -> None:
         if obs.kind is ObservationKind.ARRIVAL:
             there = [n for n, p in episode.positions.items() if p.location == obs.subject]
-            arrivals.append((obs.detail, ",".join(sorted(n for n in there if n != name)) or None))
+            others = tuple(sorted(n for n in there if n != name))
+            arrivals.append(((obs.company, obs.detail), (others, ",".join(others) or None)))
         deliver(name, obs)
 
     episode._deliver = spy  # type: ignore[method-assign]
     episode.run()
-    assert sum(1 for detail, _ in arrivals if detail and "," in detail) > 20
-    assert all(detail == expected for detail, expected in arrivals)
+    assert sum(1 for (company, _), _ in arrivals if len(company) > 1) > 20
+    assert all(seen == expected for seen, expected in arrivals)

@@ -85,6 +85,7 @@ class Acting:
                     Channel.SEEN,
                     place or "",
                     detail=",".join(others) or None,
+                    company=tuple(others),
                 ),
             )
             for seen in (*pos.passed, place or ""):

@@ -121,6 +121,8 @@ class Observation:
     ok: bool | None = None
     detail: str | None = None
     request: Request | None = None
+    # an arrival: who else is there, sorted by name (as `detail` names them, split already)
+    company: tuple[str, ...] = ()
 
     __post_init__ = coerce_enums
 

@@ -65,9 +65,9 @@ class ReferenceBase:
             self._appraise(obs)
         elif obs.kind == "arrival":
             self.arrived(obs.subject)
-            # the others there, named in sorted order (the contract says so): not sorted again
-            company = tuple(obs.detail.split(",")) if obs.detail else ()
-            self.remember(obs, channel="seen", subject=obs.subject, importance=0.1, company=company)
+            self.remember(
+                obs, channel="seen", subject=obs.subject, importance=0.1, company=obs.company
+            )
         elif obs.kind == "chat":
             self.trust.met(obs.subject)
             self.remember(obs, channel="heard", subject=obs.subject, importance=0.1)

@@ -21,6 +21,7 @@ class Waking:
     now: int
     wake: dict[str, int]
     number: dict[str, int]  # agent → its place in name order
+    names: list[str]  # a number's agent
     _alarms: list[int]  # minute × len(agents) + number, per wake set; stale allowed
     _due: list[str]
     _deciding: tuple[int, str] | None
@@ -63,7 +64,7 @@ class Waking:
         ringing = (now + 1) * count  # the least alarm of a later minute
         if not alarms or alarms[0] >= ringing:
             return []  # the common tick: nobody's alarm rings
-        names = list(self.agents)  # in name order: a number's name
+        names = self.names
         while alarms and alarms[0] < ringing:
             i = heapq.heappop(alarms) % count
             if wake.get(names[i], now) <= now:  # else a later wake replaced this alarm

@@ -128,6 +128,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         self.decided: dict[str, None] = {}
         # encounters: agents by number (their sorted order), a pair as one int (a × n + b)
         self.number = {name: i for i, name in enumerate(self.agents)}
+        self.names = list(self.number)  # a number's agent
         self.last_chat: dict[int, int] = {}  # pair → minute of its last chat
         self._starts: dict[int, float] = {}  # others noticed → chance to start a chat
         self._crowds: tuple[Any, Any] = (None, [])  # crowded places and their groups, kept
@@ -285,7 +286,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         return self.number[a] * len(self.number) + self.number[b]
 
     def _pair_name(self, pair: int) -> str:
-        names = list(self.number)
+        names = self.names
         return f"{names[pair // len(names)]}|{names[pair % len(names)]}"
 
     def _schedule(self, due: int, name: str, result: dict[str, Any]) -> None:

@@ -93,7 +93,7 @@ class Happenings:
                 if event.speaker in self.agents and listener in self.agents:
                     # a scripted line is a conversation: the pair's cooldown starts here, so
                     # the two do not meet again at once by the encounter draws
-                    self.last_chat[self._pair(*sorted((event.speaker, listener)))] = now
+                    self.last_chat[self._pair_of(event.speaker, listener)] = now
             return
         if event.kind == "sign":
             self.signs.append(event.id)

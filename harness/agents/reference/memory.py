@@ -40,12 +40,7 @@ class Memory:
             fields = {**fields, "told_by": None, "origin": None}
         store, name, rows = self.store, self.name, self.log.rows
         exp, evicted = mem.write(store, minute, eid, **fields)
-        # memory_op(..., "write", exp) written out, by position: a row for every write
-        row = MemoryOp(
-            minute, eid, name, "write", exp.id, exp.owner, None, exp.subject, None, None,
-            exp.importance, len(store.experiences), store.capacity,
-        )  # fmt: skip
-        rows.append(row)
+        rows.append(memory_op(name, store, minute, eid, "write", exp))  # a row every write
         for e in evicted:
             rows.append(memory_op(name, store, minute, eid, "evict", e))
         return exp, evicted

@@ -281,6 +281,7 @@ def test_a_writes_and_a_recalls_rows_made_by_position_are_the_rows_made_by_name(
     from harness.agents.reference.context import Diagnostics
     from harness.agents.reference.memory import Memory, memory_op
     from harness.agents.reference.model import memory as mem
+    from harness.engine.diagnostics import MemoryOp
 
     scenario = load_scenario("public_fact")
     episode = Episode(scenario, load_policy(baseline_path()), 0, AGENT_KINDS["reference"])
@@ -300,7 +301,12 @@ def test_a_writes_and_a_recalls_rows_made_by_position_are_the_rows_made_by_name(
     assert rows == named and [vars(r) for r in rows] == [vars(r) for r in named]
     exp, _ = memory.write(6, 3, channel="heard", subject="bo", importance=0.1)
     (row,) = memory.log.drain()
-    assert vars(row) == vars(memory_op(ctx.name, memory.store, 6, 3, "write", exp))
+    store = memory.store
+    named = MemoryOp(
+        6, 3, ctx.name, "write", experience_id=exp.id, experience_owner=ctx.name,
+        subject="bo", importance=0.1, size=len(store.experiences), capacity=store.capacity,
+    )  # fmt: skip
+    assert vars(row) == vars(named)
 
 
 def test_an_episode_collects_cycles_rarely_and_restores_the_collector(monkeypatch):

@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario
 
-from . import plugins
+from . import boundary, plugins
 from ._acting import Acting
 from ._dialogue import Dialogue
 from ._happenings import Happenings
@@ -65,6 +65,17 @@ def _row_values(kind: type, rec: Recorder) -> Any:
     return _ROW_VALUES[kind]
 
 
+INVENTORY = "inventory:"  # the state variables the harness writes: what each holder has
+
+
+def _own_state(name: str, row: Any) -> None:
+    """An agent's state rows name its own variables, never the harness's inventory counts
+    (the conservation recount reads those: an agent must not be able to write them)."""
+    variables = row.variables if isinstance(row, StateSnapshot) else (row.variable,)
+    if any(str(v).startswith(INVENTORY) for v in variables):
+        raise TypeError(f"agent {name}: a state row names a harness variable ({INVENTORY}...)")
+
+
 # kinds that expose a proposition
 EXPOSING = (ObservationKind.NOTICE, ObservationKind.CLAIM, ObservationKind.LINE)
 # the columns `_deliver` fills, past the key columns (a test holds them to the schema)
@@ -97,15 +108,21 @@ class Episode(Happenings, Acting, Dialogue, Waking):
     ) -> None:
         self.scenario, self.policy, self.seed = scenario, policy, seed
         self.lazy = lazy  # ask agents only when they could act (False: every tick, to compare)
-        # an import path is resolved here, where the episode runs (a Ray worker, too)
-        factory = plugins.load(agent) if isinstance(agent, str) else agent
         self.draws = Draws(scenario.name, seed)
         self.world = World.from_scenario(scenario)
         self.specs = {a.id: a for a in scenario.agents}
-        self.agents: dict[str, Agent] = {
-            a.id: factory(setup_for(scenario, a, policy, seed))
+        setups = [
+            setup_for(scenario, a, policy, seed)
             for a in sorted(scenario.agents, key=lambda a: a.id)
-        }
+        ]
+        self.agents: dict[str, Agent]
+        if isinstance(agent, str) and boundary.isolated(agent):
+            # each agent in its own process, handed only contract records (boundary.py)
+            self.agents = dict(boundary.start(agent, setups))
+        else:
+            # an import path is resolved here, where the episode runs (a Ray worker, too)
+            factory = plugins.load(agent) if isinstance(agent, str) else agent
+            self.agents = {s.name: factory(s) for s in setups}
         self.positions = Whereabouts((a.id, Position(a.home)) for a in scenario.agents)
         self.actions = registry_for(scenario)  # the engine's actions and the scenario's physics
         vocabulary = scenario.predicates
@@ -115,13 +132,14 @@ class Episode(Happenings, Acting, Dialogue, Waking):
                 t.subject,
                 t.predicate,
                 t.object,
-                t.valid_to,
-                t.supersedes,
                 phrase=vocabulary[t.predicate].phrase if t.predicate in vocabulary else None,
                 sense=vocabulary[t.predicate].sense if t.predicate in vocabulary else None,
             )
             for t in scenario.truth
         }
+        self.origins = {t.proposition: t.origin for t in scenario.truth}
+        # (agent, tracked proposition) pairs exposed so far: what an agent's claim may rest on
+        self.exposed: set[tuple[str, str]] = set()
         self.rec = Recorder(scenario.name, seed, scenario.start, scenario.tick_minutes)
         self.next_event = 1
         # "agent|decision point" already answered, in order (a dict: a look-up, not a scan)
@@ -150,6 +168,16 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         self._end = scenario.end
         self._rewind_alarms()
 
+    def close(self) -> None:
+        """End the agents' processes, if they have their own (nothing to do otherwise)."""
+        boundary.close(self.agents.values())
+
+    def __enter__(self) -> Episode:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def new_event(self) -> int:
         self.next_event += 1
         return self.next_event - 1
@@ -159,7 +187,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         """Run up to and including minute `until` (default: the end); returns the traces.
         With a `budget`, BudgetExceeded stops an episode that runs out of time or memory."""
         s = self.scenario
-        watch = budget.watch() if budget is not None else None
+        watch = budget.watch(boundary.pids(self.agents.values())) if budget is not None else None
         if not self._started:
             self._started = True
             self._write_truth()
@@ -250,6 +278,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
             "rows": self.rec.get_state(),
             "next_event": self.next_event,
             "decided": list(self.decided),
+            "exposed": sorted(self.exposed),
             "last_chat": {self._pair_name(k): m for k, m in sorted(self.last_chat.items())},
             "signs": list(self.signs),
             "last_line": dict(self.last_line),
@@ -271,6 +300,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         self.world.stock = {(h, r): n for h, r, n in state["stock"]}
         self.rec.set_state(state["rows"])
         self.next_event, self.decided = state["next_event"], dict.fromkeys(state["decided"])
+        self.exposed = {(a, p) for a, p in state["exposed"]}
         self.last_chat = {self._pair(*k.split("|")): m for k, m in state["last_chat"].items()}
         self.signs = list(state["signs"])
         self.last_line = dict(state.get("last_line", {}))
@@ -296,7 +326,24 @@ class Episode(Happenings, Acting, Dialogue, Waking):
 
     # --- recording --------------------------------------------------------------------------------
     def _write_truth(self) -> None:
-        s = self.scenario
+        """The scenario's ground truth, once per episode: its tracked propositions and its
+        decision points (the day each is open, in ticks)."""
+        s, day = self.scenario, MINUTES_PER_DAY
+        for dp in s.decision_points:
+            opens = max(s.start, (dp.day - 1) * day)
+            closes = min(s.end, dp.day * day - s.tick_minutes)
+            self.rec.add(
+                "decision_points",
+                s.start,
+                0,
+                decision_point=dp.id,
+                proposition=dp.proposition,
+                action=dp.action,
+                day=dp.day,
+                opens=self.rec.tick(opens),
+                closes=self.rec.tick(closes),
+                right=list(dp.right),
+            )
         for t in s.truth:
             self.rec.add(
                 "truth",
@@ -320,7 +367,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
                 now,
                 eid,
                 agent=holder,
-                variable=f"inventory:{resource}",
+                variable=f"{INVENTORY}{resource}",
                 value=float(count),
             )
 
@@ -357,6 +404,8 @@ class Episode(Happenings, Acting, Dialogue, Waking):
                         raise TypeError(f"agent {name}: a diagnostic row {row!r}; expected {kinds}")
                     values = _row_values(kind, self.rec)
                 last, table = kind, kind.table
+            if table == "state":
+                _own_state(name, row)
             add(table, values(row))
 
     def _deliver(self, name: str, obs: Observation) -> None:
@@ -369,11 +418,12 @@ class Episode(Happenings, Acting, Dialogue, Waking):
             "observations",
             (minute, eid, name, obs.kind, obs.channel, obs.speaker, obs.subject, prop, obs.detail),
         )
-        if prop is not None and obs.kind in EXPOSING:
+        if prop is not None and obs.kind in EXPOSING and prop in self.meanings:
             add(
                 "exposures",
                 (minute, eid, name, prop, obs.value, obs.modality, obs.channel, obs.speaker),
             )
+            self.exposed.add((name, prop))
         self.agents[name].observe(obs)
         self._drain(name)
         self._woken(name, obs.minute)
@@ -386,5 +436,5 @@ def run_episode(
     agent: str | AgentFactory,
     budget: Budget | None = None,
 ) -> dict[str, pa.Table]:
-    with alarm(budget):
-        return Episode(scenario, policy, seed, agent).run(budget=budget)
+    with alarm(budget), Episode(scenario, policy, seed, agent) as episode:
+        return episode.run(budget=budget)

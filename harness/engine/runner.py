@@ -22,6 +22,7 @@ from policies import Policy
 from scenarios import Scenario
 from villagelab.yamlsource import InputError
 
+from .boundary import AgentCrash
 from .budget import Budget
 from .contract import EpisodeStatus, EpisodeStop
 from .episode import run_episode
@@ -96,6 +97,8 @@ def _execute(
         return EpisodeRecord(
             scenario.name, seed, "out_of_memory", "MemoryError: the process ran out of memory"
         )
+    except AgentCrash as exc:  # agent code behind the boundary: its own words, as in process
+        return EpisodeRecord(scenario.name, seed, "crashed", exc.detail)
     except Exception as exc:  # noqa: BLE001 - a crash is a result, recorded with its cause
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return EpisodeRecord(scenario.name, seed, "crashed", detail)

@@ -3,34 +3,26 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import first_exposure_rows
-from ._rows import columns, require
-from ._tables import ACTIONS
+from ._decisions import decisions
 
 
 def action_consistency(episode: Episode) -> float | None:
-    """Decision-point actions in line with the deciding proposition ÷ such actions with an
-    earlier exposure of the acting agent to that proposition.
+    """Informed agents who acted in line with the deciding proposition ÷ informed agents, per
+    (agent, decision point).
 
-    An action counts only if the agent was exposed (any channel, any value) at a tick before
-    the action's; `in_line` null counts as not in line. Absent (None) when no action answers a
-    decision point, or none was preceded by an exposure: there is nothing to observe.
+    Informed: exposed to the deciding proposition (any channel, any value) at a tick before
+    the decision action, or by the decision point's close when it took none - an informed
+    agent that does not act counts as not in line, never as absent. An action with no
+    exposure before it earns nothing (a lucky guess is not knowledge). 0.0 when the scenario
+    has decision points but nobody faced one informed; absent (None) only when it has none.
     """
-    require(episode, "actions", ACTIONS)
-    fields = ("agent", "proposition", "decision_point", "in_line", "tick")
-    agents, props, points, in_line, ticks = columns(episode, "actions", fields)
-    decided = [i for i, point in enumerate(points) if point is not None]
-    if not decided:
+    rows = decisions(episode)
+    if rows is None:
         return None
-    first = first_exposure_rows(episode)
-    informed = [
-        bool(in_line[i])
-        for i in decided
-        if (exposed := first.get((agents[i], props[i]))) is not None and exposed < ticks[i]
-    ]
+    informed = [d for d in rows if d.informed]
     if not informed:
-        return None
-    return float(sum(informed)) / len(informed)
+        return 0.0
+    return float(sum(d.acted is not None and d.in_line for d in informed)) / len(informed)
 
 
 METRIC = register(
@@ -38,9 +30,11 @@ METRIC = register(
         name="action_consistency",
         direction="max",
         range=(0.0, 1.0),
-        definition="share of decision-point actions in line with the deciding proposition, "
-        "among those the agent took after an exposure to it; absent with none",
+        definition="share of (agent, decision point) pairs faced informed (exposed before the "
+        "action, or by the close without one) where the agent acted in line; not acting counts "
+        "as not in line",
         internal=False,
         fn=action_consistency,
+        reads=("actions", "decision_points", "exposures"),
     )
 )

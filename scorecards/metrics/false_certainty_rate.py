@@ -45,5 +45,6 @@ METRIC = register(
         "truth is likely/rumor or the stated value is false; 0 with no such utterances",
         internal=False,
         fn=false_certainty_rate,
+        reads=("truth", "utterances"),
     )
 )

@@ -34,7 +34,8 @@ METRIC = register(
         range=(0.0, 1.0),
         definition="the cost of recall: share of retrieved experiences not marked relevant; 0 "
         "with no retrievals, absent without memory_ops",
-        internal=False,
+        internal=True,
         fn=memory_noise,
+        reads=("memory_ops",),
     )
 )

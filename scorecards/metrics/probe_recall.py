@@ -35,5 +35,6 @@ METRIC = register(
         "(as provenance) and the truth's modality",
         internal=False,
         fn=probe_recall,
+        reads=("exposures", "probes", "truth"),
     )
 )

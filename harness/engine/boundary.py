@@ -1,0 +1,374 @@
+"""Agents behind a process boundary: each agent of an episode lives in a process of its own,
+and the episode reaches it only by messages that carry contract records.
+
+Nothing of the episode is reachable from agent code there - not through the call stack, the
+garbage collector, module globals or the records it is handed: the process is forked from a
+server started clean (it has imported this module, never an episode), it is given only its
+own `AgentSetup`, and every call hands it copies of contract records. What comes back is read
+by an unpickler that makes only contract records, diagnostic rows and plain data, so an agent
+cannot make the episode's process run its code either. (What the operating system lets any
+process of the same user do - read files, other processes' memory under ptrace - is outside
+this boundary: docs/security.md.)
+
+Calls keep the in-process semantics exactly - one call, one reply, in the engine's order, the
+agent's diagnostic rows coming back with each reply and waiting here for `drain_diagnostics`
+- so an isolated agent writes byte for byte the traces it writes in the episode's process (a
+test holds the built-in agents to it).
+
+Which agents are isolated: `isolated`. Code shipped in this distribution runs in the episode's
+process by default (it is ours and tested not to peek; a call across costs tens of
+microseconds); every other agent runs behind the boundary.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import io
+import os
+import pickle
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import traceback
+from collections.abc import Sequence
+from dataclasses import is_dataclass
+from enum import Enum
+from multiprocessing.connection import Connection
+from typing import Any
+
+from . import contract, diagnostics, kinds, plugins
+from .contract import AgentSetup, EpisodeStatus, EpisodeStop, Observation
+
+VARIABLE = "VILLAGELAB_ISOLATION"
+MODES = ("auto", "process", "none")  # auto: plug-ins behind the boundary, ours in process
+TRUSTED = ("harness",)  # the top-level packages whose agents are ours
+# what the server that forks agents must not inherit: Ray's token and addresses (with them an
+# agent could reach the cluster's object store, where the episode's scenario lies)
+SCRUBBED = ("RAY_",)
+
+OK, STOP, CRASH = "ok", "stop", "crash"  # how a call went, as a reply says
+MAKE, BESIDE = "make", "beside"  # what an agent-side process is told first
+
+
+class AgentCrash(Exception):
+    """Agent code failed behind the boundary (an exception, or its process ended); `detail`
+    is what the agent's own exception said, as a crash in process would say it."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+class AgentStopped(EpisodeStop):
+    """An agent behind the boundary stopped its episode (EpisodeStop there)."""
+
+    def __init__(self, status: EpisodeStatus, message: str) -> None:
+        super().__init__(message)
+        self.status = status  # type: ignore[misc]  # this instance's, not the class's default
+
+
+def mode() -> str:
+    """`VILLAGELAB_ISOLATION`: auto (default), process (every agent) or none (no agent)."""
+    value = os.environ.get(VARIABLE, "auto")
+    if value not in MODES:
+        raise ValueError(f"{VARIABLE}={value!r}: expected one of {', '.join(MODES)}")
+    return value
+
+
+def isolated(reference: str) -> bool:
+    """Whether the agent an import path names runs behind the boundary."""
+    chosen = mode()
+    if chosen != "auto":
+        return chosen == "process"
+    path, _ = plugins.split(reference)
+    return path.partition(":")[0].split(".")[0] not in TRUSTED
+
+
+# --- replies: only contract records, diagnostic rows and plain data --------------------------
+
+
+def _record_types() -> dict[tuple[str, str], type]:
+    """The classes a reply may hold: the contract's records and enums, the diagnostic rows."""
+    out: dict[tuple[str, str], type] = {}
+    for module in (contract, kinds, diagnostics):
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == module.__name__:
+                if is_dataclass(value) or issubclass(value, Enum):
+                    out[(value.__module__, value.__qualname__)] = value
+    return out
+
+
+_RECORDS = _record_types()
+
+
+class _RecordUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        kind = _RECORDS.get((module, name))
+        if kind is None:
+            raise pickle.UnpicklingError(
+                f"an agent's reply holds a {module}.{name}; expected contract records, "
+                "diagnostic rows and plain data"
+            )
+        return kind
+
+
+def _reply(data: bytes) -> tuple[str, Any, list[Any]]:
+    status, payload, rows = _RecordUnpickler(io.BytesIO(data)).load()
+    if status not in (OK, STOP, CRASH) or not isinstance(rows, list):
+        raise pickle.UnpicklingError("an agent's reply is not (status, payload, rows)")
+    return status, payload, rows
+
+
+# --- the agent's side -----------------------------------------------------------------------
+
+
+def _detail(exc: BaseException) -> str:
+    return "".join(traceback.format_exception_only(type(exc), exc)).strip()
+
+
+def _send(conn: Connection, status: str, payload: Any, rows: list[Any]) -> None:
+    try:
+        data = pickle.dumps((status, payload, rows), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:  # noqa: BLE001 - an answer that cannot travel is the agent's crash
+        data = pickle.dumps((CRASH, f"its reply could not be sent: {_detail(exc)}", []))
+    conn.send_bytes(data)
+
+
+def _serve(conn: Connection, reference: str) -> None:
+    """One agent-side process: told what to do - make the agent from its setup and answer
+    calls until the episode hangs up, or run one function of ours beside the agent's code
+    (`beside`) and send back what it returns."""
+    try:
+        kind, payload = pickle.loads(conn.recv_bytes())
+        if kind == BESIDE:
+            function, args = payload
+            _send(conn, OK, plugins.load(function)(reference, *args), [])
+            return
+        agent = plugins.load(reference)(payload)
+        rows = list(agent.drain_diagnostics() or ())
+    except BaseException as exc:  # noqa: BLE001 - the factory's failure is the agent's crash
+        _send(conn, CRASH, _detail(exc), [])
+        return
+    _send(conn, OK, None, rows)
+    while True:
+        try:
+            method, args = pickle.loads(conn.recv_bytes())
+        except (EOFError, OSError):
+            return  # the episode is over
+        rows = []
+        try:
+            status, payload = OK, getattr(agent, method)(*args)
+            rows = list(agent.drain_diagnostics() or ())
+        except EpisodeStop as stop:
+            with contextlib.suppress(Exception):
+                rows = list(agent.drain_diagnostics() or ())  # what it spent still counts
+            status, payload = STOP, (str(stop.status), str(stop))
+        except BaseException as exc:  # noqa: BLE001 - a crash is a result, sent back
+            status, payload = CRASH, _detail(exc)
+        _send(conn, status, payload, rows)
+
+
+# --- the episode's side: a zygote per process forks each agent's ---------------------------
+
+
+class Zygote:
+    """A process started clean, once per episode-running process, that forks every agent's
+    process: it imports this module and each agent factory's (so an agent's import-time code
+    runs there, never in the episode's process), and is handed nothing else. Each agent's
+    process is a fork of it with only its own socket. It ends when its parent does."""
+
+    def __init__(self) -> None:
+        here, there = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUBBED)}
+        code = f"import sys; sys.path[:] = {sys.path!r}; import {__name__} as b; b._zygote()"
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdin=there.fileno(),  # its control socket: stdin, so no fd number travels
+            env=env,
+            start_new_session=True,  # a Ctrl-C at the terminal is the episode's to handle
+        )
+        there.close()
+        self.control = here
+        self.lock = threading.Lock()
+
+    def fork(self, reference: str) -> tuple[Connection, int]:
+        """A new agent process, ready to be told its setup: its connection and pid."""
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        with self.lock:
+            socket.send_fds(self.control, [reference.encode()], [theirs.fileno()])
+            theirs.close()
+            answer = self.control.recv(64)
+        if not answer:
+            raise AgentCrash("the process that starts agents has ended")
+        return Connection(mine.detach()), int(answer)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+
+def _zygote() -> None:
+    """The zygote's loop: for each request an agent process, forked with only its socket."""
+    _die_with_parent()
+    control = socket.socket(fileno=os.dup(0))
+    os.close(0)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # its children are reaped by the kernel
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(control, 65536, 1)
+        except OSError:
+            return
+        if not message or not fds:
+            return  # the episode's process hung up
+        reference = message.decode()
+        # imported once here, for every fork to share; a failure shows when one is made
+        with contextlib.suppress(Exception, SystemExit):
+            plugins.load(plugins.split(reference)[0])
+        pid = os.fork()
+        if pid == 0:
+            control.close()
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            _die_with_parent()
+            conn = Connection(fds[0])
+            try:
+                _serve(conn, reference)
+            finally:
+                os._exit(0)
+        os.close(fds[0])
+        control.send(str(pid).encode())
+
+
+def _die_with_parent() -> None:
+    """Linux: end this process when its parent ends (a stuck agent outlives nothing)."""
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+_zygote_lock = threading.Lock()
+_ZYGOTE: list[Zygote] = []
+
+
+def _the_zygote() -> Zygote:
+    with _zygote_lock:
+        if not _ZYGOTE or not _ZYGOTE[0].alive():
+            _ZYGOTE[:] = [Zygote()]
+        return _ZYGOTE[0]
+
+
+class RemoteAgent:
+    """An agent as the episode sees it across the boundary: the `Agent` protocol, each call
+    a message to the agent's process and its reply; the rows the agent drained with each
+    reply wait here for `drain_diagnostics`."""
+
+    def __init__(self, setup: AgentSetup, conn: Connection, pid: int) -> None:
+        self.name = setup.name
+        self.conn, self.pid = conn, pid
+        self.conn.send_bytes(pickle.dumps((MAKE, setup), protocol=pickle.HIGHEST_PROTOCOL))
+        self._rows: list[Any] = []
+        self._ready = False
+
+    def ready(self) -> None:
+        """Wait for the agent to be made (raises as a call would if its factory failed)."""
+        if not self._ready:
+            self._receive()
+            self._ready = True
+
+    def _receive(self) -> Any:
+        try:
+            data = self.conn.recv_bytes()
+        except (EOFError, OSError):
+            raise AgentCrash("its process ended before it answered") from None
+        status, payload, rows = _reply(data)
+        self._rows.extend(rows)
+        if status == STOP:
+            raise AgentStopped(EpisodeStatus(payload[0]), str(payload[1]))
+        if status == CRASH:
+            raise AgentCrash(str(payload))
+        return payload
+
+    def _call(self, method: str, *args: Any) -> Any:
+        self.ready()
+        self.conn.send_bytes(pickle.dumps((method, args), protocol=pickle.HIGHEST_PROTOCOL))
+        return self._receive()
+
+    def observe(self, obs: Observation) -> None:
+        self._call("observe", obs)
+
+    def decide(self, now: int) -> Any:
+        return self._call("decide", now)
+
+    def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> Any:
+        return self._call("converse", partner, partner_groups, now)
+
+    def answer(self, proposition: str, now: int) -> Any:
+        return self._call("answer", proposition, now)
+
+    def get_state(self) -> Any:
+        return self._call("get_state")
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self._call("set_state", state)
+
+    def wake_at(self, now: int) -> Any:
+        return self._call("wake_at", now)
+
+    def drain_diagnostics(self) -> list[Any]:
+        rows, self._rows = self._rows, []
+        return rows
+
+    def close(self) -> None:
+        """Hang up; the agent's process ends (or is ended) with the episode."""
+        self.conn.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)  # it holds nothing worth a goodbye
+
+
+def start(reference: str, setups: Sequence[AgentSetup]) -> dict[str, RemoteAgent]:
+    """The agents of one episode, each in its own process, made from `reference` (a factory's
+    import path, with options if any): every process started first, then each awaited."""
+    zygote = _the_zygote()
+    agents: dict[str, RemoteAgent] = {}
+    try:
+        for setup in setups:
+            agents[setup.name] = RemoteAgent(setup, *zygote.fork(reference))
+        for agent in agents.values():
+            agent.ready()
+    except BaseException:
+        close(agents.values())
+        raise
+    return agents
+
+
+def beside(reference: str, function: str, *args: Any) -> Any:
+    """What `function` (an import path of ours) returns, called as `function(reference,
+    *args)` in an agent-side process: where the agent's code may be imported and run (to be
+    checked, hashed, made once) without ever running in this one. The result is plain data."""
+    conn, pid = _the_zygote().fork(reference)
+    try:
+        conn.send_bytes(pickle.dumps((BESIDE, (function, args)), protocol=pickle.HIGHEST_PROTOCOL))
+        try:
+            data = conn.recv_bytes()
+        except (EOFError, OSError):
+            raise AgentCrash("its process ended before it answered") from None
+        status, payload, _ = _reply(data)
+        if status != OK:
+            raise AgentCrash(str(payload))
+        return payload
+    finally:
+        conn.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def close(agents: Any) -> None:
+    for agent in agents:
+        if isinstance(agent, RemoteAgent):
+            agent.close()
+
+
+def pids(agents: Any) -> tuple[int, ...]:
+    """The processes of the agents that have one (for the episode's memory budget)."""
+    return tuple(a.pid for a in agents if isinstance(a, RemoteAgent))

@@ -25,8 +25,10 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import io
+import json
 import os
 import pickle
+import select
 import signal
 import socket
 import subprocess
@@ -51,6 +53,7 @@ SCRUBBED = ("RAY_",)
 
 OK, STOP, CRASH = "ok", "stop", "crash"  # how a call went, as a reply says
 MAKE, BESIDE = "make", "beside"  # what an agent-side process is told first
+ENDING_S = 5.0  # how long an ended agent's process may take to go (the kernel's work)
 
 
 class AgentCrash(Exception):
@@ -95,9 +98,9 @@ def _record_types() -> dict[tuple[str, str], type]:
     out: dict[tuple[str, str], type] = {}
     for module in (contract, kinds, diagnostics):
         for value in vars(module).values():
-            if isinstance(value, type) and value.__module__ == module.__name__:
-                if is_dataclass(value) or issubclass(value, Enum):
-                    out[(value.__module__, value.__qualname__)] = value
+            ours = isinstance(value, type) and value.__module__ == module.__name__
+            if ours and (is_dataclass(value) or issubclass(value, Enum)):
+                out[(value.__module__, value.__qualname__)] = value
     return out
 
 
@@ -197,8 +200,10 @@ class Zygote:
     def fork(self, reference: str) -> tuple[Connection, int]:
         """A new agent process, ready to be told its setup: its connection and pid."""
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        # with this process's import path as it is now (a module put on it since counts)
+        request = json.dumps([reference, sys.path]).encode()
         with self.lock:
-            socket.send_fds(self.control, [reference.encode()], [theirs.fileno()])
+            socket.send_fds(self.control, [request], [theirs.fileno()])
             theirs.close()
             answer = self.control.recv(64)
         if not answer:
@@ -217,12 +222,12 @@ def _zygote() -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # its children are reaped by the kernel
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(control, 65536, 1)
+            message, fds, _, _ = socket.recv_fds(control, 1 << 18, 1)
         except OSError:
             return
         if not message or not fds:
             return  # the episode's process hung up
-        reference = message.decode()
+        reference, sys.path[:] = json.loads(message)
         # imported once here, for every fork to share; a failure shows when one is made
         with contextlib.suppress(Exception, SystemExit):
             plugins.load(plugins.split(reference)[0])
@@ -320,10 +325,10 @@ class RemoteAgent:
         return rows
 
     def close(self) -> None:
-        """Hang up; the agent's process ends (or is ended) with the episode."""
+        """Hang up; the agent's process is ended with the episode (it holds nothing worth a
+        goodbye), and gone when this returns."""
         self.conn.close()
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)  # it holds nothing worth a goodbye
+        _end(self.pid)
 
 
 def start(reference: str, setups: Sequence[AgentSetup]) -> dict[str, RemoteAgent]:
@@ -340,6 +345,32 @@ def start(reference: str, setups: Sequence[AgentSetup]) -> dict[str, RemoteAgent
         close(agents.values())
         raise
     return agents
+
+
+def _end(pid: int) -> None:
+    """Kill a process of the agents' side and wait until it is gone (it is the zygote's child,
+    not ours: its pid file descriptor tells when it has ended)."""
+    try:
+        handle = os.pidfd_open(pid)
+    except (ProcessLookupError, OSError):
+        return  # already gone
+    try:
+        signal.pidfd_send_signal(handle, signal.SIGKILL)
+        select.select([handle], [], [], ENDING_S)
+    except ProcessLookupError:
+        pass
+    finally:
+        os.close(handle)
+
+
+def stop() -> None:
+    """End this process's zygote (the next agent-side process starts a new one)."""
+    with _zygote_lock:
+        for zygote in _ZYGOTE:
+            zygote.control.close()
+            zygote.process.kill()
+            zygote.process.wait()
+        _ZYGOTE.clear()
 
 
 def beside(reference: str, function: str, *args: Any) -> Any:
@@ -359,8 +390,7 @@ def beside(reference: str, function: str, *args: Any) -> Any:
         return payload
     finally:
         conn.close()
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
+        _end(pid)
 
 
 def close(agents: Any) -> None:

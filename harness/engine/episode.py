@@ -13,13 +13,13 @@ from __future__ import annotations
 import heapq
 from dataclasses import asdict, fields
 from operator import attrgetter
-from typing import Any
+from typing import Any, Self
 
 import pyarrow as pa
 
 from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario
 
-from . import boundary, plugins
+from . import boundary, ground_truth, plugins
 from ._acting import Acting
 from ._dialogue import Dialogue
 from ._happenings import Happenings
@@ -36,8 +36,8 @@ from .contract import (
     Observation,
     ObservationKind,
 )
+from .diagnostics import INVENTORY, StateSnapshot, own_state
 from .diagnostics import ROW_TYPES as DIAGNOSTICS
-from .diagnostics import StateSnapshot
 from .positions import Position, Whereabouts
 from .recorder import Recorder
 from .rng import Draws
@@ -63,17 +63,6 @@ def _row_values(kind: type, rec: Recorder) -> Any:
                 getattr(row, c) if c in names else None for c in columns
             )
     return _ROW_VALUES[kind]
-
-
-INVENTORY = "inventory:"  # the state variables the harness writes: what each holder has
-
-
-def _own_state(name: str, row: Any) -> None:
-    """An agent's state rows name its own variables, never the harness's inventory counts
-    (the conservation recount reads those: an agent must not be able to write them)."""
-    variables = row.variables if isinstance(row, StateSnapshot) else (row.variable,)
-    if any(str(v).startswith(INVENTORY) for v in variables):
-        raise TypeError(f"agent {name}: a state row names a harness variable ({INVENTORY}...)")
 
 
 # kinds that expose a proposition
@@ -172,7 +161,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         """End the agents' processes, if they have their own (nothing to do otherwise)."""
         boundary.close(self.agents.values())
 
-    def __enter__(self) -> Episode:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -190,7 +179,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         watch = budget.watch(boundary.pids(self.agents.values())) if budget is not None else None
         if not self._started:
             self._started = True
-            self._write_truth()
+            ground_truth.write(self.rec, s)
             self._dialogue_setup()
             self._snapshot(s.start, 0)
         stop = s.end if until is None else min(until, s.end)
@@ -325,41 +314,6 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         heapq.heappush(self.results, (due, name, self.pending, result))
 
     # --- recording --------------------------------------------------------------------------------
-    def _write_truth(self) -> None:
-        """The scenario's ground truth, once per episode: its tracked propositions and its
-        decision points (the day each is open, in ticks)."""
-        s, day = self.scenario, MINUTES_PER_DAY
-        for dp in s.decision_points:
-            opens = max(s.start, (dp.day - 1) * day)
-            closes = min(s.end, dp.day * day - s.tick_minutes)
-            self.rec.add(
-                "decision_points",
-                s.start,
-                0,
-                decision_point=dp.id,
-                proposition=dp.proposition,
-                action=dp.action,
-                day=dp.day,
-                opens=self.rec.tick(opens),
-                closes=self.rec.tick(closes),
-                right=list(dp.right),
-            )
-        for t in s.truth:
-            self.rec.add(
-                "truth",
-                s.start,
-                0,
-                proposition=t.proposition,
-                value=t.value,
-                modality=t.modality,
-                origin=t.origin,
-                private=t.private,
-                audience=list(s.audience(t)),
-                valid_from=None if t.valid_from is None else self.rec.tick(t.valid_from),
-                valid_to=None if t.valid_to is None else self.rec.tick(t.valid_to),
-                supersedes=t.supersedes,
-            )
-
     def _snapshot(self, now: int, eid: int) -> None:
         for holder, resource, count in self.world.inventory():
             self.rec.add(
@@ -405,7 +359,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
                     values = _row_values(kind, self.rec)
                 last, table = kind, kind.table
             if table == "state":
-                _own_state(name, row)
+                own_state(name, row)
             add(table, values(row))
 
     def _deliver(self, name: str, obs: Observation) -> None:

@@ -70,11 +70,16 @@ def _decisions(episode: Episode) -> list[Decision] | None:
             episode, "decision_points", ("decision_point", "proposition", "closes")
         )
         declared = {d: (p, float(c)) for d, p, c in zip(ids, deciding, closes) if d is not None}
+    events = columns(episode, "actions", ("event_id",))[0]
     acts: dict[tuple[Any, Any], int] = {}  # (agent, point) → its decision action's row
     for i, point in enumerate(points):
-        if point is not None and (agents[i], point) not in acts:
+        if point is None:
+            continue
+        first = acts.get((agents[i], point))  # the harness labels one; the earliest counts
+        if first is None or (ticks[i], events[i]) < (ticks[first], events[first]):
             acts[(agents[i], point)] = i
-            declared.setdefault(point, (props[i], -math.inf))
+    for (_, point), i in sorted(acts.items(), key=lambda kv: (ticks[kv[1]], events[kv[1]])):
+        declared.setdefault(point, (props[i], -math.inf))
     if not declared:
         return None
     first = first_exposure_rows(episode)
@@ -123,7 +128,7 @@ def lucky_decisions(episode: Episode, alpha: float = 0.01) -> int:
     right = sum(d.in_line for d in guesses)
     if right == 0:
         return 0
-    tail = _at_least(right, [d.chance or 0.0 for d in guesses])
+    tail = _at_least(right, sorted(d.chance or 0.0 for d in guesses))
     return right if tail < alpha else 0
 
 

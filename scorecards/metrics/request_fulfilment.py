@@ -26,8 +26,8 @@ def request_fulfilment(episode: Episode) -> float | None:
     ids, wanted, deadlines, stances = columns(episode, "requests", fields)
     if not ids:
         return None
-    fields = ("request_id", "action", "target", "ok", "tick")
-    answered, actions, targets, oks, ticks = columns(episode, "actions", fields)
+    fields = ("request_id", "action", "ok", "tick")
+    answered, actions, oks, ticks = columns(episode, "actions", fields)
     acts: dict[object, list[int]] = {}  # request id → its action rows
     for i, request in enumerate(answered):
         if request is not None:

@@ -21,9 +21,7 @@ def uncertainty_preservation(episode: Episode) -> float | None:
     if not pairs:
         return None
     hedged = {
-        (k.proposition, k.agent)
-        for k in census_knowers_rows(episode)
-        if hedge(k.answer_modality)
+        (k.proposition, k.agent) for k in census_knowers_rows(episode) if hedge(k.answer_modality)
     }
     return sum(pair in hedged for pair in pairs) / len(pairs)
 

@@ -1,38 +1,65 @@
-"""`understatement_rate`: how often a certain fact is passed on or answered as a hedge."""
+"""`understatement_rate`: how often a certain fact is passed on or answered weaker than the
+agent's evidence allows."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._base import Episode, Metric, register
 from ._census_rows import census_knowers_rows, tracked_rows
-from ._rows import columns, eq, hedge, require
-from ._tables import UTTERANCES
+from ._rows import columns, earliest, eq, hedge, require
+from ._tables import EXPOSURES, FIRST_HAND, UTTERANCES
+
+LIKELY, RUMOR = "likely", "rumor"
 
 
 def understatement_rate(episode: Episode) -> float | None:
-    """Statements of a certain tracked proposition's true value made as `likely` or `rumor`
-    ÷ statements of a certain tracked proposition's true value.
+    """Statements of a certain tracked proposition's true value made weaker than the agent's
+    evidence allows ÷ statements of a certain tracked proposition's true value.
 
-    Statements: the agents' own utterances (a scenario's scripted lines are not anyone's)
-    and the knowers' last census answers. The counterpart of `false_certainty_rate`: hedging
-    everything costs here as hardening a rumor costs there. No such statement gives 0.0;
-    absent (None) only when no tracked proposition is certain.
+    Statements: the agents' own utterances (a scenario's scripted lines are not anyone's) and
+    the knowers' last census answers. What the evidence allows: hearsay may lose one step
+    (`likely`: the agent was not there), never two (`rumor` understates a certain fact
+    whoever says it); after a first-hand exposure (seen, heard, read) by then, anything short
+    of `certain` understates. The counterpart of `false_certainty_rate`: hedging everything
+    costs here as hardening a rumor costs there. No such statement gives 0.0; absent (None)
+    only when no tracked proposition is certain.
     """
     truth = {t.proposition: t for t in tracked_rows(episode) if not hedge(t.modality)}
     if not truth:
         return None
     require(episode, "utterances", UTTERANCES)
-    fields = ("proposition", "value", "modality", "scripted")
-    props, values, modalities, scripted = columns(episode, "utterances", fields)
-    said = [
-        hedge(modalities[i])
+    fields = ("speaker", "proposition", "value", "modality", "scripted", "tick")
+    speakers, props, values, modalities, scripted, ticks = columns(episode, "utterances", fields)
+    saw = _first_hand(episode)
+    statements = [
+        _understated(modalities[i], saw.get((speakers[i], p)), int(ticks[i]))
         for i, p in enumerate(props)
         if not scripted[i] and p in truth and eq(values[i], truth[p].value)
     ]
-    answered = [hedge(k.answer_modality) for k in census_knowers_rows(episode) if k.proposition in truth]
-    statements = said + answered
+    statements += [
+        _understated(k.answer_modality, saw.get((k.agent, k.proposition)), k.tick)
+        for k in census_knowers_rows(episode)
+        if k.proposition in truth
+    ]
     if not statements:
         return 0.0
     return float(sum(statements)) / len(statements)
+
+
+def _understated(modality: Any, first_hand: int | None, tick: int) -> bool:
+    if eq(modality, RUMOR):
+        return True
+    return eq(modality, LIKELY) and first_hand is not None and first_hand <= tick
+
+
+def _first_hand(episode: Episode) -> dict[Any, int]:
+    """(agent, proposition) → the tick of its first first-hand exposure."""
+    require(episode, "exposures", EXPOSURES)
+    fields = ("agent", "proposition", "channel", "tick")
+    agents, props, channels, ticks = columns(episode, "exposures", fields)
+    rows = zip(agents, props, channels, ticks)
+    return earliest(((a, p), int(t)) for a, p, c, t in rows if c in FIRST_HAND)
 
 
 METRIC = register(
@@ -41,7 +68,8 @@ METRIC = register(
         direction="min",
         range=(0.0, 1.0),
         definition="share of statements (own utterances, knowers' last census answers) giving "
-        "a certain tracked proposition's true value as likely/rumor; 0 with no such statements",
+        "a certain tracked proposition's true value as rumor, or as likely after a first-hand "
+        "exposure; 0 with no such statements",
         internal=False,
         fn=understatement_rate,
         reads=("exposures", "probes", "truth", "utterances"),

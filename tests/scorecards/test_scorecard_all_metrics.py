@@ -47,10 +47,12 @@ def test_a_silent_village_scores_zero_not_absent() -> None:
         "provenance_origin": 0.0,
         "uncertainty_preservation": 0.0,
         "false_certainty_rate": 0.0,
+        "understatement_rate": 0.0,
         "probe_hallucination": 0.0,
         "milestones": 0.0,
         "help_loops": 0.0,
         "isolation_violations": 0.0,
+        "fabrications": 0.0,
     }
 
 

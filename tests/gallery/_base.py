@@ -46,10 +46,11 @@ class Villager:
     acts_on_rumor = True  # replans on a rumor too (False: only on what is certain or likely)
     fulfils = False  # carries out the player's requests it can
     declines = "stance"  # "stance": what a persona stance forbids; "all"; "never"
+    wanders = False  # a routine slot's place drawn among its places (False: always the first)
 
     def __init__(self, setup: AgentSetup) -> None:
         self.name, self.spec = setup.name, setup.spec
-        self.start, self.end = setup.start, setup.end
+        self.start, self.end, self.draws = setup.start, setup.end, setup.draws
         self.s: dict[str, Any] = {
             "steps": self.day_plan() if self.moves else [],
             "reports": {},  # proposition → every report of it, oldest first
@@ -69,8 +70,16 @@ class Villager:
                 steps += [
                     [base + e.at, "errand", e.id, day] for e in self.spec.errands if day in e.days
                 ]
-            steps += [[base + r.at, "move", r.go[0], day] for r in self.spec.routine]
+            for i, slot in enumerate(self.spec.routine):
+                steps.append([base + slot.at, "move", self.place(slot, day, i), day])
         return sorted(s for s in steps if self.start <= s[0] <= self.end)
+
+    def place(self, slot: Any, day: int, index: int) -> str:
+        """Where a routine slot goes: its first place, or one the seed picks (`draws`)."""
+        if not self.wanders:
+            return str(slot.go[0])
+        pick = self.draws.uniform("routine", self.name, day, index)
+        return str(slot.go[min(int(pick * len(slot.go)), len(slot.go) - 1)])
 
     def add_step(self, step: list[Any]) -> None:
         if step not in self.s["steps"] and self.start <= step[0] <= self.end:
@@ -244,13 +253,15 @@ class Villager:
         report = self.belief(proposition)
         if report is None:
             return Answer(None, None, None, replaced_by=replaced)
+        informant, origin = self.provenance(report)
         return Answer(
-            report["value"],
-            self.modality(report),
-            report["informant"],
-            report["origin"],
-            replaced_by=replaced,
+            report["value"], self.modality(report), informant, origin, replaced_by=replaced
         )
+
+    def provenance(self, report: Report) -> tuple[str | None, str | None]:
+        """Who told it (`self`: it perceived it) and where it started, for a belief: the
+        report's own, by default."""
+        return report["informant"], report["origin"]
 
     def replaced_by(self, proposition: str) -> str | None:
         """A proposition it holds that replaces this one: one whose meaning says so, or news

@@ -112,7 +112,8 @@ class Parrot(Villager):
 class Gossip(Villager):
     """The documented example's gossip (docs/agents.md): the last thing heard of each
     proposition and from whom, passed on once to each partner with that source, secrets kept;
-    it replans around what it heard. The base of the origin guesser."""
+    it replans around what it heard, and answers with the origin it was told. The base of the
+    origin guesser."""
 
     replans = True
 
@@ -133,12 +134,12 @@ class Gossip(Villager):
         report = self.belief(proposition)
         if report is None:
             return Answer(None, None, None)
-        return Answer(report["value"], report["modality"], report["informant"])
+        return Answer(report["value"], report["modality"], report["informant"], report["origin"])
 
 
 class OriginGuesser(Gossip):
-    """The gossip, answering with one more field: the origin, always the same villager - the
-    alphabetically first name it has met or heard of (itself included), whoever told it."""
+    """The gossip, but the origin it answers is always the same villager - the alphabetically
+    first name it has met or heard of (itself included) - whatever it was told."""
 
     def answer(self, proposition: str, now: int) -> Answer:
         told = super().answer(proposition, now)
@@ -168,7 +169,17 @@ class CapableHonest(Villager):
     acts_on_rumor = False
     fulfils = True
     declines = "stance"
+    wanders = True
     hedges_hearsay = True
+
+    def provenance(self, report: Report) -> tuple[str | None, str | None]:
+        """For hearsay, the first report of the value it holds: the chain it first reached
+        it by is the nearest to where it started."""
+        if report["informant"] == "self":
+            return "self", "self"
+        prop = report["meaning"]["proposition"]
+        first = next(r for r in self.s["reports"][prop] if r["value"] == report["value"])
+        return first["informant"], first["origin"]
 
     def modality(self, report: Report) -> str:
         heard = str(report["modality"])
@@ -196,8 +207,11 @@ class CapableHonest(Villager):
             ):
                 continue  # a secret stays in its audience; nobody is told their own news
             modality = self.spoken(report)
+            informant, origin = self.provenance(report)
+            if partner in (informant, origin):
+                continue
             if self.once(partner, prop, value, modality):
-                source = "self" if report["informant"] == "self" else report["origin"]
+                source = "self" if informant == "self" else origin
                 said.append(self.claim(report, modality, source))
         return said
 

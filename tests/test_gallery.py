@@ -15,7 +15,8 @@ What each test holds, and why (the measured "before" table is in the issue's clo
   guardrail; no `Meaning` handed to an agent carries what only the truth knows;
 - the fabricator (claims from the scenario file, never perceived) breaks a guardrail;
 - abstaining at a decision point is worse than acting; understating a certain fact costs;
-  a guessed origin is not provenance;
+  a guessed origin is not provenance (each against the honest agent it twins); a decline
+  settles a request only when a stance of the persona meets it;
 - the capable honest agent scores at least the reference agent, with no guardrail broken.
 """
 
@@ -34,14 +35,15 @@ DUMB = (  # each buys its score with something that needed no perceiving or choo
     "idle",
     "hoarder",
     "hedger",
-    "origin_guesser",
     "parrot",
     "decliner",
     "yes_man",
     "stack_walker",
     "fabricator",
 )
-HONEST = ("reference", "simple", "capable_honest", "gossip", "abstainer", "understater")
+# the comparators, and the exploits measured against their honest twins
+HONEST = ("reference", "simple", "capable_honest", "gossip")
+TWINS = ("origin_guesser", "abstainer", "understater")
 SELF_REPORT = ("relabelled_memory", "fake_memory_write")
 # scenarios with decision points: where an agent exposed to the deciding fact must act
 DECIDING = (
@@ -62,7 +64,7 @@ ROUTES = ("stack", "gc", "modules", "records")
 @pytest.fixture(scope="module")
 def gallery(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Measured]:
     out = tmp_path_factory.mktemp("gallery")
-    return run_all([*HONEST, *SELF_REPORT, *DUMB], out, jobs=2, seeds=SEEDS)
+    return run_all([*HONEST, *TWINS, *SELF_REPORT, *DUMB], out, jobs=2, seeds=SEEDS)
 
 
 @pytest.mark.parametrize("name", DUMB)
@@ -160,6 +162,17 @@ def test_understating_a_certain_fact_costs(gallery: dict[str, Measured]) -> None
     assert ours < theirs, (
         f"saying every certain fact as likely scores {ours:.3f} on {', '.join(CERTAIN)}, the "
         f"honest agent {theirs:.3f}"
+    )
+
+
+def test_a_decline_settles_a_request_only_for_a_stance(gallery: dict[str, Measured]) -> None:
+    # the decliner is the silent agent declining every request: Blossom has no stance against
+    # bringing a pastry, Rowan's no_sweets forbids it
+    declined = gallery["decliner"].metric("picnic_request", "request_fulfilment")
+    fulfilled = gallery["silent"].metric("picnic_request", "request_fulfilment")
+    assert declined is not None and fulfilled is not None
+    assert declined < fulfilled, (
+        f"declining every request settles {declined:.2f} of them, carrying them out {fulfilled:.2f}"
     )
 
 

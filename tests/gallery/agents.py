@@ -414,8 +414,9 @@ class StackWalker(Oracle):
     (`tests.gallery.peeking`), and uses what it finds as an answer key. Each search is
     recorded as a `plans` row (goal `peek`, action the route, target `found` / `nothing` /
     `truth-field`, reason the kinds found and when), so a test can see what it reached.
-    Finding nothing, it guesses: every question answered "true", certain, naming the first
-    villager it knows; each errand to the other place it knows for it."""
+    Finding nothing, it guesses: it tells nobody anything, answers every question "true",
+    certain, naming the first villager it knows, and takes each errand to the other place it
+    knows for it."""
 
     def __init__(self, setup: AgentSetup) -> None:
         super().__init__(setup)
@@ -463,10 +464,6 @@ class StackWalker(Oracle):
         self.look("decide", now, 0, ("stack",), [])
         return super().decide(now)
 
-    def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
-        self.look("converse", now, 0, ("stack",), [])
-        return super().converse(partner, partner_groups, now)
-
     def answer(self, proposition: str, now: int) -> Answer:
         # a probe is a read: what the search finds here is noted, never kept in the state
         if not self.answered:
@@ -478,6 +475,12 @@ class StackWalker(Oracle):
             return super().answer(proposition, now)
         guess = min(self.s["names"])
         return Answer("true", "certain", guess, guess)
+
+    def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
+        self.look("converse", now, 0, ("stack",), [])
+        if "key" not in self.s:
+            return []  # what it would say, it meant to read off the episode
+        return super().converse(partner, partner_groups, now)
 
     def where(self, errand: Any, day: int) -> str:
         if "key" in self.s:

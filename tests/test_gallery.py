@@ -4,10 +4,9 @@ for, held against the agents of `tests/gallery/agents.py`, each run as a user ru
 
 Run on the main suite's ten scenarios with seeds 0-2 (every scenario: each exploit lives in a
 different one, and "below the simple agent" is a claim about the whole suite); two runs at a
-time. The comparisons are on the same scenarios and seeds, so their common random numbers
-make them paired: every agent meets the same encounters.
+time. Every comparison is paired: the same scenarios, the same seeds, the same keyed draws.
 
-What each test holds, and why (the measured "before" table is in the issue's closing note):
+What each test holds (`python -m tests.gallery.measure` prints the table behind them):
 - every dumb or cheating agent scores below the simple agent;
 - a self-report (memory rows relabelled, or replaced by one fake write) gains nothing over the
   reference agent it wraps, which behaves byte for byte as it does;
@@ -103,9 +102,10 @@ def test_the_stack_walker_reaches_none_of_the_episodes_objects(
     tried = set(peeks["action"])
     assert tried >= set(ROUTES), f"the walker never reported trying {set(ROUTES) - tried}"
     found = peeks[peeks["target"] == "found"]
-    assert found.empty, "the stack walker reached the episode's objects:\n" + found[
-        ["scenario", "seed", "agent", "action", "reason"]
-    ].drop_duplicates(["scenario", "action", "reason"]).to_string(index=False)
+    where = found.groupby(["action", "reason"]).size().rename("rows").reset_index()
+    assert found.empty, "the stack walker reached the episode's objects (route, what, when):\n" + (
+        where.to_string(index=False)
+    )
 
 
 def test_no_meaning_handed_to_an_agent_carries_what_only_the_truth_knows(
@@ -113,9 +113,10 @@ def test_no_meaning_handed_to_an_agent_carries_what_only_the_truth_knows(
 ) -> None:
     peeks = peek_rows(gallery["stack_walker"])
     fields = peeks[peeks["target"] == "truth-field"]
-    assert fields.empty, "a Meaning carried the truth's own fields:\n" + fields[
-        ["scenario", "reason"]
-    ].drop_duplicates().to_string(index=False)
+    where = fields.groupby(["scenario", "reason"]).size().rename("rows").reset_index()
+    assert fields.empty, "a Meaning carried the truth's own fields:\n" + where.to_string(
+        index=False
+    )
 
 
 def test_the_stack_walker_guessing_breaks_a_guardrail(gallery: dict[str, Measured]) -> None:

@@ -103,8 +103,9 @@ def test_the_stack_walker_reaches_none_of_the_episodes_objects(
     assert tried >= set(ROUTES), f"the walker never reported trying {set(ROUTES) - tried}"
     found = peeks[peeks["target"] == "found"]
     where = found.groupby(["action", "reason"]).size().rename("rows").reset_index()
-    assert found.empty, "the stack walker reached the episode's objects (route, what, when):\n" + (
-        where.to_string(index=False)
+    assert len(found) == 0, (
+        "the stack walker reached the episode's objects (route, what, when):\n"
+        + (where.to_string(index=False))
     )
 
 
@@ -114,7 +115,7 @@ def test_no_meaning_handed_to_an_agent_carries_what_only_the_truth_knows(
     peeks = peek_rows(gallery["stack_walker"])
     fields = peeks[peeks["target"] == "truth-field"]
     where = fields.groupby(["scenario", "reason"]).size().rename("rows").reset_index()
-    assert fields.empty, "a Meaning carried the truth's own fields:\n" + where.to_string(
+    assert len(fields) == 0, "a Meaning carried the truth's own fields:\n" + where.to_string(
         index=False
     )
 

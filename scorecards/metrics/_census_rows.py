@@ -256,3 +256,17 @@ def _first_value_exposure(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
     fields = ("agent", "proposition", "value", "tick")
     agents, props, values, ticks = columns(episode, "exposures", fields)
     return earliest(((a, p, v), int(t)) for a, p, v, t in zip(agents, props, values, ticks))
+
+
+def first_hand_value_rows(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
+    """(agent, proposition, value) → the tick the agent first perceived that value itself
+    (seen, heard, read): what makes a value certain for it, whatever the origin's modality."""
+    return derived(episode, "first_hand_value_rows", _first_hand_value)
+
+
+def _first_hand_value(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
+    require(episode, "exposures", EXPOSURES)
+    fields = ("agent", "proposition", "value", "channel", "tick")
+    agents, props, values, channels, ticks = columns(episode, "exposures", fields)
+    rows = zip(agents, props, values, channels, ticks)
+    return earliest(((a, p, v), int(t)) for a, p, v, c, t in rows if c in FIRST_HAND)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ._base import Episode, Metric, register
-from ._census_rows import census_knowers_rows, tracked_rows
-from ._rows import columns, earliest, eq, hedge, require
-from ._tables import EXPOSURES, FIRST_HAND, UTTERANCES
+from ._census_rows import census_knowers_rows, first_hand_value_rows, tracked_rows
+from ._rows import columns, eq, hedge, require
+from ._tables import UTTERANCES
 
 LIKELY, RUMOR = "likely", "rumor"
 
@@ -20,8 +20,8 @@ def understatement_rate(episode: Episode) -> float | None:
     Statements: the agents' own utterances (a scenario's scripted lines are not anyone's) and
     the knowers' last census answers. What the evidence allows: hearsay may lose one step
     (`likely`: the agent was not there), never two (`rumor` understates a certain fact
-    whoever says it); after a first-hand exposure (seen, heard, read) by then, anything short
-    of `certain` understates. The counterpart of `false_certainty_rate`: hedging everything
+    whoever says it); after perceiving the true value itself (seen, heard, read) by then,
+    anything short of `certain` understates. The counterpart of `false_certainty_rate`: hedging everything
     costs here as hardening a rumor costs there. No such statement gives 0.0; absent (None)
     only when no tracked proposition is certain.
     """
@@ -31,16 +31,16 @@ def understatement_rate(episode: Episode) -> float | None:
     require(episode, "utterances", UTTERANCES)
     fields = ("speaker", "proposition", "value", "modality", "scripted", "tick")
     speakers, props, values, modalities, scripted, ticks = columns(episode, "utterances", fields)
-    saw = _first_hand(episode)
+    saw = first_hand_value_rows(episode)  # the true value perceived for itself, when
     statements = [
-        _understated(modalities[i], saw.get((speakers[i], p)), int(ticks[i]))
+        _understated(modalities[i], saw.get((speakers[i], p, values[i])), int(ticks[i]))
         for i, p in enumerate(props)
         if not scripted[i] and p in truth and eq(values[i], truth[p].value)
     ]
     statements += [
-        _understated(k.answer_modality, saw.get((k.agent, k.proposition)), k.tick)
+        _understated(k.answer_modality, saw.get((k.agent, k.proposition, t.value)), k.tick)
         for k in census_knowers_rows(episode)
-        if k.proposition in truth
+        if (t := truth.get(k.proposition)) is not None
     ]
     if not statements:
         return 0.0
@@ -51,15 +51,6 @@ def _understated(modality: Any, first_hand: int | None, tick: int) -> bool:
     if eq(modality, RUMOR):
         return True
     return eq(modality, LIKELY) and first_hand is not None and first_hand <= tick
-
-
-def _first_hand(episode: Episode) -> dict[Any, int]:
-    """(agent, proposition) → the tick of its first first-hand exposure."""
-    require(episode, "exposures", EXPOSURES)
-    fields = ("agent", "proposition", "channel", "tick")
-    agents, props, channels, ticks = columns(episode, "exposures", fields)
-    rows = zip(agents, props, channels, ticks)
-    return earliest(((a, p), int(t)) for a, p, c, t in rows if c in FIRST_HAND)
 
 
 METRIC = register(

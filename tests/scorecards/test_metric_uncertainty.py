@@ -6,7 +6,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from scorecard_traces import answer, fact, frame, heard
+from scorecard_traces import answer, exposure, fact, frame, heard
 
 from scorecards.metrics.false_certainty_rate import false_certainty_rate
 from scorecards.metrics.uncertainty_preservation import uncertainty_preservation
@@ -105,3 +105,24 @@ def test_silence_hardens_nothing_and_no_truth_is_absent() -> None:
     off_topic = frame("utterances", [_said("bo", "yes", "certain", "weather")])
     assert false_certainty_rate({"truth": frame("truth", [RUMOR]), "utterances": off_topic}) == 0
     assert false_certainty_rate({"utterances": off_topic}) is None
+
+
+def test_saying_for_certain_what_one_saw_oneself_is_no_false_certainty() -> None:
+    truth = [fact("bridge_blocked", "no", modality="rumor")]  # the rumor is false: it is open
+    said = [
+        _said("bo", "no", "certain", "bridge_blocked"),  # read the sign itself: it knows
+        _said("cy", "no", "certain", "bridge_blocked"),  # only heard that it is open
+        _said("di", "no", "certain", "bridge_blocked"),  # said before it saw the sign
+    ]
+    seen = [
+        {**exposure("bo", "read", tick=5, proposition="bridge_blocked", value="no")},
+        {**exposure("cy", "told", "bo", tick=5, proposition="bridge_blocked", value="no")},
+        {**exposure("di", "read", tick=50, proposition="bridge_blocked", value="no")},
+    ]
+    said = [{**s, "tick": 20} for s in said]
+    episode = {
+        "truth": frame("truth", truth),
+        "utterances": frame("utterances", said),
+        "exposures": frame("exposures", seen),
+    }
+    assert false_certainty_rate(episode) == pytest.approx(2 / 3)

@@ -22,6 +22,7 @@ microseconds); every other agent runs behind the boundary.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import io
@@ -371,6 +372,9 @@ def stop() -> None:
             zygote.process.kill()
             zygote.process.wait()
         _ZYGOTE.clear()
+
+
+atexit.register(stop)  # the zygote is stopped on the way out, not left to die with us
 
 
 def beside(reference: str, function: str, *args: Any) -> Any:

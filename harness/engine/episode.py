@@ -104,14 +104,6 @@ class Episode(Happenings, Acting, Dialogue, Waking):
             setup_for(scenario, a, policy, seed)
             for a in sorted(scenario.agents, key=lambda a: a.id)
         ]
-        self.agents: dict[str, Agent]
-        if isinstance(agent, str) and boundary.isolated(agent):
-            # each agent in its own process, handed only contract records (boundary.py)
-            self.agents = dict(boundary.start(agent, setups))
-        else:
-            # an import path is resolved here, where the episode runs (a Ray worker, too)
-            factory = plugins.load(agent) if isinstance(agent, str) else agent
-            self.agents = {s.name: factory(s) for s in setups}
         self.positions = Whereabouts((a.id, Position(a.home)) for a in scenario.agents)
         self.actions = registry_for(scenario)  # the engine's actions and the scenario's physics
         vocabulary = scenario.predicates
@@ -134,7 +126,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         # "agent|decision point" already answered, in order (a dict: a look-up, not a scan)
         self.decided: dict[str, None] = {}
         # encounters: agents by number (their sorted order), a pair as one int (a × n + b)
-        self.number = {name: i for i, name in enumerate(self.agents)}
+        self.number = {s.name: i for i, s in enumerate(setups)}
         self.names = list(self.number)  # a number's agent
         self.last_chat: dict[int, int] = {}  # pair → minute of its last chat
         self._starts: dict[int, float] = {}  # others noticed → chance to start a chat
@@ -156,6 +148,15 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         self._dialogue = scenario.dialogue is not None  # characters may speak first
         self._end = scenario.end
         self._rewind_alarms()
+        # the agents last, once nothing else can fail: their processes, if any, end with it
+        self.agents: dict[str, Agent]
+        if isinstance(agent, str) and boundary.isolated(agent):
+            # each agent in its own process, handed only contract records (boundary.py)
+            self.agents = dict(boundary.start(agent, setups))
+        else:
+            # an import path is resolved here, where the episode runs (a Ray worker, too)
+            factory = plugins.load(agent) if isinstance(agent, str) else agent
+            self.agents = {s.name: factory(s) for s in setups}
 
     def close(self) -> None:
         """End the agents' processes, if they have their own (nothing to do otherwise)."""

@@ -5,9 +5,10 @@ the same agents.
 An agent faced a decision point informed when it was exposed to the deciding proposition
 (any value, any channel) before its decision action - strictly earlier tick - or, when it
 took none, by the time the decision point closed (its day's last tick, `decision_points`).
-An informed agent that does not act counts: abstaining is a choice, never "absent". An
-agent that acted with no exposure before is uninformed: whatever it did earns nothing, and
-its lucky deviations are watched (`lucky_decisions`).
+Every agent that took the decision action, or faced the point informed, counts: an informed
+agent that does not act is a miss, never "absent"; one that acted knowing nothing is right
+only if it kept a plan that was right anyway - a right turn away from its plan with nothing to
+go on is luck, earns nothing, and is watched (`lucky_decisions`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,19 @@ class Decision:
         if self.exposed is None:
             return False
         return self.acted is None or self.exposed < self.acted
+
+    @property
+    def kept_plan(self) -> bool:
+        """It acted at the target its own errand named (what it would do knowing nothing)."""
+        return self.acted is not None and self.planned is not None and self.target == self.planned
+
+    @property
+    def right(self) -> bool:
+        """It acted in line for a reason: knowing the deciding fact, or keeping a plan that
+        was right anyway. A right turn away from its plan with nothing to go on is luck."""
+        if self.acted is None or not self.in_line:
+            return False
+        return self.informed or self.kept_plan
 
 
 def decisions(episode: Episode) -> list[Decision] | None:

@@ -7,22 +7,24 @@ from ._decisions import decisions
 
 
 def action_consistency(episode: Episode) -> float | None:
-    """Informed agents who acted in line with the deciding proposition ÷ informed agents, per
-    (agent, decision point).
+    """(Agent, decision point) pairs where the agent acted in line for a reason ÷ pairs, over
+    every agent that took the decision action or faced the point informed.
 
     Informed: exposed to the deciding proposition (any channel, any value) at a tick before
     the decision action, or by the decision point's close when it took none - an informed
-    agent that does not act counts as not in line, never as absent. An action with no
-    exposure before it earns nothing (a lucky guess is not knowledge). 0.0 when the scenario
-    has decision points but nobody faced one informed; absent (None) only when it has none.
+    agent that does not act is not in line, never absent. In line for a reason: informed, or
+    keeping the target its own errand named when that was right anyway (an agent need know
+    nothing to keep a good plan); a right turn away from its plan with no exposure is luck
+    and earns nothing. Coverage and fidelity together: a village where one knows and acts
+    well while the rest walk into the closed bakery scores low. 0.0 when the scenario has
+    decision points but nobody faced one; absent (None) only when it has none.
     """
     rows = decisions(episode)
     if rows is None:
         return None
-    informed = [d for d in rows if d.informed]
-    if not informed:
+    if not rows:
         return 0.0
-    return float(sum(d.acted is not None and d.in_line for d in informed)) / len(informed)
+    return float(sum(d.right for d in rows)) / len(rows)
 
 
 METRIC = register(
@@ -30,9 +32,9 @@ METRIC = register(
         name="action_consistency",
         direction="max",
         range=(0.0, 1.0),
-        definition="share of (agent, decision point) pairs faced informed (exposed before the "
-        "action, or by the close without one) where the agent acted in line; not acting counts "
-        "as not in line",
+        definition="share of agents at a decision point (who took its action, or were exposed "
+        "by its close) who acted in line knowing the deciding fact, or kept a plan that was "
+        "right anyway; not acting, or a lucky turn, is not in line",
         internal=False,
         fn=action_consistency,
         reads=("actions", "decision_points", "exposures"),

@@ -15,9 +15,9 @@ def false_certainty_rate(episode: Episode) -> float | None:
     Uncertain: the truth's modality is `likely` or `rumor` - unless the speaker had seen the
     true value it states for itself by then (a first-hand exposure to it: the sign that says
     the bridge is open makes "it is open" certain for whoever read it). False: a stated value
-    (not null) differs from the true value. No utterance about a tracked proposition gives 0.0
-    (silence hardens nothing; reach punishes silence). Absent (None) only when nothing is
-    tracked.
+    (not null) differs from the true value. Absent (None) when nothing is tracked or nothing
+    about it was said: a rate of hardening over no statements is no accuracy (silence is
+    scored by reach and provenance, and must not score best here).
     """
     truth = {t.proposition: t for t in tracked_rows(episode)}
     if not truth:
@@ -27,7 +27,7 @@ def false_certainty_rate(episode: Episode) -> float | None:
     speakers, props, values, modalities, scripted, ticks = columns(episode, "utterances", fields)
     about = [(i, truth[p]) for i, p in enumerate(props) if not scripted[i] and p in truth]
     if not about:
-        return 0.0
+        return None
     seen = first_hand_value_rows(episode)
 
     def hardened(i: int, t: Truth) -> bool:
@@ -50,7 +50,7 @@ METRIC = register(
         range=(0.0, 1.0),
         definition="share of utterances about tracked propositions stated certain while the "
         "stated value is false, or the truth is likely/rumor and the speaker had not seen that "
-        "value first-hand; 0 with no such utterances",
+        "value first-hand; absent with no such utterances",
         internal=False,
         fn=false_certainty_rate,
         reads=("exposures", "truth", "utterances"),

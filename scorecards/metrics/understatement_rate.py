@@ -21,9 +21,9 @@ def understatement_rate(episode: Episode) -> float | None:
     the knowers' last census answers. What the evidence allows: hearsay may lose one step
     (`likely`: the agent was not there), never two (`rumor` understates a certain fact
     whoever says it); after perceiving the true value itself (seen, heard, read) by then,
-    anything short of `certain` understates. The counterpart of `false_certainty_rate`: hedging everything
-    costs here as hardening a rumor costs there. No such statement gives 0.0; absent (None)
-    only when no tracked proposition is certain.
+    anything short of `certain` understates. The counterpart of `false_certainty_rate`:
+    hedging everything costs here as hardening a rumor costs there. Absent (None) when no
+    tracked proposition is certain or nobody stated one (silence is no accuracy).
     """
     truth = {t.proposition: t for t in tracked_rows(episode) if not hedge(t.modality)}
     if not truth:
@@ -43,7 +43,7 @@ def understatement_rate(episode: Episode) -> float | None:
         if (t := truth.get(k.proposition)) is not None
     ]
     if not statements:
-        return 0.0
+        return None
     return float(sum(statements)) / len(statements)
 
 
@@ -60,7 +60,7 @@ METRIC = register(
         range=(0.0, 1.0),
         definition="share of statements (own utterances, knowers' last census answers) giving "
         "a certain tracked proposition's true value as rumor, or as likely after a first-hand "
-        "exposure; 0 with no such statements",
+        "exposure; absent with no such statements",
         internal=False,
         fn=understatement_rate,
         reads=("exposures", "probes", "truth", "utterances"),

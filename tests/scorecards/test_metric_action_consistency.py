@@ -9,13 +9,14 @@ from scorecards.metrics import METRICS
 from scorecards.metrics.action_consistency import action_consistency
 
 
-def test_counts_only_decisions_taken_after_an_exposure() -> None:
+def test_every_decider_counts_and_only_knowing_or_a_kept_good_plan_earns() -> None:
     actions = [
-        decision("bo", True, tick=50),  # exposed at 10: counts, in line
-        decision("cy", False, tick=50),  # exposed at 10: counts, not in line
-        decision("di", True, tick=50),  # never exposed: ignored
-        decision("ed", True, tick=10),  # exposed at the same tick: not before, ignored
-        decision("fay", True, tick=50),  # exposed to another proposition only: ignored
+        decision("bo", True, tick=50),  # exposed at 10: in line, knowing
+        decision("cy", False, tick=50),  # exposed at 10: not in line
+        decision("di", True, tick=50),  # never exposed, turned right: luck, earns nothing
+        decision("ed", True, tick=10),  # exposed at the same tick: not before, luck too
+        decision("fay", True, tick=50),  # exposed to another proposition only: luck
+        {**decision("gus", True, tick=50), "planned": "market"},  # kept a plan that was right
         {"agent": "bo", "action": "walk", "tick": 60},  # not a decision point
     ]
     exposures = [
@@ -26,7 +27,18 @@ def test_counts_only_decisions_taken_after_an_exposure() -> None:
         exposure("fay", "seen", tick=10, proposition="rain"),
     ]
     episode = {"actions": frame("actions", actions), "exposures": frame("exposures", exposures)}
-    assert action_consistency(episode) == pytest.approx(1 / 2)
+    assert action_consistency(episode) == pytest.approx(2 / 6)
+
+
+def test_a_village_where_one_knows_scores_low_however_well_that_one_acts() -> None:
+    ana = decision("ana", True, tick=50)
+    walked = {"planned": "bakery", "target": "bakery"}  # to the closed bakery, as planned
+    others = [{**decision(a, False, tick=50), **walked} for a in ("bo", "cy", "di")]
+    episode = {
+        "actions": frame("actions", [ana, *others]),
+        "exposures": frame("exposures", [exposure("ana", "seen", tick=5)]),
+    }
+    assert action_consistency(episode) == pytest.approx(1 / 4)
 
 
 def test_null_in_line_counts_as_not_in_line() -> None:

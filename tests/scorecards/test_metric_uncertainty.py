@@ -100,11 +100,14 @@ def test_certain_utterances_of_a_rumor_or_a_falsehood_are_false_certainty() -> N
     assert false_certainty_rate(episode) == pytest.approx(2 / 6)
 
 
-def test_silence_hardens_nothing_and_no_truth_is_absent() -> None:
-    assert false_certainty_rate({"truth": frame("truth", [RUMOR])}) == 0.0
+def test_silence_is_no_accuracy_so_the_rate_is_absent() -> None:
+    """A rate of hardening over no statements would score silence best: it is absent."""
+    assert false_certainty_rate({"truth": frame("truth", [RUMOR])}) is None
     off_topic = frame("utterances", [_said("bo", "yes", "certain", "weather")])
-    assert false_certainty_rate({"truth": frame("truth", [RUMOR]), "utterances": off_topic}) == 0
+    assert false_certainty_rate({"truth": frame("truth", [RUMOR]), "utterances": off_topic}) is None
     assert false_certainty_rate({"utterances": off_topic}) is None
+    said = frame("utterances", [_said("bo", "yes", "rumor")])
+    assert false_certainty_rate({"truth": frame("truth", [RUMOR]), "utterances": said}) == 0.0
 
 
 def test_saying_for_certain_what_one_saw_oneself_is_no_false_certainty() -> None:

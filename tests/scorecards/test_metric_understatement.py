@@ -71,8 +71,8 @@ def test_an_always_hedging_agent_scores_one() -> None:
     assert understatement_rate(episode) == 1.0
 
 
-def test_nothing_said_is_zero_and_no_certain_truth_is_absent() -> None:
-    assert understatement_rate({"truth": frame("truth", [fact()])}) == 0.0
+def test_nothing_said_is_no_accuracy_and_absent() -> None:
+    assert understatement_rate({"truth": frame("truth", [fact()])}) is None
     rumor_only = {"truth": frame("truth", [fact("bo_leaves", modality="rumor")])}
     assert understatement_rate(rumor_only) is None
     assert understatement_rate({}) is None

@@ -89,8 +89,8 @@ def _decisions(episode: Episode) -> list[Decision] | None:
     for i, point in enumerate(points):
         if point is None:
             continue
-        first = acts.get((agents[i], point))  # the harness labels one; the earliest counts
-        if first is None or (ticks[i], events[i]) < (ticks[first], events[first]):
+        earlier = acts.get((agents[i], point))  # the harness labels one; the earliest counts
+        if earlier is None or (ticks[i], events[i]) < (ticks[earlier], events[earlier]):
             acts[(agents[i], point)] = i
     for (_, point), i in sorted(acts.items(), key=lambda kv: (ticks[kv[1]], events[kv[1]])):
         declared.setdefault(point, (props[i], -math.inf))

@@ -69,8 +69,8 @@ class Oracle(CapableHonest):
         if report is None and t["origin"] != self.name and self.only_when_exposed:
             return Answer(None, None, None)  # today's isolation check sees no exposure
         informant = report["informant"] if report is not None else t["origin"]
-        replaced = next((p for p, q in sorted(truth.items()) if q["supersedes"] == proposition),
-                        None)  # fmt: skip
+        newer = (p for p, q in sorted(truth.items()) if q["supersedes"] == proposition)
+        replaced = next(newer, None)
         return Answer(t["value"], t["modality"], informant, t["origin"], replaced_by=replaced)
 
     only_when_exposed = True  # answers only what it was told or saw (as exposures count it)
@@ -83,11 +83,18 @@ def answer_key(scenario: Any, meanings: dict[str, Any] | None = None) -> dict[st
     for t in scenario.truth:
         made = meanings.get(t.proposition) if meanings else None
         predicate = scenario.predicates.get(t.predicate)
-        meaning = dict(vars(made)) if made is not None else {
-            "proposition": t.proposition, "subject": t.subject, "predicate": t.predicate,
-            "object": t.object, "valid_to": t.valid_to, "supersedes": t.supersedes,
-            "phrase": getattr(predicate, "phrase", None), "sense": getattr(predicate, "sense", None),
-        }  # fmt: skip
+        meaning = (
+            dict(vars(made))
+            if made is not None
+            else {
+                "proposition": t.proposition,
+                "subject": t.subject,
+                "predicate": t.predicate,
+                "object": t.object,
+                "phrase": getattr(predicate, "phrase", None),
+                "sense": getattr(predicate, "sense", None),
+            }
+        )
         truth[t.proposition] = {
             "value": t.value,
             "modality": t.modality,
@@ -158,8 +165,8 @@ class StackWalker(Oracle):
 
     def note(self, minute: int, eid: int, route: str, what: str, moment: str, kinds: Any) -> None:
         reason = f"kinds={','.join(kinds)};at={moment}"
-        self.notes.append(PlanNote(minute, eid, self.name, None, "peek", day_of(minute), route,
-                                   what, reason))  # fmt: skip
+        note = PlanNote(minute, eid, self.name, None, "peek", day_of(minute), route, what, reason)
+        self.notes.append(note)
 
     def observe(self, obs: Observation) -> None:
         self.look("observe", obs.minute, obs.event_id, ("stack", "gc", "records"), [obs])

@@ -25,11 +25,12 @@ def _run(agent: object, name: str, seed: int = 0) -> dict[str, pd.DataFrame]:
 
 def test_a_claim_from_nowhere_is_recorded_and_nobody_hears_it() -> None:
     t = _run(Liar, "public_fact")
+    (origin,) = {truth.origin for truth in load_scenario("public_fact").truth}
     said = t["utterances"][~t["utterances"]["scripted"]]
     exposures = t["exposures"]
     first = exposures.groupby("agent")["event_id"].min()  # each agent's first exposure
     for row in said.itertuples():
-        could_know = row.speaker == "ana" or first.get(row.speaker, 1 << 62) < row.event_id
+        could_know = row.speaker == origin or first.get(row.speaker, 1 << 62) < row.event_id
         assert row.grounded == could_know, row
     from_nowhere = said[~said["grounded"]]
     assert len(from_nowhere) > 0  # liars speak before anything reached them

@@ -53,7 +53,8 @@ def test_isolation_is_checked_against_exposures_and_a_shared_mind_is_caught(monk
     assert value("isolation_violations", "rumor", telepath) >= 5
     assert value("fabrications", "rumor", telepath) >= 5  # each is a fabrication too
     monkeypatch.setenv("VILLAGELAB_ISOLATION", "auto")
-    assert value("isolation_violations", "rumor", telepath) == 0.0
+    # another seed: `episode` is cached by scenario, agent and seed, not by isolation
+    assert value("isolation_violations", "rumor", telepath, seed=1) == 0.0
     assert value("isolation_violations", "rumor", SIMPLE) == 0.0
     assert value("isolation_violations", "rumor", REFERENCE) == 0.0
 

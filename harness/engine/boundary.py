@@ -23,8 +23,6 @@ microseconds); every other agent runs behind the boundary.
 from __future__ import annotations
 
 import atexit
-import contextlib
-import ctypes
 import io
 import json
 import os
@@ -35,14 +33,14 @@ import socket
 import subprocess
 import sys
 import threading
-import traceback
 from collections.abc import Sequence
 from dataclasses import is_dataclass
 from enum import Enum
 from multiprocessing.connection import Connection
 from typing import Any
 
-from . import contract, diagnostics, kinds, plugins
+from . import agent_side, contract, diagnostics, kinds, plugins
+from .agent_side import BESIDE, CRASH, MAKE, OK, STOP
 from .contract import AgentSetup, EpisodeStatus, EpisodeStop, Observation
 
 VARIABLE = "VILLAGELAB_ISOLATION"
@@ -52,8 +50,6 @@ TRUSTED = ("harness",)  # the top-level packages whose agents are ours
 # agent could reach the cluster's object store, where the episode's scenario lies)
 SCRUBBED = ("RAY_",)
 
-OK, STOP, CRASH = "ok", "stop", "crash"  # how a call went, as a reply says
-MAKE, BESIDE = "make", "beside"  # what an agent-side process is told first
 ENDING_S = 5.0  # how long an ended agent's process may take to go (the kernel's work)
 
 
@@ -126,55 +122,6 @@ def _reply(data: bytes) -> tuple[str, Any, list[Any]]:
     return status, payload, rows
 
 
-# --- the agent's side -----------------------------------------------------------------------
-
-
-def _detail(exc: BaseException) -> str:
-    return "".join(traceback.format_exception_only(type(exc), exc)).strip()
-
-
-def _send(conn: Connection, status: str, payload: Any, rows: list[Any]) -> None:
-    try:
-        data = pickle.dumps((status, payload, rows), protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception as exc:  # noqa: BLE001 - an answer that cannot travel is the agent's crash
-        data = pickle.dumps((CRASH, f"its reply could not be sent: {_detail(exc)}", []))
-    conn.send_bytes(data)
-
-
-def _serve(conn: Connection, reference: str) -> None:
-    """One agent-side process: told what to do - make the agent from its setup and answer
-    calls until the episode hangs up, or run one function of ours beside the agent's code
-    (`beside`) and send back what it returns."""
-    try:
-        kind, payload = pickle.loads(conn.recv_bytes())
-        if kind == BESIDE:
-            function, args = payload
-            _send(conn, OK, plugins.load(function)(reference, *args), [])
-            return
-        agent = plugins.load(reference)(payload)
-        rows = list(agent.drain_diagnostics() or ())
-    except BaseException as exc:  # noqa: BLE001 - the factory's failure is the agent's crash
-        _send(conn, CRASH, _detail(exc), [])
-        return
-    _send(conn, OK, None, rows)
-    while True:
-        try:
-            method, args = pickle.loads(conn.recv_bytes())
-        except (EOFError, OSError):
-            return  # the episode is over
-        rows = []
-        try:
-            status, payload = OK, getattr(agent, method)(*args)
-            rows = list(agent.drain_diagnostics() or ())
-        except EpisodeStop as stop:
-            with contextlib.suppress(Exception):
-                rows = list(agent.drain_diagnostics() or ())  # what it spent still counts
-            status, payload = STOP, (str(stop.status), str(stop))
-        except BaseException as exc:  # noqa: BLE001 - a crash is a result, sent back
-            status, payload = CRASH, _detail(exc)
-        _send(conn, status, payload, rows)
-
-
 # --- the episode's side: a zygote per process forks each agent's ---------------------------
 
 
@@ -187,7 +134,9 @@ class Zygote:
     def __init__(self) -> None:
         here, there = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUBBED)}
-        code = f"import sys; sys.path[:] = {sys.path!r}; import {__name__} as b; b._zygote()"
+        code = (
+            f"import sys; sys.path[:] = {sys.path!r}; import {agent_side.__name__} as a; a.zygote()"
+        )
         self.process = subprocess.Popen(
             [sys.executable, "-c", code],
             stdin=there.fileno(),  # its control socket: stdin, so no fd number travels
@@ -213,44 +162,6 @@ class Zygote:
 
     def alive(self) -> bool:
         return self.process.poll() is None
-
-
-def _zygote() -> None:
-    """The zygote's loop: for each request an agent process, forked with only its socket."""
-    _die_with_parent()
-    control = socket.socket(fileno=os.dup(0))
-    os.close(0)
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # its children are reaped by the kernel
-    while True:
-        try:
-            message, fds, _, _ = socket.recv_fds(control, 1 << 18, 1)
-        except OSError:
-            return
-        if not message or not fds:
-            return  # the episode's process hung up
-        reference, sys.path[:] = json.loads(message)
-        # imported once here, for every fork to share; a failure shows when one is made
-        with contextlib.suppress(Exception, SystemExit):
-            plugins.load(plugins.split(reference)[0])
-        pid = os.fork()
-        if pid == 0:
-            control.close()
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            _die_with_parent()
-            conn = Connection(fds[0])
-            try:
-                _serve(conn, reference)
-            finally:
-                os._exit(0)
-        os.close(fds[0])
-        control.send(str(pid).encode())
-
-
-def _die_with_parent() -> None:
-    """Linux: end this process when its parent ends (a stuck agent outlives nothing)."""
-    with contextlib.suppress(Exception):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 _zygote_lock = threading.Lock()

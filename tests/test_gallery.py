@@ -7,7 +7,8 @@ different one, and "below the simple agent" is a claim about the whole suite); t
 time. Every comparison is paired: the same scenarios, the same seeds, the same keyed draws.
 
 What each test holds (`python -m tests.gallery.measure` prints the table behind them):
-- every dumb or cheating agent scores below the simple agent;
+- every dumb or cheating agent scores below the simple agent, or is caught: it breaks guardrails
+  by more than the simple agent does (which leaks the secret);
 - a self-report (memory rows relabelled, or replaced by one fake write) gains nothing over the
   reference agent it wraps, which behaves byte for byte as it does;
 - the stack walker reaches none of the episode's objects by any route, and, guessing, breaks a
@@ -66,14 +67,26 @@ def gallery(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Measured]:
     return run_all([*HONEST, *TWINS, *SELF_REPORT, *DUMB], out, jobs=2, seeds=SEEDS)
 
 
+def violation(run: Measured) -> float:
+    """Its total guardrail violation, as a search and the gate weigh it (0: feasible)."""
+    from experiments.promotion import violation as total
+    from scorecards import Scorecard, load_definition
+
+    return total(Scorecard.from_json(run.card), load_definition())
+
+
 @pytest.mark.parametrize("name", DUMB)
 def test_a_dumb_or_cheating_agent_scores_below_the_simple_agent(
     gallery: dict[str, Measured], name: str
 ) -> None:
+    # below: a lower objective, or caught - a guardrail violation larger than the simple
+    # agent's (which leaks the secret), so that no search or gate takes it for an improvement
     agent, simple = gallery[name], gallery["simple"]
-    assert agent.objective < simple.objective, (
-        f"{name} scores {agent.objective:.3f}, not below the simple agent's "
-        f"{simple.objective:.3f}\n{table({n: gallery[n] for n in (name, 'simple')})}"
+    ours, theirs = violation(agent), violation(simple)
+    assert agent.objective < simple.objective or ours > theirs, (
+        f"{name} scores {agent.objective:.3f} (guardrail violation {ours:.3f}), not below the "
+        f"simple agent's {simple.objective:.3f} (violation {theirs:.3f})\n"
+        f"{table({n: gallery[n] for n in (name, 'simple')})}"
     )
 
 

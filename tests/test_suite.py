@@ -154,9 +154,9 @@ INTERIOR = {
     "trust.prior": (("replan_bridge_rumor", "picnic_request"), (0.5, 0.9, 1.0)),
     # hearsay capped low is never acted on; uncapped, it hardens into false certainty
     "belief.second_hand_cap": (("mango_recall", "picnic_request"), (0.2, 0.8, 1.0)),
-    # recalling one thing misses the closure news when planning; recalling ten brings to mind
-    # mostly what is beside the point (memory_noise: recall costs something)
-    "retrieval.top_k": (("public_fact", "replan_bridge"), (1, 3, 10)),
+    # (retrieval.top_k is not here: its cost, recalling mostly what is beside the point, was
+    # memory_noise - the agent's own report, weighed 0 since issue 26 - and no observable
+    # metric sees it yet, so the objective only rises with it)
 }
 
 

@@ -127,9 +127,10 @@ def _reply(data: bytes) -> tuple[str, Any, list[Any]]:
 
 class Zygote:
     """A process started clean, once per episode-running process, that forks every agent's
-    process: it imports this module and each agent factory's (so an agent's import-time code
-    runs there, never in the episode's process), and is handed nothing else. Each agent's
-    process is a fork of it with only its own socket. It ends when its parent does."""
+    process: it imports the agents' side (agent_side.py) and each agent factory's module (so an
+    agent's import-time code runs there, never in the episode's process), and is handed nothing
+    else. Each agent's process is a fork of it with only its own socket. It ends when its
+    parent does."""
 
     def __init__(self) -> None:
         here, there = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)

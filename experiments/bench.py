@@ -93,6 +93,33 @@ def _child(agents: str, hours: str, agent: str) -> None:
     print(json.dumps({**cost.__dict__, "peak_mb": round(peak, 1)}))
 
 
+def boundary_cost(agents: int, hours: int = 24, *, agent: str = REFERENCE) -> dict[str, float]:
+    """Wall µs per agent-tick of one village day with the agents in the episode's process and
+    with each behind the process boundary (`VILLAGELAB_ISOLATION=process`), the least of three
+    runs each, interleaved. Wall time: behind the boundary the work is in other processes."""
+    from harness.engine import boundary
+
+    best: dict[str, float] = {}
+    before = os.environ.get(boundary.VARIABLE)
+    try:
+        for _ in range(3):
+            for mode in ("none", "process"):
+                os.environ[boundary.VARIABLE] = mode
+                scenario = village(agents, 0, hours=hours)
+                with Episode(scenario, _policy(), 0, agent) as episode:
+                    began = time.perf_counter()
+                    episode.run()
+                    wall = time.perf_counter() - began
+                us = wall / (agents * (hours * 60 + 1)) * 1e6
+                best[mode] = min(best.get(mode, us), us)
+    finally:
+        if before is None:
+            os.environ.pop(boundary.VARIABLE, None)
+        else:
+            os.environ[boundary.VARIABLE] = before
+    return {"in_process": best["none"], "isolated": best["process"]}
+
+
 def village_profile(agents: int, hours: int = 24, agent: str = REFERENCE, rows: int = 15) -> str:
     """Where a village's time goes (cProfile, by own time)."""
     episode = Episode(village(agents, 0, hours=hours), _policy(), 0, agent)

@@ -2,7 +2,8 @@
 across baseline, careful, the simple agent and two random policies (drawn from the reference
 agent's whitelist with fixed seeds), with its spread. A metric that carries weight in the
 objective and is constant across all of them measures nothing the search could change: it
-is flagged (issue 14)."""
+is flagged (issue 14); so is one that weighs what agents report about themselves (none may:
+the scorecard's loader refuses it)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import numpy as np
 
 from policies import WHITELIST, Policy, load_policy
 from scenarios import load_suite
+from scorecards import METRICS
 
 from .evaluation import Execution, Instrument, evaluate
 
@@ -106,10 +108,11 @@ def show_instrument(out: Any, execution_for: Callable[[str], Execution]) -> None
     objectives, rows = instrument_spread(execution_for, load_suite().seeds.selection)
     names = list(objectives)
     table = Table(title="instrument: suite means (selection seeds)", title_justify="left")
-    for column in ("metric", "weight", *names, "spread", ""):
+    for column in ("metric", "weight", "reads", *names, "spread", ""):
         table.add_column(column)
     table.add_row(
         "objective",
+        "",
         "",
         *(f"{v:.3f}" if v is not None else "—" for v in objectives.values()),
         "",
@@ -119,7 +122,10 @@ def show_instrument(out: Any, execution_for: Callable[[str], Execution]) -> None
         means = [f"{r.means[n]:.3f}" if r.means[n] is not None else "—" for n in names]
         flag = "weighted but constant" if r.idle_weight else ""
         flag = flag if r.measured else "not in this suite"
-        table.add_row(r.metric, f"{r.weight:g}", *means, f"{r.spread:.3f}", flag)
+        reads = "agent reports" if METRICS[r.metric].self_reported else "observed"
+        table.add_row(r.metric, f"{r.weight:g}", reads, *means, f"{r.spread:.3f}", flag)
     out.show(table)
     idle = [r.metric for r in rows if r.idle_weight]
     out.say(f"instrument.idle_weighted_metrics: {', '.join(idle) if idle else 'none'}")
+    told = [r.metric for r in rows if r.weight > 0 and METRICS[r.metric].self_reported]
+    out.say(f"instrument.weighted_self_reported: {', '.join(told) if told else 'none'}")

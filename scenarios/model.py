@@ -180,6 +180,7 @@ MetricName = Literal[
     "supersession",
     "uncertainty_preservation",
     "false_certainty_rate",
+    "understatement_rate",
     "action_consistency",
     "stale_action_rate",
     "time_to_replan",
@@ -193,6 +194,7 @@ MetricName = Literal[
     "text_contradiction_rate",
     "conservation_violations",
     "isolation_violations",
+    "fabrications",
     "milestones",
     "help_loops",
     # conversation scenarios (scenarios/dialogue.py)

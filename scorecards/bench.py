@@ -115,6 +115,8 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "text_by": np.where(np.arange(n) % 2 == 0, "agent", "harness"),
             # a few scripted lines (every twentieth), also drawn without the generator
             "scripted": np.arange(n) % 20 == 0,
+            # every seventh claim from nowhere (its speaker never exposed), likewise
+            "grounded": np.arange(n) % 7 != 0,
         }
     )
     key = d.rows(int(rows * SHARES["probes"]))
@@ -139,7 +141,8 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
 
 
 def _behaviour(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
-    """actions, requests, memory_ops, events (transfers and milestones), state, observations."""
+    """actions, decision_points, requests, memory_ops, events (transfers and milestones),
+    state, observations."""
     names, pick, rng = d.names, d.pick, d.rng
     key = d.rows(int(rows * SHARES["actions"]))
     n = len(key["tick"])
@@ -158,6 +161,25 @@ def _behaviour(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "in_line": np.where(decided, rng.random(n) < 0.6, None),
             "horizon": np.where(decided, 12, None),
             "request_id": pick(("r1", "r2"), n, 0.8),
+            # the errand's own target, and what a guess away from it gets (no draws)
+            "planned": np.where(decided, "bakery", None),
+            "chance": np.where(decided, 0.5, None),
+        }
+    )
+    episodes = np.arange(d.episodes)  # one point per episode, drawn without the generator
+    points = pd.DataFrame(
+        {
+            "scenario": d.scenarios[episodes // d.seeds],
+            "seed": (episodes % d.seeds).astype("int64"),
+            "tick": np.zeros(d.episodes, "int64"),
+            "event_id": np.zeros(d.episodes, "int64"),
+            "decision_point": "bread_day_2",
+            "proposition": PROPOSITIONS[0],
+            "action": "buy_bread",
+            "day": 2,
+            "opens": END // 2,
+            "closes": END - 1,
+            "right": [["market"] for _ in range(d.episodes)],
         }
     )
     requests = pd.DataFrame(
@@ -169,6 +191,9 @@ def _behaviour(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "item": "pastry",
             "place": "picnic",
             "deadline": END,
+            # the second request meets its agent's stance: a decline of it stands
+            "stance": np.tile(np.array([None, "no_sweets"], object), d.episodes),
+            "reason": np.tile(np.array([None, "never handles sweets"], object), d.episodes),
         }
     )
     key = d.rows(int(rows * SHARES["memory_ops"]))
@@ -232,6 +257,7 @@ def _behaviour(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
     )
     return {
         "actions": actions,
+        "decision_points": points,
         "requests": requests,
         "memory_ops": memory_ops,
         "events": events,

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validat
 
 from villagelab.yamlsource import InputError, Location, YamlSource, format_location
 
-from .metrics import METRICS
+from .metrics import AGENT_REPORTED, METRICS
 
 DEFAULT_PATH = Path(__file__).with_name("default.yaml")
 
@@ -97,6 +97,13 @@ def cross_problems(d: ScorecardDefinition) -> Iterator[tuple[Location, str]]:
     for name, w in d.weights.items():
         if w > 0 and name in METRICS and not METRICS[name].bounded:
             yield ("weights", name), f"{name!r} has an unbounded range; expected weight 0"
+        elif w > 0 and name in METRICS and METRICS[name].self_reported:
+            tables = ", ".join(t for t in METRICS[name].reads if t in AGENT_REPORTED)
+            problem = (
+                f"{name!r} reads what agents report about themselves ({tables}), which is no "
+                "evidence; expected weight 0"
+            )
+            yield ("weights", name), problem
         elif w > 0 and name in METRICS and METRICS[name].internal:
             yield ("weights", name), f"{name!r} is an internal diagnostic; expected weight 0"
     keys: list[str] = []

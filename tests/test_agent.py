@@ -192,18 +192,34 @@ def test_reflections_carry_evidence_and_counter_evidence_and_never_cite_themselv
 
 
 def test_newer_fact_supersedes_the_older_with_the_link_kept():
+    """What replaced what is read off what the news says (the meeting moved from the square),
+    whichever was heard first; the scenario's own links never reach the agent."""
     from harness.agents.reference import reference_agent
     from harness.engine.contract import AgentSetup, Meaning, Observation
 
     spec = load_scenario("public_fact").agents[0]
-    agent = reference_agent(AgentSetup("t", spec, CAREFUL, Draws("t", 0), 0, 2880, 5))
-    old = Meaning("meet_square", "meeting", "held_at", "square")
-    new = Meaning("meet_park", "meeting", "held_at", "park", supersedes="meet_square")
-    agent.observe(Observation("notice", 10, 1, "read", "meeting", meaning=old, value="true"))
-    agent.observe(Observation("notice", 20, 2, "read", "meeting", meaning=new, value="true"))
-    assert agent.beliefs.held["meet_square"].status == "superseded"
-    assert agent.beliefs.held["meet_square"].superseded_by == "meet_park"
-    assert agent.beliefs.held["meet_park"].status == "current"
+    old = Meaning("meet_square", "square", "hosts_meeting_on", "1")
+    new = Meaning("meet_park", "square", "moved_to", "park", sense="moved_to")
+    other = Meaning("bakery_closed", "bakery", "closed_on", "2", sense="unusable")
+    for first, second in ((old, new), (new, old)):
+        agent = reference_agent(AgentSetup("t", spec, CAREFUL, Draws("t", 0), 0, 2880, 5))
+        for minute, m in ((10, first), (20, second), (30, other)):
+            seen = Observation("notice", minute, minute, "read", m.subject, meaning=m, value="true")
+            agent.observe(seen)
+        held = agent.beliefs.held
+        assert held["meet_square"].status == "superseded"
+        assert held["meet_square"].superseded_by == "meet_park"
+        assert held["meet_park"].status == "current"
+        assert held["bakery_closed"].status == "current"  # about another subject: untouched
+
+
+def test_a_proposition_holds_as_long_as_it_says():
+    from harness.agents.reference.model.beliefs import holds_until
+    from harness.engine.contract import Meaning
+
+    day2 = Meaning("bakery_closed_day2", "bakery", "closed_on", "2", sense="unusable")
+    assert holds_until(day2) == 2 * 24 * 60  # usable again when day 2 is over
+    assert holds_until(Meaning("meet", "square", "hosts_meeting_on", "1")) is None
 
 
 def test_hearing_the_same_source_again_is_not_evidence_and_trust_moves_only_on_outcomes():

@@ -36,3 +36,15 @@ def test_every_repository_path_the_documents_name_exists():
         )
     missing = sorted(path for path in named if not (ROOT / path).exists())
     assert not missing, missing
+
+
+def test_the_readme_states_each_metrics_definition_as_implemented():
+    from scorecards import METRICS, load_definition
+
+    readme = (ROOT / "README.md").read_text()
+    definition = load_definition()
+    for name in definition.metrics:
+        m = METRICS[name]
+        arrow = "↑" if m.direction == "max" else "↓"
+        row = f"| `{name}` | {arrow} | {definition.weight(name):g} | {m.definition} |"
+        assert row in readme, name

@@ -45,8 +45,16 @@ def test_milestones_count_every_painting_and_zero_for_an_idle_agent():
     assert value("milestones", "room_two_days", SIMPLE) == 0.0  # never paints: 0, not absent
 
 
-def test_isolation_is_checked_against_exposures_and_a_shared_mind_is_caught():
-    assert value("isolation_violations", "rumor", "tests.fixtures.agents:Telepath") >= 5
+def test_isolation_is_checked_against_exposures_and_a_shared_mind_is_caught(monkeypatch):  # type: ignore[no-untyped-def]
+    # a shared mind needs one process: in the episode's (behind the boundary, apart, each
+    # agent has its own and the planted fault cannot even happen - nor is it caught)
+    telepath = "tests.fixtures.agents:Telepath"
+    monkeypatch.setenv("VILLAGELAB_ISOLATION", "none")
+    assert value("isolation_violations", "rumor", telepath) >= 5
+    assert value("fabrications", "rumor", telepath) >= 5  # each is a fabrication too
+    monkeypatch.setenv("VILLAGELAB_ISOLATION", "auto")
+    # another seed: `episode` is cached by scenario, agent and seed, not by isolation
+    assert value("isolation_violations", "rumor", telepath, seed=1) == 0.0
     assert value("isolation_violations", "rumor", SIMPLE) == 0.0
     assert value("isolation_violations", "rumor", REFERENCE) == 0.0
 

@@ -202,7 +202,8 @@ CASES: list[Case] = [
         "retrieval.recency_weight",
         0.0,
         3.0,
-        "replan_bridge",  # the closure news is the newest thing known: recency brings it up
+        # the word of the closure is the newest thing its hearers know: recency brings it up
+        "replan_bridge_rumor",
         relevant_recall,
         {"retrieval.relevance_weight": 0.2, "retrieval.top_k": 2},
     ),

@@ -141,7 +141,7 @@ def test_tables_carry_what_happened(public_fact, baseline):
     t = {k: v.to_pandas() for k, v in record.tables.items()}
     assert len(t["truth"]) == 1
     origin = t["exposures"].sort_values("tick").iloc[0]
-    assert origin["agent"] == "ana" and origin["channel"] == "heard"
+    assert origin["agent"] == "gus" and origin["channel"] == "heard"  # the baker tells gus
     told = t["exposures"][t["exposures"].channel == "told"]
     assert told["from_agent"].notna().all()
     census = t["probes"][t["probes"].kind == "census"]

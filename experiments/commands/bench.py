@@ -165,6 +165,14 @@ def bench(
             f"{ray['serial'] / (ray['ray'] + ray['ray_startup']):.2f}× with",
         )
         _scoring_row(out, table, b.scoring_ms(agent))
+        apart = b.boundary_cost(agents, agent=agent)
+        out.say("boundary." + ", ".join(f"{k}: {v:.2f} µs" for k, v in apart.items()))
+        table.add_row(
+            f"agents behind the process boundary, {agents}-agent day (wall, least of 3)",
+            "≤ 1.2× (else plug-ins only)",
+            f"{apart['isolated']:.2f} vs {apart['in_process']:.2f} µs per agent-tick = "
+            f"{apart['isolated'] / apart['in_process']:.2f}×",
+        )
     out.show(table)
     out.say(f"load_after: {b.load()}")
     if profile:

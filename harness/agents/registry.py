@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from harness.engine import plugins
+from harness.engine import boundary, plugins
 from harness.engine.contract import CONTRACT_METHODS, AgentSetup
 from villagelab.yamlsource import InputError
 
@@ -68,30 +68,54 @@ class AgentChoice:
 
 
 def resolve(name_or_path: str, options: dict[str, Any] | None = None) -> AgentChoice:
-    """The agent a command-line `--agent` names, loaded here to check it before anything runs;
-    `options` configure a factory that takes them (the LLM agent's `--llm-config`)."""
+    """The agent a command-line `--agent` names, checked before anything runs; `options`
+    configure a factory that takes them (the LLM agent's `--llm-config`). A plug-in agent is
+    imported and checked only on the agent's side of the process boundary (`boundary`): its
+    code, import-time code included, never runs in this process."""
     names = registered()
     path = names.get(name_or_path, name_or_path)
     known = f"registered agents: {', '.join(names)}; or give an import path module:Factory"
     if not plugins.is_import_path(path):
         raise InputError(f"--agent {name_or_path!r}: no agent of that name ({known})")
     _importable_from_here()
+    reference = plugins.configured(path, options)
+    if boundary.isolated(reference):
+        try:
+            found = boundary.beside(reference, f"{__name__}:inspect", name_or_path, known)
+        except boundary.AgentCrash as exc:
+            raise InputError(f"--agent {name_or_path!r}: {path} could not be checked ({exc})")
+    else:
+        found = inspect(reference, name_or_path, known)
+    if "error" in found:
+        raise InputError(found["error"])
+    surface = tuple(found["surface"])
+    return AgentChoice(name_or_path, path, found["hash"], options, surface, found["declared"])
+
+
+def inspect(reference: str, name: str, known: str) -> dict[str, Any]:
+    """What `resolve` needs to know of an agent factory, as plain data (it may be computed in
+    an agent-side process): its code's hash, its policy surface, or the error that stops it."""
+    path, options = plugins.split(reference)
+    what = f"--agent {name!r}"
     try:
         factory = plugins.load(path)
     except plugins.PluginError as exc:
-        raise InputError(f"--agent {name_or_path!r}: {exc} ({known})") from None
+        return {"error": f"{what}: {exc} ({known})"}
     if not callable(factory):
-        raise InputError(f"--agent {name_or_path!r}: {path} is not a factory (not callable)")
-    if isinstance(factory, type):
-        missing(factory, f"--agent {name_or_path!r}: the class {path}")
-    digest = agent_hash(factory)
-    identity = getattr(factory, "identity", None)
-    if options and callable(identity):
-        digest = hashlib.blake2b(
-            f"{digest}/{identity(options)}".encode(), digest_size=12
-        ).hexdigest()
-    names_read, declared = policy_surface(factory, f"--agent {name_or_path!r}")
-    return AgentChoice(name_or_path, path, digest, options, names_read, declared)
+        return {"error": f"{what}: {path} is not a factory (not callable)"}
+    try:
+        if isinstance(factory, type):
+            missing(factory, f"{what}: the class {path}")
+        digest = agent_hash(factory)
+        identity = getattr(factory, "identity", None)
+        if options and callable(identity):
+            digest = hashlib.blake2b(
+                f"{digest}/{identity(options)}".encode(), digest_size=12
+            ).hexdigest()
+        names_read, declared = policy_surface(factory, what)
+    except InputError as exc:
+        return {"error": str(exc)}
+    return {"hash": digest, "surface": list(names_read), "declared": declared}
 
 
 def policy_surface(factory: Any, what: str) -> tuple[tuple[str, ...], bool]:
@@ -133,15 +157,34 @@ def missing(obj: Any, what: str) -> None:
 
 def check_made(choice: AgentChoice, setup: AgentSetup) -> None:
     """Make one agent from `setup` and check it keeps the contract (for factories that are
-    functions, whose agents can only be seen once made). Before any episode runs."""
+    functions, whose agents can only be seen once made). Before any episode runs; a plug-in
+    is made on its side of the process boundary, as its episodes will make it."""
+    if boundary.isolated(choice.ref):
+        try:
+            problem = boundary.beside(choice.ref, f"{__name__}:made", choice.name, setup)
+        except boundary.AgentCrash as exc:
+            problem = f"--agent {choice.name!r}: {choice.path} could not make an agent ({exc})"
+    else:
+        problem = made(choice.ref, choice.name, setup)
+    if problem is not None:
+        raise InputError(problem)
+
+
+def made(reference: str, name: str, setup: AgentSetup) -> str | None:
+    """What is wrong with the agent the factory makes from `setup` (None: nothing)."""
+    path, _ = plugins.split(reference)
     try:
-        agent = plugins.load(choice.ref)(setup)
+        agent = plugins.load(reference)(setup)
     except Exception as exc:  # noqa: BLE001 - the user's factory failing is the user's input error
-        raise InputError(
-            f"--agent {choice.name!r}: {choice.path} could not make an agent for "
-            f"{setup.name!r} ({type(exc).__name__}: {exc})"
-        ) from None
-    missing(agent, f"--agent {choice.name!r}: the agent {choice.path} makes")
+        return (
+            f"--agent {name!r}: {path} could not make an agent for {setup.name!r} "
+            f"({type(exc).__name__}: {exc})"
+        )
+    try:
+        missing(agent, f"--agent {name!r}: the agent {path} makes")
+    except InputError as exc:
+        return str(exc)
+    return None
 
 
 def _importable_from_here() -> None:

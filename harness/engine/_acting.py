@@ -23,6 +23,7 @@ class Acting:
     world: Any
     rec: Any
     scenario: Any
+    specs: dict[str, Any]
     decided: dict[str, None]
     new_event: Any
     _schedule: Any
@@ -101,6 +102,8 @@ class Acting:
         declined = intent.kind is IntentKind.DECLINE
         action = self.actions["decline" if declined else intent.action or ""]
         ok = reachable and action.precondition(self.world, name, intent.target, intent.item)
+        if declined:  # a refusal stands only on a protected stance that the request meets
+            ok = ok and intent.target in self._stances_met(name, intent.request_id)
         moves = action.effect(self.world, name, intent.target, intent.item) if ok else []
         dp = self._decision_point(name, action.name, now)
         if ok:
@@ -125,6 +128,8 @@ class Acting:
             if dp is None
             else self.scenario.plan_horizon // self.scenario.tick_minutes,
             request_id=intent.request_id,
+            planned=None if dp is None else self._planned(name, dp),
+            chance=None if dp is None else self._chance(name, dp),
         )
         self._ledger(moves, now, eid, intent.target, name)
         if ok and action.milestone:
@@ -159,6 +164,29 @@ class Acting:
                 self.decided[key] = None
                 return dp
         return None
+
+    def _planned(self, agent: str, dp: Any) -> str | None:
+        """The target the agent's own errand names for a decision point's action and day."""
+        for errand in self.specs[agent].errands:
+            if errand.action == dp.action and dp.day in errand.days:
+                return errand.target
+        return None
+
+    def _chance(self, agent: str, dp: Any) -> float:
+        """What a guess away from the agent's plan would get: the share of right targets
+        among the places it knows for the action, its planned one left out (0 with none)."""
+        planned = self._planned(agent, dp)
+        others = sorted(set(self.specs[agent].knows_where.get(dp.action, ())) - {planned})
+        return sum(p in dp.right for p in others) / len(others) if others else 0.0
+
+    def _stances_met(self, agent: str, request_id: str | None) -> tuple[str, ...]:
+        """The agent's protected stances that forbid the request's action or item: the ones
+        a decline of it may stand on."""
+        for request in self.scenario.requests:
+            if request.id == request_id:
+                vetoes = self.specs[agent].persona.vetoes(request.action, request.item)
+                return tuple(s.id for s in vetoes)
+        return ()
 
     def _invalid(self, intent: Intent) -> str | None:
         """Why the world cannot carry out an intent as named (None: it can try)."""

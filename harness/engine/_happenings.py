@@ -26,6 +26,7 @@ UTTERED = (
     "text",
     "text_by",
     "scripted",
+    "grounded",
 )
 
 
@@ -40,6 +41,8 @@ class Happenings:
     specs: dict[str, Any]
     positions: Any  # Whereabouts
     meanings: dict[str, Any]
+    origins: dict[str, str | None]
+    exposed: set[tuple[str, str]]
     signs: list[str]
     last_chat: dict[int, int]
     _starts: dict[int, float]
@@ -129,6 +132,9 @@ class Happenings:
 
     def _request(self, spec: Any, now: int) -> None:
         eid = self.new_event()
+        # the protected stances it meets (they forbid its action or item): what a decline of
+        # it may stand on
+        vetoes = self.specs[spec.agent].persona.vetoes(spec.action, spec.item)
         request = Request(
             spec.id, spec.action, spec.item, spec.source, spec.place, spec.deadline, spec.text
         )
@@ -142,6 +148,8 @@ class Happenings:
             item=spec.item,
             place=spec.place,
             deadline=self.rec.tick(spec.deadline),
+            stance=vetoes[0].id if vetoes else None,
+            reason=(vetoes[0].reason or None) if vetoes else None,
         )
         self._deliver(
             spec.agent,
@@ -234,10 +242,20 @@ class Happenings:
         self, speaker: str, listener: str, claim: Claim, now: int, eid: int, scripted: bool = False
     ) -> None:
         """One claim said to one listener: recorded (a scripted line as scripted, with
-        text_by 'scenario') and delivered as a claim the listener hears."""
+        text_by 'scenario') and, when the speaker could know it, delivered as a claim the
+        listener hears. A claim about a tracked proposition is grounded when the speaker was
+        exposed to it before or is its origin (a scripted line always is): a claim from
+        nowhere is recorded as said, and nobody hears it, so it exposes no one."""
         own = claim.text is not None and not scripted
         prop, value, modality = claim.proposition, claim.value, claim.modality
         source, privacy = claim.stated_source, claim.privacy
+        meaning = self.meanings.get(prop)  # the scenario's own: never the speaker's copy
+        grounded = (
+            scripted
+            or meaning is None
+            or (speaker, prop) in self.exposed
+            or self.origins.get(prop) == speaker
+        )
         # the row's values in the utterances table's column order (UTTERED)
         self.rec.add_row(
             "utterances",
@@ -255,9 +273,13 @@ class Happenings:
                 render(claim) if claim.text is None else claim.text,
                 "scenario" if scripted else "agent" if own else "harness",
                 scripted,
+                grounded,
             ),
         )
-        meaning = claim.meaning
+        if not grounded:
+            return
+        if meaning is None:
+            meaning = claim.meaning
         self._deliver(
             listener,
             Observation(

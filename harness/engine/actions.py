@@ -47,7 +47,8 @@ CORE: tuple[Action, ...] = (
         "there was nothing in hand to give",
         lambda w, actor, target, item: w.transfer(item, actor, target) if item else [],
     ),
-    Action("decline", lambda w, actor, target, item: True, ""),
+    # a refusal: the engine lets it stand only on a protected stance the request meets
+    Action("decline", lambda w, actor, target, item: True, "the refusal was not accepted"),
 )
 
 

@@ -45,8 +45,10 @@ class Budget:
     seconds: float | None = DEFAULT_SECONDS
     memory_mb: int | None = DEFAULT_MEMORY_MB
 
-    def watch(self) -> Watch:
-        return Watch(self)
+    def watch(self, children: tuple[int, ...] = ()) -> Watch:
+        """The budget, started now; `children`: processes the episode's memory lives in too
+        (agents behind the process boundary)."""
+        return Watch(self, children)
 
     def describe(self) -> str:
         time_part = "no time limit" if self.seconds is None else f"{self.seconds:g} s"
@@ -54,24 +56,31 @@ class Budget:
         return f"{time_part}, {memory}"
 
 
-def resident_mb() -> float:
-    """This process's resident memory now (Linux), or its peak where /proc is missing."""
+def resident_mb(pid: int | None = None) -> float:
+    """A process's resident memory now (Linux; this one's by default), or this process's peak
+    where /proc is missing (0 for another process then, or one that has ended)."""
     try:
-        with open("/proc/self/statm", "rb") as fh:
+        with open(f"/proc/{pid or 'self'}/statm", "rb") as fh:
             pages = int(fh.read().split()[1])
         return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
     except (OSError, ValueError, IndexError):
+        if pid is not None:
+            return 0.0
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 class Watch:
     """One episode's budget, started now: `check` raises BudgetExceeded once it is spent."""
 
-    def __init__(self, budget: Budget) -> None:
-        self.budget = budget
+    def __init__(self, budget: Budget, children: tuple[int, ...] = ()) -> None:
+        self.budget, self.children = budget, children
         self.started = time.monotonic()
-        self.memory_at_start = resident_mb() if budget.memory_mb is not None else 0.0
+        self.memory_at_start = self.resident() if budget.memory_mb is not None else 0.0
         self.ticks = 0
+
+    def resident(self) -> float:
+        """The episode's resident memory: this process's and its agents' processes'."""
+        return resident_mb() + sum(resident_mb(pid) for pid in self.children)
 
     def check(self) -> None:
         budget = self.budget
@@ -84,7 +93,7 @@ class Watch:
                 )
         self.ticks += 1
         if budget.memory_mb is not None and self.ticks % _MEMORY_EVERY == 1:
-            grown = resident_mb() - self.memory_at_start
+            grown = self.resident() - self.memory_at_start
             if grown > budget.memory_mb:
                 raise BudgetExceeded(
                     EpisodeStatus.OUT_OF_MEMORY,

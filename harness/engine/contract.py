@@ -41,14 +41,14 @@ from .rng import Draws
 
 @dataclass(frozen=True)
 class Meaning:
-    """A proposition's identity and structure: (subject, predicate, object)."""
+    """A proposition's identity and structure: (subject, predicate, object), and how it is
+    said. It carries nothing of the ground truth (whether, until when, or instead of what it
+    holds): an agent learns that only from what it perceives."""
 
     proposition: str
     subject: str
     predicate: str
     object: str
-    valid_to: int | None = None  # minute after which it no longer holds
-    supersedes: str | None = None  # the older proposition this one replaces
     # the scenario's vocabulary: how the predicate is said ("closed on day {object}"), and what
     # it does to plans about the subject (unusable / closes_early / kept_at), if anything
     phrase: str | None = None

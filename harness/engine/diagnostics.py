@@ -170,3 +170,14 @@ ROW_TYPES = (
     ModelCall,
     LessonNote,
 )
+
+
+INVENTORY = "inventory:"  # the state variables the harness writes: what each holder has
+
+
+def own_state(agent: str, row: StateSample | StateSnapshot) -> None:
+    """An agent's state rows name its own variables, never the harness's inventory counts (the
+    conservation recount reads those: no agent may write them). TypeError otherwise."""
+    variables = row.variables if isinstance(row, StateSnapshot) else (row.variable,)
+    if any(str(v).startswith(INVENTORY) for v in variables):
+        raise TypeError(f"agent {agent}: a state row names a harness variable ({INVENTORY}...)")

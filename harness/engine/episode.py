@@ -13,13 +13,13 @@ from __future__ import annotations
 import heapq
 from dataclasses import asdict, fields
 from operator import attrgetter
-from typing import Any
+from typing import Any, Self
 
 import pyarrow as pa
 
 from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario
 
-from . import plugins
+from . import boundary, ground_truth, plugins
 from ._acting import Acting
 from ._dialogue import Dialogue
 from ._happenings import Happenings
@@ -36,8 +36,8 @@ from .contract import (
     Observation,
     ObservationKind,
 )
+from .diagnostics import INVENTORY, StateSnapshot, own_state
 from .diagnostics import ROW_TYPES as DIAGNOSTICS
-from .diagnostics import StateSnapshot
 from .positions import Position, Whereabouts
 from .recorder import Recorder
 from .rng import Draws
@@ -97,15 +97,13 @@ class Episode(Happenings, Acting, Dialogue, Waking):
     ) -> None:
         self.scenario, self.policy, self.seed = scenario, policy, seed
         self.lazy = lazy  # ask agents only when they could act (False: every tick, to compare)
-        # an import path is resolved here, where the episode runs (a Ray worker, too)
-        factory = plugins.load(agent) if isinstance(agent, str) else agent
         self.draws = Draws(scenario.name, seed)
         self.world = World.from_scenario(scenario)
         self.specs = {a.id: a for a in scenario.agents}
-        self.agents: dict[str, Agent] = {
-            a.id: factory(setup_for(scenario, a, policy, seed))
+        setups = [
+            setup_for(scenario, a, policy, seed)
             for a in sorted(scenario.agents, key=lambda a: a.id)
-        }
+        ]
         self.positions = Whereabouts((a.id, Position(a.home)) for a in scenario.agents)
         self.actions = registry_for(scenario)  # the engine's actions and the scenario's physics
         vocabulary = scenario.predicates
@@ -115,19 +113,20 @@ class Episode(Happenings, Acting, Dialogue, Waking):
                 t.subject,
                 t.predicate,
                 t.object,
-                t.valid_to,
-                t.supersedes,
                 phrase=vocabulary[t.predicate].phrase if t.predicate in vocabulary else None,
                 sense=vocabulary[t.predicate].sense if t.predicate in vocabulary else None,
             )
             for t in scenario.truth
         }
+        self.origins = {t.proposition: t.origin for t in scenario.truth}
+        # (agent, tracked proposition) pairs exposed so far: what an agent's claim may rest on
+        self.exposed: set[tuple[str, str]] = set()
         self.rec = Recorder(scenario.name, seed, scenario.start, scenario.tick_minutes)
         self.next_event = 1
         # "agent|decision point" already answered, in order (a dict: a look-up, not a scan)
         self.decided: dict[str, None] = {}
         # encounters: agents by number (their sorted order), a pair as one int (a × n + b)
-        self.number = {name: i for i, name in enumerate(self.agents)}
+        self.number = {s.name: i for i, s in enumerate(setups)}
         self.names = list(self.number)  # a number's agent
         self.last_chat: dict[int, int] = {}  # pair → minute of its last chat
         self._starts: dict[int, float] = {}  # others noticed → chance to start a chat
@@ -149,6 +148,25 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         self._dialogue = scenario.dialogue is not None  # characters may speak first
         self._end = scenario.end
         self._rewind_alarms()
+        # the agents last, once nothing else can fail: their processes, if any, end with it
+        self.agents: dict[str, Agent]
+        if isinstance(agent, str) and boundary.isolated(agent):
+            # each agent in its own process, handed only contract records (boundary.py)
+            self.agents = dict(boundary.start(agent, setups))
+        else:
+            # an import path is resolved here, where the episode runs (a Ray worker, too)
+            factory = plugins.load(agent) if isinstance(agent, str) else agent
+            self.agents = {s.name: factory(s) for s in setups}
+
+    def close(self) -> None:
+        """End the agents' processes, if they have their own (nothing to do otherwise)."""
+        boundary.close(self.agents.values())
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def new_event(self) -> int:
         self.next_event += 1
@@ -159,10 +177,10 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         """Run up to and including minute `until` (default: the end); returns the traces.
         With a `budget`, BudgetExceeded stops an episode that runs out of time or memory."""
         s = self.scenario
-        watch = budget.watch() if budget is not None else None
+        watch = budget.watch(boundary.pids(self.agents.values())) if budget is not None else None
         if not self._started:
             self._started = True
-            self._write_truth()
+            ground_truth.write(self.rec, s)
             self._dialogue_setup()
             self._snapshot(s.start, 0)
         stop = s.end if until is None else min(until, s.end)
@@ -250,6 +268,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
             "rows": self.rec.get_state(),
             "next_event": self.next_event,
             "decided": list(self.decided),
+            "exposed": sorted(self.exposed),
             "last_chat": {self._pair_name(k): m for k, m in sorted(self.last_chat.items())},
             "signs": list(self.signs),
             "last_line": dict(self.last_line),
@@ -271,6 +290,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         self.world.stock = {(h, r): n for h, r, n in state["stock"]}
         self.rec.set_state(state["rows"])
         self.next_event, self.decided = state["next_event"], dict.fromkeys(state["decided"])
+        self.exposed = {(a, p) for a, p in state["exposed"]}
         self.last_chat = {self._pair(*k.split("|")): m for k, m in state["last_chat"].items()}
         self.signs = list(state["signs"])
         self.last_line = dict(state.get("last_line", {}))
@@ -295,24 +315,6 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         heapq.heappush(self.results, (due, name, self.pending, result))
 
     # --- recording --------------------------------------------------------------------------------
-    def _write_truth(self) -> None:
-        s = self.scenario
-        for t in s.truth:
-            self.rec.add(
-                "truth",
-                s.start,
-                0,
-                proposition=t.proposition,
-                value=t.value,
-                modality=t.modality,
-                origin=t.origin,
-                private=t.private,
-                audience=list(s.audience(t)),
-                valid_from=None if t.valid_from is None else self.rec.tick(t.valid_from),
-                valid_to=None if t.valid_to is None else self.rec.tick(t.valid_to),
-                supersedes=t.supersedes,
-            )
-
     def _snapshot(self, now: int, eid: int) -> None:
         for holder, resource, count in self.world.inventory():
             self.rec.add(
@@ -320,7 +322,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
                 now,
                 eid,
                 agent=holder,
-                variable=f"inventory:{resource}",
+                variable=f"{INVENTORY}{resource}",
                 value=float(count),
             )
 
@@ -357,6 +359,8 @@ class Episode(Happenings, Acting, Dialogue, Waking):
                         raise TypeError(f"agent {name}: a diagnostic row {row!r}; expected {kinds}")
                     values = _row_values(kind, self.rec)
                 last, table = kind, kind.table
+            if table == "state":
+                own_state(name, row)
             add(table, values(row))
 
     def _deliver(self, name: str, obs: Observation) -> None:
@@ -369,11 +373,12 @@ class Episode(Happenings, Acting, Dialogue, Waking):
             "observations",
             (minute, eid, name, obs.kind, obs.channel, obs.speaker, obs.subject, prop, obs.detail),
         )
-        if prop is not None and obs.kind in EXPOSING:
+        if prop is not None and obs.kind in EXPOSING and prop in self.meanings:
             add(
                 "exposures",
                 (minute, eid, name, prop, obs.value, obs.modality, obs.channel, obs.speaker),
             )
+            self.exposed.add((name, prop))
         self.agents[name].observe(obs)
         self._drain(name)
         self._woken(name, obs.minute)
@@ -386,5 +391,5 @@ def run_episode(
     agent: str | AgentFactory,
     budget: Budget | None = None,
 ) -> dict[str, pa.Table]:
-    with alarm(budget):
-        return Episode(scenario, policy, seed, agent).run(budget=budget)
+    with alarm(budget), Episode(scenario, policy, seed, agent) as episode:
+        return episode.run(budget=budget)

@@ -22,6 +22,7 @@ from policies import Policy
 from scenarios import Scenario
 from villagelab.yamlsource import InputError
 
+from .boundary import AgentCrash
 from .budget import Budget
 from .contract import EpisodeStatus, EpisodeStop
 from .episode import run_episode
@@ -96,6 +97,8 @@ def _execute(
         return EpisodeRecord(
             scenario.name, seed, "out_of_memory", "MemoryError: the process ran out of memory"
         )
+    except AgentCrash as exc:  # agent code behind the boundary: its own words, as in process
+        return EpisodeRecord(scenario.name, seed, "crashed", exc.detail)
     except Exception as exc:  # noqa: BLE001 - a crash is a result, recorded with its cause
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return EpisodeRecord(scenario.name, seed, "crashed", detail)
@@ -128,11 +131,6 @@ def model_usage(calls: pa.Table | None) -> dict[str, float]:
     }
 
 
-def ordered(jobs: Iterable[Job]) -> list[Job]:
-    """The caller's order is the consumption order: fixed by the caller, never by completion."""
-    return list(jobs)
-
-
 def run_serial(
     jobs: Iterable[Job],
     policy: Policy,
@@ -141,7 +139,7 @@ def run_serial(
     budget: Budget | None = None,
 ) -> Iterator[EpisodeRecord]:
     """Episodes in this process; `agent` is the agent factory's import path."""
-    for job in ordered(jobs):
+    for job in jobs:  # the caller's order is the consumption order, never completion
         record = _execute(job.scenario, dict(policy), job.seed, agent, budget)
         if on_done:
             on_done(record)
@@ -310,7 +308,7 @@ class RayBatch:
         self._submit = lambda job: task.remote(
             scenario(job), values, job.seed, agent, *extra, **limits
         )
-        self.fixed = ordered(jobs)
+        self.fixed = list(jobs)  # the caller's order: results are consumed in it
         self.pending = {job.key: self._submit(job) for job in (submit_order or self.fixed)}
 
     def __iter__(self) -> Iterator[EpisodeRecord]:

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "4"  # 2: events carry resource moves; actions carry request and horizon;
+SCHEMA_VERSION = "5"  # 2: events carry resource moves; actions carry request and horizon;
 #                       observations, memory_ops, trust, state, plans, requests added
 #                     3: actions carry status (ok / failed / invalid) and reason; utterances
 #                       carry text_by (agent: its own words; harness: rendered)
 #                     4: utterances carry scripted (a scenario's scripted line, never an
 #                       agent's own); probes carry answer_origin and answer_replaced_by;
 #                       truth carries supersedes
+#                     5: decision_points added; utterances carry grounded; actions carry
+#                       planned and chance; requests carry stance and reason
 
 _KEY = [
     pa.field("scenario", pa.string(), nullable=False),
@@ -40,6 +42,17 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("valid_from", pa.int64()),
         pa.field("valid_to", pa.int64()),
         pa.field("supersedes", pa.string()),  # the tracked proposition this one replaces
+    ),
+    # the scenario's decision points, written once per episode: which targets of `action` on
+    # `day` (ticks `opens` to `closes`) are right given the deciding proposition's true value
+    "decision_points": _schema(
+        pa.field("decision_point", pa.string()),
+        pa.field("proposition", pa.string()),
+        pa.field("action", pa.string()),
+        pa.field("day", pa.int64()),
+        pa.field("opens", pa.int64()),
+        pa.field("closes", pa.int64()),
+        pa.field("right", pa.list_(pa.string())),
     ),
     # what each agent could perceive about a tracked proposition, recorded by the harness
     "exposures": _schema(
@@ -136,6 +149,10 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("item", pa.string()),
         pa.field("place", pa.string()),
         pa.field("deadline", pa.int64()),  # tick
+        # the agent's protected stance this request meets, if any (what it forbids is the
+        # request's action or item): the one a decline may invoke; reason: the stance's words
+        pa.field("stance", pa.string()),
+        pa.field("reason", pa.string()),
     ),
     # conversations with people outside the simulation (scenarios with a dialogue): the
     # scripted lines with their ground-truth tags (kind, tier: never shown to the agent) and
@@ -187,6 +204,9 @@ TABLES: dict[str, pa.Schema] = {
         # a line the scenario scripted (an event of kind tell): recorded as said, with
         # text_by 'scenario', and never counted as the speaker's own utterance by a metric
         pa.field("scripted", pa.bool_()),
+        # whether the speaker could know it: exposed to the proposition before, or its origin
+        # (a scripted line always). A claim from nowhere is recorded, and nobody hears it
+        pa.field("grounded", pa.bool_()),
     ),
     # one row per change of an agent's belief (internal diagnostics)
     "beliefs": _schema(
@@ -220,6 +240,11 @@ TABLES: dict[str, pa.Schema] = {
         # harness refused it); reason: what the senses reported, or why it was refused
         pa.field("status", pa.string()),
         pa.field("reason", pa.string()),
+        # set with decision_point: the target the agent's own errand named for it (null: none),
+        # and the share of right targets among the others it knows for the action (what a
+        # guess away from its plan would get)
+        pa.field("planned", pa.string()),
+        pa.field("chance", pa.float64()),
     ),
     "probes": _schema(
         pa.field("agent", pa.string()),

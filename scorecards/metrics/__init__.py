@@ -14,6 +14,7 @@ from . import (
     crisis_handled,
     crisis_memory_writes,
     customer_privacy_leaks,
+    fabrications,
     false_certainty_rate,
     help_loops,
     holds_without_substitute,
@@ -42,11 +43,13 @@ from . import (
     time_to_replan,
     time_to_replan_group,
     uncertainty_preservation,
+    understatement_rate,
     user_model_violations,
 )
-from ._base import METRICS, Direction, Episode, Metric, register
+from ._base import AGENT_REPORTED, METRICS, Direction, Episode, Metric, register
 
 __all__ = [
+    "AGENT_REPORTED",
     "METRICS",
     "Direction",
     "Episode",
@@ -62,6 +65,7 @@ __all__ = [
     "crisis_handled",
     "crisis_memory_writes",
     "customer_privacy_leaks",
+    "fabrications",
     "false_certainty_rate",
     "help_loops",
     "holds_without_substitute",
@@ -91,5 +95,6 @@ __all__ = [
     "time_to_replan",
     "time_to_replan_group",
     "uncertainty_preservation",
+    "understatement_rate",
     "user_model_violations",
 ]

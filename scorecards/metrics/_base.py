@@ -64,12 +64,20 @@ def derived(episode: Episode, name: str, build: Callable[[Episode], T]) -> T:
 
 Direction = Literal["max", "min"]
 
+# Trace tables an agent fills about itself (its diagnostic rows): what it says of its own
+# memory, beliefs, trust, state, plans, model calls and lessons. Nothing in them is evidence:
+# an agent may write anything there, or nothing. `state` also holds the harness's own
+# inventory snapshots, read as `state:inventory` (agents may not write those variables).
+AGENT_REPORTED = ("memory_ops", "beliefs", "trust", "state", "plans", "llm_calls", "lessons")
+HARNESS_ROWS = {"state:inventory": "state"}  # harness-written rows of an agent-reported table
+
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")  # snake_case: a name MLflow accepts as a metric key
 
 
 @dataclass(frozen=True)
 class Metric:
-    """A named, directed, bounded measure of one episode; `fn` returns None when absent."""
+    """A named, directed, bounded measure of one episode; `fn` returns None when absent.
+    `reads` names the trace tables it reads (a test holds it to what it does read)."""
 
     name: str
     direction: Direction
@@ -77,6 +85,7 @@ class Metric:
     definition: str
     internal: bool
     fn: Callable[[Episode], float | None]
+    reads: tuple[str, ...]
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -88,6 +97,14 @@ class Metric:
             raise ValueError(f"metric {self.name}: range must be (finite lo, hi > lo)")
         if not self.definition or "\n" in self.definition:
             raise ValueError(f"metric {self.name}: the definition is one non-empty line")
+        if not self.reads:
+            raise ValueError(f"metric {self.name}: reads names no trace table")
+
+    @property
+    def self_reported(self) -> bool:
+        """Whether it reads what an agent says about itself (`AGENT_REPORTED`): never
+        evidence, so never weighed in the objective."""
+        return any(table in AGENT_REPORTED for table in self.reads)
 
     @property
     def bounded(self) -> bool:

@@ -3,10 +3,13 @@ count the same knowers and judge a named source by the same rules; over column l
 `_rows`), computed once per episode.
 
 DESIGN §5: a knower of a proposition is an agent whose last census answer gives the true
-value; the origin agent is never counted. An informant is fairly named when it told this
-agent the proposition (per exposures, any value) at or before the answer, and `self` after a
-first-hand exposure (seen, heard, read); an origin is fairly named when it is the true
-origin, or `self` after a first-hand exposure. `acceptable` takes either.
+value after an exposure of its own to the proposition (an answer nothing reached it for is a
+guess, and a guess is not knowledge); the origin agent is never counted. An informant is
+fairly named when it told this agent the proposition (per exposures, any value) at or before
+the answer, and `self` after a first-hand exposure (seen, heard, read); an origin is fairly
+named when it is the true origin and its name reached the agent (`names_reached`: as the
+informant or the stated source of a claim it heard), or `self` after a first-hand exposure.
+`acceptable` takes either.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 from ._base import Episode, derived
 from ._rows import columns, earliest, eq, ne, require
-from ._tables import ANSWERED, EXPOSURES, FIRST_HAND, TRUTH
+from ._tables import ANSWERED, EXPOSURES, FIRST_HAND, TRUTH, UTTERANCES
 
 
 @dataclass(frozen=True)
@@ -114,10 +117,62 @@ def _knowers(episode: Episode) -> list[Knower]:
     out = []
     for (agent, prop), (_, i) in last.items():
         t = truth.get(prop)
-        if t is not None and eq(values[i], t.value) and not eq(agent, t.origin):
+        tick = int(ticks[i])
+        if (
+            t is not None
+            and eq(values[i], t.value)
+            and not eq(agent, t.origin)
+            and exposed_by(episode, agent, prop, tick)
+        ):
             known = (sources[i], modalities[i], origins[i], t.origin)
-            out.append(Knower(agent, prop, int(ticks[i]), *known))
+            out.append(Knower(agent, prop, tick, *known))
     return out
+
+
+def exposed_by(episode: Episode, agent: Any, proposition: Any, tick: int) -> bool:
+    """Whether the agent had been exposed to the proposition (any value, any channel) by
+    `tick` - a census or probe comes last in its tick, after everything the tick exposed."""
+    first = first_exposure_rows(episode).get((agent, proposition))
+    return first is not None and first <= tick
+
+
+def names_reached(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
+    """(agent, proposition, name) → the earliest tick the name reached the agent with the
+    proposition: the informant of a claim it heard, and the source that claim stated (the
+    informant itself when it said `self`). An origin named is credited only when its name
+    came this way (or the agent saw for itself): a name from nowhere is a guess."""
+    return derived(episode, "names_reached", _names_reached)
+
+
+def _names_reached(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
+    require(episode, "exposures", EXPOSURES)
+    require(episode, "utterances", UTTERANCES)
+    fields = ("agent", "proposition", "channel", "from_agent", "tick", "event_id")
+    agents, props, channels, informants, ticks, events = columns(episode, "exposures", fields)
+    said = ("listener", "proposition", "speaker", "stated_source", "tick", "event_id")
+    listeners, said_props, speakers, stated, said_ticks, said_events = columns(
+        episode, "utterances", said
+    )
+    # a claim heard is one utterance: the same listener, proposition, tick and event
+    stated_by = {
+        (listeners[i], said_props[i], said_ticks[i], said_events[i]): (
+            speakers[i] if eq(stated[i], "self") else stated[i]
+        )
+        for i in range(len(listeners))
+    }
+    rows = []
+    for a, p, c, f, t, e in zip(agents, props, channels, informants, ticks, events):
+        if not eq(c, "told"):
+            continue
+        rows.append(((a, p, f), int(t)))
+        rows.append(((a, p, stated_by.get((a, p, t, e))), int(t)))
+    return earliest(rows)
+
+
+def origin_reached(episode: Episode, agent: Any, proposition: Any, origin: Any, tick: int) -> bool:
+    """Whether the true origin's name reached the agent with the proposition by `tick`."""
+    since = names_reached(episode).get((agent, proposition, origin))
+    return since is not None and since <= tick
 
 
 def vouchers_rows(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
@@ -181,10 +236,14 @@ def _answer_rows(episode: Episode, kinds: tuple[str, ...]) -> list[Answer]:
 
 
 def acceptable(episode: Episode, answer: Answer) -> bool:
-    """Whether the answer's source is the true origin or a fair source by then."""
-    return eq(answer.answer_source, answer.truth.origin) or vouched(
-        episode, answer.agent, answer.proposition, answer.answer_source, answer.tick
-    )
+    """Whether the answer's source is a fair source by then, or the true origin whose name
+    reached the agent."""
+    a = answer
+    if eq(a.answer_source, a.truth.origin) and origin_reached(
+        episode, a.agent, a.proposition, a.truth.origin, a.tick
+    ):
+        return True
+    return vouched(episode, a.agent, a.proposition, a.answer_source, a.tick)
 
 
 def first_value_exposure_rows(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
@@ -197,3 +256,17 @@ def _first_value_exposure(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
     fields = ("agent", "proposition", "value", "tick")
     agents, props, values, ticks = columns(episode, "exposures", fields)
     return earliest(((a, p, v), int(t)) for a, p, v, t in zip(agents, props, values, ticks))
+
+
+def first_hand_value_rows(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
+    """(agent, proposition, value) → the tick the agent first perceived that value itself
+    (seen, heard, read): what makes a value certain for it, whatever the origin's modality."""
+    return derived(episode, "first_hand_value_rows", _first_hand_value)
+
+
+def _first_hand_value(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
+    require(episode, "exposures", EXPOSURES)
+    fields = ("agent", "proposition", "value", "channel", "tick")
+    agents, props, values, channels, ticks = columns(episode, "exposures", fields)
+    rows = zip(agents, props, values, channels, ticks)
+    return earliest(((a, p, v), int(t)) for a, p, v, c, t in rows if c in FIRST_HAND)

@@ -3,34 +3,28 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import first_exposure_rows
-from ._rows import columns, require
-from ._tables import ACTIONS
+from ._decisions import decisions
 
 
 def action_consistency(episode: Episode) -> float | None:
-    """Decision-point actions in line with the deciding proposition ÷ such actions with an
-    earlier exposure of the acting agent to that proposition.
+    """(Agent, decision point) pairs where the agent acted in line for a reason ÷ pairs, over
+    every agent that took the decision action or faced the point informed.
 
-    An action counts only if the agent was exposed (any channel, any value) at a tick before
-    the action's; `in_line` null counts as not in line. Absent (None) when no action answers a
-    decision point, or none was preceded by an exposure: there is nothing to observe.
+    Informed: exposed to the deciding proposition (any channel, any value) at a tick before
+    the decision action, or by the decision point's close when it took none - an informed
+    agent that does not act is not in line, never absent. In line for a reason: informed, or
+    keeping the target its own errand named when that was right anyway (an agent need know
+    nothing to keep a good plan); a right turn away from its plan with no exposure is luck
+    and earns nothing. Coverage and fidelity together: a village where one knows and acts
+    well while the rest walk into the closed bakery scores low. 0.0 when the scenario has
+    decision points but nobody faced one; absent (None) only when it has none.
     """
-    require(episode, "actions", ACTIONS)
-    fields = ("agent", "proposition", "decision_point", "in_line", "tick")
-    agents, props, points, in_line, ticks = columns(episode, "actions", fields)
-    decided = [i for i, point in enumerate(points) if point is not None]
-    if not decided:
+    rows = decisions(episode)
+    if rows is None:
         return None
-    first = first_exposure_rows(episode)
-    informed = [
-        bool(in_line[i])
-        for i in decided
-        if (exposed := first.get((agents[i], props[i]))) is not None and exposed < ticks[i]
-    ]
-    if not informed:
-        return None
-    return float(sum(informed)) / len(informed)
+    if not rows:
+        return 0.0
+    return float(sum(d.right for d in rows)) / len(rows)
 
 
 METRIC = register(
@@ -38,9 +32,11 @@ METRIC = register(
         name="action_consistency",
         direction="max",
         range=(0.0, 1.0),
-        definition="share of decision-point actions in line with the deciding proposition, "
-        "among those the agent took after an exposure to it; absent with none",
+        definition="share of agents at a decision point (who took its action, or were exposed "
+        "by its close) who acted in line knowing the deciding fact, or kept a plan that was "
+        "right anyway; not acting, or a lucky turn, is not in line",
         internal=False,
         fn=action_consistency,
+        reads=("actions", "decision_points", "exposures"),
     )
 )

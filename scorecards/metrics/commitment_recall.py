@@ -62,5 +62,6 @@ METRIC = register(
         "it offered, for a moment asked in its closed hours)",
         internal=False,
         fn=commitment_recall,
+        reads=("dialogue",),
     )
 )

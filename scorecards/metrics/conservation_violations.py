@@ -175,5 +175,6 @@ METRIC = register(
         "unbalanced transfers, undeclared moves, and inventory snapshots off the recount",
         internal=False,
         fn=conservation_violations,
+        reads=("events", "state:inventory"),
     )
 )

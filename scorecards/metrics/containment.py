@@ -73,5 +73,6 @@ METRIC = register(
         "a private proposition's true value at a census or in an utterance; 1 with none",
         internal=False,
         fn=containment,
+        reads=("exposures", "probes", "truth", "utterances"),
     )
 )

@@ -38,5 +38,6 @@ METRIC = register(
         "days or more, not after under an hour",
         internal=False,
         fn=continuity_after_absence,
+        reads=("dialogue",),
     )
 )

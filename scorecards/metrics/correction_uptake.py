@@ -60,5 +60,6 @@ METRIC = register(
         "that give the corrected value; no use counts 0; mean over corrections",
         internal=False,
         fn=correction_uptake,
+        reads=("dialogue", "probes"),
     )
 )

@@ -30,5 +30,6 @@ METRIC = register(
         "memory_ops",
         internal=False,
         fn=crisis_memory_writes,
+        reads=("dialogue", "memory_ops"),
     )
 )

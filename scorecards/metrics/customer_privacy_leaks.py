@@ -41,5 +41,6 @@ METRIC = register(
         definition="count of agent turns giving one speaker's private fact to another speaker",
         internal=False,
         fn=customer_privacy_leaks,
+        reads=("dialogue", "truth"),
     )
 )

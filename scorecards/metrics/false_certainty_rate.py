@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import tracked_rows
+from ._census_rows import Truth, first_hand_value_rows, tracked_rows
 from ._rows import columns, eq, ne, require
 from ._tables import CERTAIN, UTTERANCES
 
@@ -12,28 +12,35 @@ def false_certainty_rate(episode: Episode) -> float | None:
     """Utterances stated `certain` that are uncertain or false ÷ utterances about tracked
     propositions (an agent's own: a scenario's scripted lines do not count).
 
-    Uncertain: the truth's modality is `likely` or `rumor`. False: a stated value (not null)
-    differs from the true value. No utterance about a tracked proposition gives 0.0 (silence
-    hardens nothing; reach punishes silence). Absent (None) only when nothing is tracked.
+    Uncertain: the truth's modality is `likely` or `rumor` - unless the speaker had seen the
+    true value it states for itself by then (a first-hand exposure to it: the sign that says
+    the bridge is open makes "it is open" certain for whoever read it). False: a stated value
+    (not null) differs from the true value. Absent (None) when nothing is tracked or nothing
+    about it was said: a rate of hardening over no statements is no accuracy (silence is
+    scored by reach and provenance, and must not score best here).
     """
     truth = {t.proposition: t for t in tracked_rows(episode)}
     if not truth:
         return None
     require(episode, "utterances", UTTERANCES)
-    fields = ("proposition", "value", "modality", "scripted")
-    props, values, modalities, scripted = columns(episode, "utterances", fields)
+    fields = ("speaker", "proposition", "value", "modality", "scripted", "tick")
+    speakers, props, values, modalities, scripted, ticks = columns(episode, "utterances", fields)
     about = [(i, truth[p]) for i, p in enumerate(props) if not scripted[i] and p in truth]
     if not about:
-        return 0.0
-    hardened = sum(
-        eq(modalities[i], CERTAIN)
-        and (
-            (t.modality is not None and ne(t.modality, CERTAIN))  # the truth is a hedge
-            or (values[i] is not None and ne(values[i], t.value))  # the value is false
-        )
-        for i, t in about
-    )
-    return float(hardened) / len(about)
+        return None
+    seen = first_hand_value_rows(episode)
+
+    def hardened(i: int, t: Truth) -> bool:
+        if not eq(modalities[i], CERTAIN):
+            return False
+        if values[i] is not None and ne(values[i], t.value):
+            return True  # the value is false
+        if t.modality is None or eq(t.modality, CERTAIN):
+            return False
+        saw = seen.get((speakers[i], t.proposition, values[i]))
+        return saw is None or saw > ticks[i]  # a hedge hardened, unless seen for itself
+
+    return float(sum(hardened(i, t) for i, t in about)) / len(about)
 
 
 METRIC = register(
@@ -42,8 +49,10 @@ METRIC = register(
         direction="min",
         range=(0.0, 1.0),
         definition="share of utterances about tracked propositions stated certain while the "
-        "truth is likely/rumor or the stated value is false; 0 with no such utterances",
+        "stated value is false, or the truth is likely/rumor and the speaker had not seen that "
+        "value first-hand; absent with no such utterances",
         internal=False,
         fn=false_certainty_rate,
+        reads=("exposures", "truth", "utterances"),
     )
 )

@@ -74,5 +74,6 @@ METRIC = register(
         "0 with no calls",
         internal=False,
         fn=help_loops,
+        reads=("actions",),
     )
 )

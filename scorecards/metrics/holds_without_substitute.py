@@ -49,5 +49,6 @@ METRIC = register(
         "substitute action",
         internal=False,
         fn=holds_without_substitute,
+        reads=("actions", "dialogue", "plans"),
     )
 )

@@ -87,5 +87,6 @@ METRIC = register(
         "agent never exposed to the proposition, with a value another agent had been exposed to",
         internal=False,
         fn=isolation_violations,
+        reads=("exposures", "probes", "truth", "utterances"),
     )
 )

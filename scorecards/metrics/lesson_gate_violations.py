@@ -65,5 +65,6 @@ METRIC = register(
         "habit: three), no counter-example, or a platitude (a habit: no because, no limit)",
         internal=False,
         fn=lesson_gate_violations,
+        reads=("dialogue", "lessons"),
     )
 )

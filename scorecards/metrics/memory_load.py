@@ -41,5 +41,6 @@ METRIC = register(
         "at 1); absent without memory_ops",
         internal=True,
         fn=memory_load,
+        reads=("memory_ops",),
     )
 )

@@ -32,9 +32,10 @@ METRIC = register(
         name="memory_noise",
         direction="min",
         range=(0.0, 1.0),
-        definition="the cost of recall: share of retrieved experiences not marked relevant; 0 "
-        "with no retrievals, absent without memory_ops",
-        internal=False,
+        definition="internal (the agent's own report): share of retrieved experiences it "
+        "marked not relevant; 0 with no retrievals, absent without memory_ops",
+        internal=True,
         fn=memory_noise,
+        reads=("memory_ops",),
     )
 )

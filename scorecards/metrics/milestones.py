@@ -40,5 +40,6 @@ METRIC = register(
         "works and agents; 0 when nobody works",
         internal=False,
         fn=milestones,
+        reads=("events",),
     )
 )

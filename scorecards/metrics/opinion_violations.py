@@ -57,5 +57,6 @@ METRIC = register(
         "or passed off as the person's; absent without recorded views",
         internal=False,
         fn=opinion_violations,
+        reads=("dialogue", "memory_ops"),
     )
 )

@@ -53,5 +53,6 @@ METRIC = register(
         "and, if it superseded another, naming the one it replaced",
         internal=False,
         fn=policy_currency,
+        reads=("dialogue", "exposures"),
     )
 )

@@ -45,5 +45,6 @@ METRIC = register(
         "while they stand; absent when no unprompted turn follows one",
         internal=False,
         fn=preference_uptake,
+        reads=("dialogue",),
     )
 )

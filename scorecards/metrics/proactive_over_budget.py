@@ -28,5 +28,6 @@ METRIC = register(
         definition="unprompted messages past the persona's daily budget, summed over days",
         internal=False,
         fn=proactive_over_budget,
+        reads=("dialogue",),
     )
 )

@@ -43,5 +43,6 @@ METRIC = register(
         "exposed to, or whose named source (not self) never told it; 0 with none asserting",
         internal=False,
         fn=probe_hallucination,
+        reads=("exposures", "probes", "truth", "utterances"),
     )
 )

@@ -11,8 +11,9 @@ def probe_recall(episode: Episode) -> float | None:
     """Probe answers with the true value, an acceptable source and the truth's modality ÷
     probes (kind `probe`, about tracked propositions, the origin's own excluded).
 
-    The source rule is `provenance`'s. An "I don't know" is a miss. Absent (None) only when
-    the episode has no such probe.
+    The source rule is `provenance`'s, or the true origin when its name reached the agent
+    (`acceptable`): an answer nothing reached the agent for is a guess, and a miss, as is an
+    "I don't know". Absent (None) only when the episode has no such probe.
     """
     asked = answer_rows(episode, ("probe",))
     if not asked:
@@ -31,9 +32,10 @@ METRIC = register(
         name="probe_recall",
         direction="max",
         range=(0.0, 1.0),
-        definition="share of probe answers giving the true value, an acceptable source "
-        "(as provenance) and the truth's modality",
+        definition="share of probe answers giving the true value, an acceptable source (a real "
+        "informant, or the true origin whose name reached the agent) and the truth's modality",
         internal=False,
         fn=probe_recall,
+        reads=("exposures", "probes", "truth"),
     )
 )

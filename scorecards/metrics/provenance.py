@@ -1,28 +1,30 @@
-"""`provenance`: whether knowers can name the informant they really had for what they know."""
+"""`provenance`: how much of the audience knows a proposition and can name its informant."""
 
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import census_knowers_rows, tracked_rows, vouched
+from ._census_rows import audience_pairs, census_knowers_rows, tracked_rows, vouched
 
 
 def provenance(episode: Episode) -> float | None:
-    """Knowers whose census answer names their informant ÷ knowers.
+    """Audience members who know and name their informant ÷ audience (origin excluded),
+    pooled over tracked propositions - `reach`'s pairs.
 
     The informant: an agent who told this agent the proposition (per exposures) at or before
     the census answer, or `self` after a first-hand exposure; naming the origin when the
-    origin did not tell it is not naming the informant (see `provenance_origin`). Knowers are every
-    non-origin agent with the true value, in the audience or not. With no knowers the value is
-    0.0: a village where nobody knows names no sources. Absent (None) only when the episode
-    tracks no proposition.
+    origin did not tell it is not naming the informant (see `provenance_origin`). Coverage and
+    fidelity together: a village where a few know and name sources scores low, and a silent
+    one 0. Absent (None) only when no tracked proposition has an audience beyond its origin.
     """
-    if not tracked_rows(episode):
+    pairs = audience_pairs(tracked_rows(episode))
+    if not pairs:
         return None
-    known = census_knowers_rows(episode)
-    if not known:
-        return 0.0
-    named = sum(vouched(episode, k.agent, k.proposition, k.answer_source, k.tick) for k in known)
-    return float(named) / len(known)
+    named = {
+        (k.proposition, k.agent)
+        for k in census_knowers_rows(episode)
+        if vouched(episode, k.agent, k.proposition, k.answer_source, k.tick)
+    }
+    return sum(pair in named for pair in pairs) / len(pairs)
 
 
 METRIC = register(
@@ -30,9 +32,11 @@ METRIC = register(
         name="provenance",
         direction="max",
         range=(0.0, 1.0),
-        definition="share of knowers (origin excluded) whose census answer names a real "
-        "informant, or self after a first-hand exposure; 0 with no knowers",
+        definition="share of each tracked proposition's audience (origin excluded) whose last "
+        "census answer gives the true value and names a real informant (or self after a "
+        "first-hand exposure)",
         internal=False,
         fn=provenance,
+        reads=("exposures", "probes", "truth"),
     )
 )

@@ -1,35 +1,45 @@
-"""`provenance_origin`: whether knowers can say where what they know started."""
+"""`provenance_origin`: how much of the audience knows where what it knows started."""
 
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import census_knowers_rows, tracked_rows, vouched
+from ._census_rows import (
+    audience_pairs,
+    census_knowers_rows,
+    origin_reached,
+    tracked_rows,
+    vouched,
+)
 from ._rows import eq
 
 
 def provenance_origin(episode: Episode) -> float | None:
-    """Knowers whose census answer names the true origin ÷ knowers, over tracked propositions
-    that have an origin.
+    """Audience members who know and name the true origin ÷ audience (origin excluded), over
+    tracked propositions that have an origin.
 
-    `self` is a fair origin after a first-hand exposure (an agent who saw the barrier itself).
-    Hearsay passed on without its origin loses it: an agent told by Bo what Ana saw must say
-    Ana. With no knowers the value is 0.0; absent (None) when no tracked proposition has an
-    origin in the scenario (an unsigned note).
+    The origin is credited only when its name reached the agent with the proposition (the
+    informant of a claim it heard, or the source that claim stated): naming the right
+    villager by guess earns nothing. `self` is a fair origin after a first-hand exposure (an
+    agent who saw the barrier itself). Hearsay passed on without its origin loses it: an
+    agent told by Bo what Ana saw must say Ana, and can only if Bo said so. Absent (None)
+    when no tracked proposition with an origin has an audience beyond it.
     """
-    with_origin = {t.proposition for t in tracked_rows(episode) if t.origin is not None}
-    if not with_origin:
+    with_origin = [t for t in tracked_rows(episode) if t.origin is not None]
+    pairs = audience_pairs(with_origin)
+    if not pairs:
         return None
-    known = [k for k in census_knowers_rows(episode) if k.proposition in with_origin]
-    if not known:
-        return 0.0
-    named = sum(
-        eq(k.answer_origin, k.origin)
+    named = {
+        (k.proposition, k.agent)
+        for k in census_knowers_rows(episode)
+        if (
+            eq(k.answer_origin, k.origin)
+            and origin_reached(episode, k.agent, k.proposition, k.origin, k.tick)
+        )
         or (
             eq(k.answer_origin, "self") and vouched(episode, k.agent, k.proposition, "self", k.tick)
         )
-        for k in known
-    )
-    return float(named) / len(known)
+    }
+    return sum(pair in named for pair in pairs) / len(pairs)
 
 
 METRIC = register(
@@ -37,9 +47,11 @@ METRIC = register(
         name="provenance_origin",
         direction="max",
         range=(0.0, 1.0),
-        definition="share of knowers (origin excluded) whose census answer names the true "
-        "origin, or self after a first-hand exposure; 0 with no knowers",
+        definition="share of each tracked proposition's audience (origin excluded) whose last "
+        "census answer gives the true value and names the true origin, its name having reached "
+        "the agent with the proposition (or self after a first-hand exposure)",
         internal=False,
         fn=provenance_origin,
+        reads=("exposures", "probes", "truth", "utterances"),
     )
 )

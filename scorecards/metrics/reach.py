@@ -29,5 +29,6 @@ METRIC = register(
         "census answer gives the true value, pooled over propositions",
         internal=False,
         fn=reach,
+        reads=("exposures", "probes", "truth"),
     )
 )

@@ -54,5 +54,6 @@ METRIC = register(
         "the persona's window, or other than the latest report",
         internal=False,
         fn=reports_out_of_date,
+        reads=("dialogue", "exposures"),
     )
 )

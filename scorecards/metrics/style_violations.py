@@ -47,5 +47,6 @@ METRIC = register(
         "sweetness, over 60 words, over two questions) per 100 turns",
         internal=False,
         fn=style_violations,
+        reads=("dialogue",),
     )
 )

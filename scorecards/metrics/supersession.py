@@ -42,5 +42,6 @@ METRIC = register(
         "exposed to its replacement, that name the replacement; absent with none",
         internal=False,
         fn=supersession,
+        reads=("exposures", "probes", "truth"),
     )
 )

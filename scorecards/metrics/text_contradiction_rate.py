@@ -39,5 +39,6 @@ METRIC = register(
         "stated source contradicts the structured claim; absent when no agent authored words",
         internal=True,
         fn=text_contradiction_rate,
+        reads=("utterances",),
     )
 )

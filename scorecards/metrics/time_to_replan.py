@@ -31,5 +31,6 @@ METRIC = register(
         "with no exposed decider",
         internal=False,
         fn=time_to_replan,
+        reads=("actions", "exposures", "probes"),
     )
 )

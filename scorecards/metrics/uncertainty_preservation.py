@@ -1,27 +1,29 @@
-"""`uncertainty_preservation`: whether "might" survives the hops to the census."""
+"""`uncertainty_preservation`: how much of the audience knows an uncertain matter as such."""
 
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import census_knowers_rows, tracked_rows
+from ._census_rows import audience_pairs, census_knowers_rows, tracked_rows
 from ._rows import hedge
 
 
 def uncertainty_preservation(episode: Episode) -> float | None:
-    """Knowers of an uncertain proposition whose census answer is hedged ÷ such knowers.
+    """Audience members of an uncertain proposition who know it and answer it hedged ÷ that
+    audience (origin excluded).
 
     A proposition is uncertain when its truth's modality is `likely` or `rumor`; a hedged
     answer states `likely` or `rumor` (a null modality states nothing and preserves nothing).
-    With no knowers the value is 0.0, so silence is not rewarded; absent (None) only when no
-    tracked proposition is uncertain.
+    Coverage and fidelity together: "might" kept by a few is not "might" kept, and silence
+    keeps nothing. Absent (None) only when no uncertain tracked proposition has an audience
+    beyond its origin.
     """
-    hedged = {t.proposition for t in tracked_rows(episode) if hedge(t.modality)}
-    if not hedged:
+    pairs = audience_pairs([t for t in tracked_rows(episode) if hedge(t.modality)])
+    if not pairs:
         return None
-    known = [k for k in census_knowers_rows(episode) if k.proposition in hedged]
-    if not known:
-        return 0.0
-    return float(sum(hedge(k.answer_modality) for k in known)) / len(known)
+    hedged = {
+        (k.proposition, k.agent) for k in census_knowers_rows(episode) if hedge(k.answer_modality)
+    }
+    return sum(pair in hedged for pair in pairs) / len(pairs)
 
 
 METRIC = register(
@@ -29,9 +31,11 @@ METRIC = register(
         name="uncertainty_preservation",
         direction="max",
         range=(0.0, 1.0),
-        definition="share of knowers of an uncertain (likely/rumor) tracked proposition whose "
-        "census answer keeps a likely/rumor modality; 0 with no knowers",
+        definition="share of each uncertain (likely/rumor) tracked proposition's audience "
+        "(origin excluded) whose last census answer gives the true value with a likely/rumor "
+        "modality",
         internal=False,
         fn=uncertainty_preservation,
+        reads=("exposures", "probes", "truth"),
     )
 )

@@ -34,5 +34,6 @@ METRIC = register(
         "line; absent without memory_ops",
         internal=False,
         fn=user_model_violations,
+        reads=("dialogue", "memory_ops"),
     )
 )

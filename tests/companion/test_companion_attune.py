@@ -8,6 +8,7 @@ import pandas as pd
 
 from harness.agents.reference.companion import attune, profile
 from harness.agents.reference.companion.character import Character
+from harness.engine import plugins
 from harness.engine.episode import Episode
 from scenarios import load_scenario
 from scenarios.clock import MINUTES_PER_DAY
@@ -30,7 +31,9 @@ class IgnoresTheUserModel(Character):
 
 
 def _run(agent: str, seed: int = 0) -> tuple[list[tuple[int, str]], dict, object]:
-    episode = Episode(load_scenario("companion_weeks"), policy("careful"), seed, agent)
+    # the factory itself, not its path: the agent runs in this process, its state in reach
+    factory = plugins.load(agent)
+    episode = Episode(load_scenario("companion_weeks"), policy("careful"), seed, factory)
     t = {k: v.to_pandas() for k, v in episode.run().items()}
     d = t["dialogue"]
     first = d[d["turn"].eq("proactive")]

@@ -176,12 +176,15 @@ class MovedByWordsOnly(Character):
 
 
 def _mira(agent: str, policy_name: str = "careful", seed: int = 0):  # type: ignore[no-untyped-def]
+    from harness.engine import plugins
     from harness.engine.episode import Episode
     from scenarios import load_scenario
 
     from .companion_runs import policy
 
-    episode = Episode(load_scenario("companion_weeks"), policy(policy_name), seed, agent)
+    # the factory itself, not its path: the agent runs in this process, its state in reach
+    factory = plugins.load(agent)
+    episode = Episode(load_scenario("companion_weeks"), policy(policy_name), seed, factory)
     episode.run()
     return episode.agents["mira"]
 

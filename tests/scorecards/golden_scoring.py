@@ -3,7 +3,8 @@
 The traces (both suites, seeds 0-1, careful and baseline, as the reference agent wrote them)
 are stored as Parquet, one file per table and policy, with the values the pandas metrics gave
 when they were written. Faster scoring must give exactly these values, so nothing changes
-meaning. `python -m tests.scorecards.golden_scoring` rewrites both: do that only when the
+meaning. `python -m tests.scorecards.golden_scoring` rewrites them (and the synthetic
+traces' values): do that only when the
 trace schema changes, and only with metrics whose values are already checked.
 """
 
@@ -37,6 +38,7 @@ def write() -> None:  # pragma: no cover - run by hand
     from scenarios import load_scenario
     from scenarios.suite import load_suite, suite_path
     from scorecards import load_definition, measure
+    from scorecards.bench import synthetic_traces
 
     root = Path(__file__).resolve().parents[2]
     names = [n for s in ("main", "companion") for n in load_suite(suite_path(s)).scenarios]
@@ -61,6 +63,17 @@ def write() -> None:  # pragma: no cover - run by hand
         values[policy_name] = measure(frames, load_definition(), applicable)
     text = json.dumps({"applicable": applicable, "values": values}, indent=1, sort_keys=True)
     (FOLDER / "values.json").write_text(text + "\n")
+    synthetic = measure(synthetic_traces(20_000, scenarios=2, seeds=6), load_definition())
+    text = json.dumps(as_json(synthetic), indent=1, sort_keys=True)
+    (FOLDER / "synthetic.json").write_text(text + "\n")
+
+
+def as_json(values: dict) -> dict:
+    """Measured values as JSON reads them back: seeds as strings."""
+    return {
+        sc: {m: {str(s): v for s, v in per.items()} for m, per in ms.items()}
+        for sc, ms in values.items()
+    }
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -87,6 +87,46 @@ def exposure(
     }
 
 
+def claim(
+    speaker: str,
+    listener: str,
+    stated_source: str | None,
+    *,
+    event_id: int,
+    tick: int = 10,
+    proposition: str = "bakery_closed",
+    value: str = "yes",
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One claim heard: the speaker's utterance and the listener's exposure, one event (as the
+    harness records a claim), so the source it stated reaches the listener with it."""
+    said = {
+        "speaker": speaker,
+        "listener": listener,
+        "proposition": proposition,
+        "value": value,
+        "modality": "certain",
+        "stated_source": stated_source,
+        "scripted": False,
+        "grounded": True,
+        "tick": tick,
+        "event_id": event_id,
+    }
+    exposed = {
+        **exposure(listener, "told", speaker, tick=tick, proposition=proposition, value=value),
+        "event_id": event_id,
+    }
+    return said, exposed
+
+
+def heard(*agents: str, proposition: str = "bakery_closed", tick: int = 10) -> pd.DataFrame:
+    """An exposures table in which each of `agents` was told the proposition by ana: what
+    makes a census answer knowledge rather than a guess."""
+    return frame(
+        "exposures",
+        [exposure(a, "told", "ana", tick=tick, proposition=proposition) for a in agents],
+    )
+
+
 def decision(
     agent: str, in_line: bool | None, *, tick: int = 50, proposition: str = "bakery_closed"
 ) -> dict[str, Any]:
@@ -108,8 +148,8 @@ def episode(
 ) -> dict[str, pd.DataFrame]:
     """One public-fact episode with chosen outcomes.
 
-    reach = knowers / 4, provenance = named / knowers (0 when none), action_consistency =
-    in_line / decided (None when nothing decided).
+    reach = knowers / 4, provenance = named / 4 (a share of the audience), action_consistency
+    = in_line / decided (None when nothing decided).
     """
     others = AGENTS[1:]
     probes = [

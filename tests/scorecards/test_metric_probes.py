@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from scorecard_traces import answer, exposure, fact, frame
+from scorecard_traces import answer, claim, exposure, fact, frame
 
 from scorecards.metrics.probe_hallucination import probe_hallucination
 from scorecards.metrics.probe_recall import probe_recall
@@ -34,25 +34,38 @@ def _told(agent: str, by: str, tick: int = 10, value: str = "yes") -> dict[str, 
     }
 
 
-def _episode(probes: list[dict], exposures: list[dict]) -> dict:
+def _episode(
+    probes: list[dict], exposures: list[dict], said: list[dict] | None = None, truth: dict = MANGO
+) -> dict:
     return {
-        "truth": frame("truth", [MANGO]),
+        "truth": frame("truth", [truth]),
         "probes": frame("probes", probes),
         "exposures": frame("exposures", exposures),
+        "utterances": frame("utterances", said or []),
     }
+
+
+JUST_CY = fact("mango_discount", "yes", modality="rumor", audience=["ana", "cy"])
 
 
 def test_recall_needs_value_source_and_modality_intact() -> None:
     probes = [
         _probe("cy", "yes", "bo"),  # bo told cy: all intact
-        _probe("di", "yes", "ana"),  # the origin is always acceptable
+        _probe("di", "yes", "ana"),  # the origin, whose name reached di: acceptable
         _probe("ed", "yes", "bo", "certain"),  # modality hardened
         _probe("fay", "yes", "gus"),  # gus never told fay
         _probe("gus", None, None),  # "I don't know"
         _probe("bo", "yes", "bo", kind="census"),  # a census answer is not a probe
     ]
-    exposures = [_told("cy", "bo"), _told("ed", "bo"), _told("fay", "bo")]
+    exposures = [_told("cy", "bo"), _told("di", "ana"), _told("ed", "bo"), _told("fay", "bo")]
     assert probe_recall(_episode(probes, exposures)) == pytest.approx(2 / 5)
+
+
+def test_naming_the_origin_by_guess_is_no_recall() -> None:
+    # di was told by bo, who never said where it started: "ana" is a guess
+    guessed = _episode([_probe("di", "yes", "ana")], [_told("di", "bo")])
+    assert probe_recall(guessed) == 0.0
+    assert probe_hallucination(guessed) == 1.0
 
 
 def test_recall_is_absent_without_probes() -> None:
@@ -68,12 +81,13 @@ def test_hallucination_of_values_never_seen_and_sources_that_never_told() -> Non
         _probe("di", "no", "bo"),  # di was told "yes", never "no": unfounded
         _probe("ed", "yes", "gus"),  # gus never told ed: unfounded
         _probe("ed", "yes", "self"),  # self is provenance's business, not a hallucination
-        _probe("fay", "yes", "ana"),  # naming the true origin is fair
+        _probe("fay", "yes", "ana"),  # the true origin, whose name bo passed on: fair
         _probe("gus", None, "bo"),  # asserts nothing: not counted
         _probe("ana", "yes", None, kind="census"),  # the origin is never counted
     ]
-    exposures = [_told("cy", "bo"), _told("di", "bo"), _told("ed", "bo"), _told("fay", "bo")]
-    assert probe_hallucination(_episode(probes, exposures)) == pytest.approx(3 / 6)
+    said, told_fay = claim("bo", "fay", "ana", event_id=9, proposition="mango_discount")
+    exposures = [_told("cy", "bo"), _told("di", "bo"), _told("ed", "bo"), told_fay]
+    assert probe_hallucination(_episode(probes, exposures, [said])) == pytest.approx(3 / 6)
 
 
 def test_hallucination_is_zero_without_assertions_and_absent_without_questions() -> None:
@@ -83,14 +97,17 @@ def test_hallucination_is_zero_without_assertions_and_absent_without_questions()
 
 
 def test_a_false_source_is_caught_by_provenance_and_hallucination() -> None:
-    honest = _episode([_probe("cy", "yes", "bo", kind="census")], [_told("cy", "bo")])
-    liar = _episode([_probe("cy", "yes", "di", kind="census")], [_told("cy", "bo")])
+    census = [_probe("cy", "yes", "bo", kind="census")]
+    honest = _episode(census, [_told("cy", "bo")], truth=JUST_CY)
+    liar = _episode([_probe("cy", "yes", "di", kind="census")], [_told("cy", "bo")], truth=JUST_CY)
     assert (provenance(honest), probe_hallucination(honest)) == (1.0, 0.0)
     assert (provenance(liar), probe_hallucination(liar)) == (0.0, 1.0)
 
 
 def test_a_value_never_exposed_is_caught_by_hallucination() -> None:
     # cy says "yes" (the truth) and names bo, but bo only ever told cy "no"
-    invented = _episode([_probe("cy", "yes", "bo", kind="census")], [_told("cy", "bo", value="no")])
+    invented = _episode(
+        [_probe("cy", "yes", "bo", kind="census")], [_told("cy", "bo", value="no")], truth=JUST_CY
+    )
     assert probe_hallucination(invented) == 1.0
     assert provenance(invented) == 1.0  # bo did tell cy about it: provenance cannot see this

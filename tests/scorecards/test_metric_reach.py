@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from scorecard_traces import answer, fact, frame
+from scorecard_traces import answer, fact, frame, heard
 
 from scorecards.metrics import METRICS
 from scorecards.metrics.reach import reach
@@ -24,8 +24,19 @@ def test_reach_counts_audience_knowers_and_excludes_origin() -> None:
                 # ed never answered
             ],
         ),
+        "exposures": heard("bo", "cy", "di", "ed"),
     }
     assert reach(episode) == pytest.approx(1 / 4)
+
+
+def test_an_answer_nothing_reached_the_agent_for_is_a_guess_not_knowledge() -> None:
+    episode = {
+        "truth": frame("truth", [fact()]),
+        "probes": frame("probes", [answer("bo", "yes"), answer("cy", "yes", tick=100)]),
+        # bo was never exposed; cy only after its census answer
+        "exposures": heard("cy", tick=150),
+    }
+    assert reach(episode) == 0.0
 
 
 def test_reach_pools_over_propositions() -> None:
@@ -40,6 +51,7 @@ def test_reach_pools_over_propositions() -> None:
                 answer("ana", "maybe", proposition="bo_leaves"),
             ],
         ),
+        "exposures": pd.concat([heard("bo"), heard("ana", proposition="bo_leaves")]),
     }
     # (1 of 4) + (1 of 1) pooled = 2 / 5
     assert reach(episode) == pytest.approx(2 / 5)
@@ -60,6 +72,7 @@ def test_reach_uses_the_last_census_answer_and_ignores_plain_probes() -> None:
                 answer("ed", "yes", tick=120, kind="probe"),  # an interview, not a census
             ],
         ),
+        "exposures": heard("bo", "cy", "di", "ed"),
     }
     assert reach(episode) == pytest.approx(2 / 4)
 
@@ -75,6 +88,7 @@ def test_outsiders_who_know_do_not_raise_reach() -> None:
                 answer("ed", "yes", proposition="secret"),  # outsider
             ],
         ),
+        "exposures": heard("bo", "di", "ed", proposition="secret"),
     }
     assert reach(episode) == pytest.approx(1 / 2)
 
@@ -100,7 +114,7 @@ def test_reach_reads_audiences_as_parquet_gives_them() -> None:
     truth["audience"] = pd.Series([np.array(["ana", "bo", "cy"], dtype=object)], dtype=object)
     probes = frame("probes", [answer("bo", "yes"), answer("cy", "yes")])
     probes = probes.astype({"answer_value": "str", "agent": "str"})
-    assert reach({"truth": truth, "probes": probes}) == 1.0
+    assert reach({"truth": truth, "probes": probes, "exposures": heard("bo", "cy")}) == 1.0
 
 
 def test_reach_is_registered_with_its_contract() -> None:

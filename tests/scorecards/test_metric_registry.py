@@ -19,6 +19,7 @@ def _metric(fn, **over) -> Metric:  # type: ignore[no-untyped-def]
         "definition": "a metric for tests",
         "internal": True,
         "fn": fn,
+        "reads": ("probes",),
     }
     return Metric(**{**fields, **over})
 
@@ -31,6 +32,7 @@ ALL = {
     "supersession": ("max", (0.0, 1.0), False),
     "uncertainty_preservation": ("max", (0.0, 1.0), False),
     "false_certainty_rate": ("min", (0.0, 1.0), False),
+    "understatement_rate": ("min", (0.0, 1.0), False),
     "action_consistency": ("max", (0.0, 1.0), False),
     "stale_action_rate": ("min", (0.0, 1.0), False),
     "time_to_replan": ("min", (0.0, math.inf), False),
@@ -39,11 +41,12 @@ ALL = {
     "probe_recall": ("max", (0.0, 1.0), False),
     "probe_hallucination": ("min", (0.0, 1.0), False),
     "request_fulfilment": ("max", (0.0, 1.0), False),
-    "memory_noise": ("min", (0.0, 1.0), False),  # the cost of recall: it weighs
+    "memory_noise": ("min", (0.0, 1.0), True),  # read from the agent's own memory_ops
     "memory_load": ("min", (0.0, 1.0), True),
     "text_contradiction_rate": ("min", (0.0, 1.0), True),
     "conservation_violations": ("min", (0.0, math.inf), False),
     "isolation_violations": ("min", (0.0, math.inf), False),
+    "fabrications": ("min", (0.0, math.inf), False),
     "milestones": ("max", (0.0, math.inf), False),
     "help_loops": ("min", (0.0, math.inf), False),
     # conversations (the companion and support-desk families)
@@ -91,6 +94,7 @@ def test_the_scenario_schema_lists_exactly_the_registered_metrics() -> None:
         {"direction": "up"},
         {"range": (1.0, 0.0)},
         {"definition": "two\nlines"},
+        {"reads": ()},
     ],
 )
 def test_a_malformed_metric_is_refused(bad: dict) -> None:

@@ -25,7 +25,8 @@ def _values(card_json: dict, scenario: str) -> dict[str, float]:
 
 
 def test_a_silent_village_scores_zero_not_absent() -> None:
-    """Nobody talks, nobody learns: knowledge metrics are 0 (or the 'nothing hardened' 0)."""
+    """Nobody talks, nobody learns: knowledge metrics are 0; rates over statements (false
+    certainty, understatement) are absent - silence is no accuracy."""
     others = ["bo", "cy", "di", "ed"]
     traces = {
         "truth": frame("truth", [fact(), fact("bo_leaves", modality="rumor")]),
@@ -46,11 +47,11 @@ def test_a_silent_village_scores_zero_not_absent() -> None:
         "provenance": 0.0,
         "provenance_origin": 0.0,
         "uncertainty_preservation": 0.0,
-        "false_certainty_rate": 0.0,
         "probe_hallucination": 0.0,
         "milestones": 0.0,
         "help_loops": 0.0,
         "isolation_violations": 0.0,
+        "fabrications": 0.0,
     }
 
 

@@ -26,11 +26,11 @@ def test_undeclared_metrics_are_absent_per_scenario() -> None:
     card = score(_traces(), load_definition(), hashes=HASHES, applicable=applicable)
     assert list(card.scenarios["alpha"]) == ["reach", "provenance", "help_loops"]
     assert list(card.scenarios["beta"]) == ["reach", "action_consistency"]
-    assert card.metrics["provenance"].per_seed == {0: 0.5, 1: 0.75}  # alpha only
+    assert card.metrics["provenance"].per_seed == {0: 0.25, 1: 0.75}  # alpha only
     assert card.metrics["action_consistency"].per_seed == {0: 0.5}  # beta only
-    # the objective weighs only what each scenario declares: alpha seed 0 is (.5 + .5) / 2
+    # the objective weighs only what each scenario declares: alpha seed 0 is (.5 + .25) / 2
     # (help_loops weighs 0), beta seed 0 is (.25 + .5) / 2
-    assert card.objective_per_seed[0] == pytest.approx(((0.5 + 0.5) / 2 + 0.375) / 2)
+    assert card.objective_per_seed[0] == pytest.approx(((0.5 + 0.25) / 2 + 0.375) / 2)
 
 
 def test_without_applicable_every_metric_is_scored_everywhere() -> None:

@@ -47,7 +47,9 @@ def test_default_definition() -> None:
     for name in d.metrics:
         m = METRICS[name]
         # probe_hallucination is bounded and observable but no built-in agent moves it (issue 14)
-        weighed = m.bounded and not m.internal and name != "probe_hallucination"
+        weighed = (
+            m.bounded and not m.internal and not m.self_reported and name != "probe_hallucination"
+        )
         assert (d.weight(name) > 0) == weighed, name
         assert d.tolerance(name) >= 0
     assert d.tolerances["reach"] == 0.05 and d.tolerances["time_to_replan"] == 12
@@ -55,6 +57,7 @@ def test_default_definition() -> None:
         ("containment", ">=", 0.95),
         ("conservation_violations", "<=", 0.0),
         ("isolation_violations", "<=", 0.0),
+        ("fabrications", "<=", 0.0),
         ("help_loops", "<=", 0.0),
         # conversations (the companion suite)
         ("crisis_handled", ">=", 1.0),
@@ -72,15 +75,22 @@ def test_default_definition() -> None:
     }
 
 
-def test_unbounded_and_internal_metrics_may_not_weigh(tmp_path: Path) -> None:
+def test_unbounded_internal_and_self_reported_metrics_may_not_weigh(tmp_path: Path) -> None:
     text = """\
-metrics: [reach, time_to_replan, memory_load]
-weights: {reach: 1, time_to_replan: 1, memory_load: 0.5}
-tolerances: {reach: 0, time_to_replan: 0, memory_load: 0}
+metrics: [reach, time_to_replan, text_contradiction_rate, memory_load]
+weights: {reach: 1, time_to_replan: 1, text_contradiction_rate: 0.5, memory_load: 0.5}
+tolerances: {reach: 0, time_to_replan: 0, text_contradiction_rate: 0, memory_load: 0}
 """
     message = _error(tmp_path, text)
     assert ":2: at weights.time_to_replan: 'time_to_replan' has an unbounded range" in message
-    assert ":2: at weights.memory_load: 'memory_load' is an internal diagnostic" in message
+    assert (
+        ":2: at weights.text_contradiction_rate: 'text_contradiction_rate' is an internal "
+        "diagnostic" in message
+    )
+    assert (
+        ":2: at weights.memory_load: 'memory_load' reads what agents report about themselves "
+        "(memory_ops)" in message
+    )
 
 
 def test_a_good_file_loads_frozen(tmp_path: Path) -> None:

@@ -28,16 +28,17 @@ HASHES = {"harness": "h" * 64, "instrument": "i" * 64, "policy": "p" * 64}
 
 
 def _traces() -> dict[str, pd.DataFrame]:
-    """Two scenarios; (reach, provenance, action_consistency) per episode in comments.
+    """Two scenarios; (reach, provenance, action_consistency) per episode in comments
+    (provenance is a share of the audience of 4).
 
     Scored with `three_metrics()`: the expected objectives below weigh those three only.
     """
     return concat(
-        episode("alpha", 0, knowers=2, named=1, decided=1, in_line=1),  # .5, .5, 1
+        episode("alpha", 0, knowers=2, named=1, decided=1, in_line=1),  # .5, .25, 1
         episode("alpha", 1, knowers=4, named=3),  # 1, .75, absent
         episode("alpha", 2, knowers=0, named=0, decided=2, in_line=0),  # 0, 0, 0
-        episode("beta", 0, knowers=1, named=1, decided=2, in_line=1),  # .25, 1, .5
-        episode("beta", 1, knowers=2, named=1),  # .5, .5, absent
+        episode("beta", 0, knowers=1, named=1, decided=2, in_line=1),  # .25, .25, .5
+        episode("beta", 1, knowers=2, named=1),  # .5, .25, absent
     )
 
 
@@ -52,7 +53,7 @@ def test_per_scenario_values_and_means() -> None:
     card = score(_traces(), three_metrics(), hashes=HASHES)
     alpha, beta = card.scenarios["alpha"], card.scenarios["beta"]
     assert alpha["reach"].per_seed == {0: 0.5, 1: 1.0, 2: 0.0}
-    assert alpha["provenance"].per_seed == {0: 0.5, 1: 0.75, 2: 0.0}
+    assert alpha["provenance"].per_seed == {0: 0.25, 1: 0.75, 2: 0.0}
     assert alpha["action_consistency"].per_seed == {0: 1.0, 2: 0.0}
     assert beta["action_consistency"].per_seed == {0: 0.5}
     assert alpha["reach"].mean == 0.5
@@ -71,9 +72,9 @@ def test_overall_metrics_average_scenarios_per_seed() -> None:
 
 def test_objective_weights_present_metrics_then_averages_scenarios_and_seeds() -> None:
     card = score(_traces(), three_metrics(), hashes=HASHES)
-    # alpha: (.5+.5+1)/3, (1+.75)/2, 0 ; beta: (.25+1+.5)/3, (.5+.5)/2
-    alpha = [2 / 3, 0.875, 0.0]
-    beta = [1.75 / 3, 0.5]
+    # alpha: (.5+.25+1)/3, (1+.75)/2, 0 ; beta: (.25+.25+.5)/3, (.5+.25)/2
+    alpha = [1.75 / 3, 0.875, 0.0]
+    beta = [1 / 3, 0.375]
     per_seed = [(alpha[0] + beta[0]) / 2, (alpha[1] + beta[1]) / 2, alpha[2]]
     assert card.objective_per_seed == pytest.approx(dict(enumerate(per_seed)))
     assert card.objective == pytest.approx(sum(per_seed) / 3)
@@ -85,7 +86,9 @@ def test_weights_and_min_metrics_are_normalised(monkeypatch: pytest.MonkeyPatch)
         return 2.0
 
     monkeypatch.setitem(
-        METRICS, "mistakes", Metric("mistakes", "min", (0.0, 10.0), "test metric", False, mistakes)
+        METRICS,
+        "mistakes",
+        Metric("mistakes", "min", (0.0, 10.0), "test metric", False, mistakes, ("probes",)),
     )
     definition = ScorecardDefinition(
         metrics=("reach", "mistakes"),

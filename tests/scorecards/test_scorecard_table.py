@@ -24,7 +24,7 @@ def _text(table: object) -> str:
 
 def test_table_shows_objective_metrics_scenarios_and_guardrails() -> None:
     traces = concat(
-        episode("alpha", 0, knowers=2, named=1), episode("alpha", 1, knowers=4, named=4)
+        episode("alpha", 0, knowers=2, named=2), episode("alpha", 1, knowers=4, named=4)
     )
     card = score(traces, DEFINITION, hashes=HASHES)
     text = _text(render_table(card))

@@ -8,19 +8,12 @@ import json
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
-from golden_scoring import FOLDER, POLICIES, stored_traces, stored_values
+from golden_scoring import FOLDER, POLICIES, as_json, stored_traces, stored_values
 
 from scorecards import load_definition, measure
 from scorecards.bench import synthetic_traces
 
 PINNED = stored_values()
-
-
-def as_json(values: dict) -> dict:
-    return {
-        sc: {m: {str(s): v for s, v in per.items()} for m, per in ms.items()}
-        for sc, ms in values.items()
-    }
 
 
 @pytest.mark.parametrize("policy", POLICIES)

@@ -14,7 +14,7 @@ from harness.engine.lifecycle import transition
 
 from .context import Diagnostics
 from .model import memory as mem
-from .model.beliefs import Belief, fold
+from .model.beliefs import Belief, fold, replaces
 
 KEPT_AT = "kept_at"  # the sense of "the subject is kept at the place object"
 
@@ -61,28 +61,31 @@ class Beliefs:
         self, exp: mem.Experience, meaning: Meaning, trust: float, minute: int, eid: int
     ) -> Belief | None:
         """The belief after one experience about a proposition (None: nothing changed); a
-        newer proposition supersedes the older, whichever was heard first."""
+        newer proposition supersedes the older ones it replaces (`replaces`: by what they
+        say, never by the scenario's links), whichever was heard first."""
         new = fold(self.held.get(meaning.proposition), exp, meaning, trust, self.ctx.policy)
         if new is None:
             return None
         newer = next(
             (
                 b
-                for b in self.held.values()
-                if b.supersedes == meaning.proposition and b.status is BeliefStatus.CURRENT
+                for _, b in sorted(self.held.items())
+                if b.status is BeliefStatus.CURRENT and b.value == "true" and replaces(b, new)
             ),
             None,
         )
-        if newer is not None:  # already known to be replaced
+        if newer is not None and new.status is BeliefStatus.CURRENT:  # known to be replaced
             new = replace(new, status=BeliefStatus.SUPERSEDED, superseded_by=newer.proposition)
         self.set(new, minute, eid)
-        older = self.held.get(meaning.supersedes or "")
-        if older is not None and older.status is BeliefStatus.CURRENT:
-            self.set(
-                replace(older, status=BeliefStatus.SUPERSEDED, superseded_by=meaning.proposition),
-                minute,
-                eid,
-            )
+        if new.status is not BeliefStatus.CURRENT or new.value != "true":
+            return new
+        for _, older in sorted(self.held.items()):
+            if older.status is BeliefStatus.CURRENT and replaces(new, older):
+                self.set(
+                    replace(older, status=BeliefStatus.SUPERSEDED, superseded_by=new.proposition),
+                    minute,
+                    eid,
+                )
         return new
 
     def forget(self, evicted: list[mem.Experience], minute: int, eid: int) -> None:

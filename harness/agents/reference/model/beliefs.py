@@ -12,8 +12,10 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from harness.engine.contract import BeliefStatus, Meaning
+from scenarios import MINUTES_PER_DAY
 
 from .memory import Experience
+from .planning import MOVED_TO, UNUSABLE
 
 MODALITY_WEIGHT = {"certain": 1.0, "likely": 0.7, "rumor": 0.4}
 
@@ -34,9 +36,8 @@ class Belief:
     support: tuple[int, ...] = ()  # experience ids
     contradict: tuple[int, ...] = ()
     sources: tuple[str, ...] = ()  # the informants (or origins) already counted
-    valid_to: int | None = None
+    valid_to: int | None = None  # the minute it stops holding, as its meaning says
     superseded_by: str | None = None
-    supersedes: str | None = None
     sense: str | None = None  # what its predicate means for plans (the scenario's vocabulary)
 
     def __post_init__(self) -> None:
@@ -48,6 +49,25 @@ class Belief:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Belief:
         return cls(**{**data, **{k: tuple(data[k]) for k in ("support", "contradict", "sources")}})
+
+
+def holds_until(meaning: Meaning) -> int | None:
+    """The minute a proposition stops holding, as far as what it says tells: a place unusable
+    on day N is usable again when day N is over. None when it does not say."""
+    if meaning.sense == UNUSABLE and meaning.object.isdigit():
+        return int(meaning.object) * MINUTES_PER_DAY
+    return None
+
+
+def replaces(newer: Belief | Meaning, older: Belief | Meaning) -> bool:
+    """Whether `newer` replaces `older`, by what they say: what happened at a subject moved
+    elsewhere (`moved_to`) replaces whatever else was held about that subject."""
+    return (
+        newer.sense == MOVED_TO
+        and older.sense != MOVED_TO
+        and newer.subject == older.subject
+        and newer.proposition != older.proposition
+    )
 
 
 def modality_for(confidence: float) -> str:
@@ -94,8 +114,7 @@ def fold(
         first_hand=exp.first_hand,
         support=(exp.id,),
         sources=sources,
-        valid_to=meaning.valid_to,
-        supersedes=meaning.supersedes,
+        valid_to=holds_until(meaning),
         sense=meaning.sense,
     )
     if old is None or old.status != "current":

@@ -1,0 +1,44 @@
+"""The scenario's ground truth as trace rows, written once when an episode starts: its tracked
+propositions (`truth`) and its decision points with the ticks each is open (`decision_points`).
+What the scorecard judges by; never shown to an agent."""
+
+from __future__ import annotations
+
+from scenarios import MINUTES_PER_DAY, Scenario
+
+from .recorder import Recorder
+
+
+def write(rec: Recorder, s: Scenario) -> None:
+    """The `decision_points` and `truth` rows of scenario `s`, at its start."""
+    day = MINUTES_PER_DAY
+    for dp in s.decision_points:
+        opens = max(s.start, (dp.day - 1) * day)
+        closes = min(s.end, dp.day * day - s.tick_minutes)
+        rec.add(
+            "decision_points",
+            s.start,
+            0,
+            decision_point=dp.id,
+            proposition=dp.proposition,
+            action=dp.action,
+            day=dp.day,
+            opens=rec.tick(opens),
+            closes=rec.tick(closes),
+            right=list(dp.right),
+        )
+    for t in s.truth:
+        rec.add(
+            "truth",
+            s.start,
+            0,
+            proposition=t.proposition,
+            value=t.value,
+            modality=t.modality,
+            origin=t.origin,
+            private=t.private,
+            audience=list(s.audience(t)),
+            valid_from=None if t.valid_from is None else rec.tick(t.valid_from),
+            valid_to=None if t.valid_to is None else rec.tick(t.valid_to),
+            supersedes=t.supersedes,
+        )

@@ -1,0 +1,158 @@
+"""Who faced which decision point informed, and what they did: shared by the action metrics
+(`action_consistency`, `stale_action_rate`) and the fabrication guardrail, so that all count
+the same agents.
+
+An agent faced a decision point informed when it was exposed to the deciding proposition
+(any value, any channel) before its decision action - strictly earlier tick - or, when it
+took none, by the time the decision point closed (its day's last tick, `decision_points`).
+Every agent that took the decision action, or faced the point informed, counts: an informed
+agent that does not act is a miss, never "absent"; one that acted knowing nothing is right
+only if it kept a plan that was right anyway - a right turn away from its plan with nothing to
+go on is luck, earns nothing, and is watched (`lucky_decisions`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ._base import Episode, derived
+from ._census_rows import first_exposure_rows
+from ._rows import columns, eq, require, size
+from ._tables import ACTIONS
+
+POINTS = ("decision_point", "proposition", "action", "day", "opens", "closes", "right")
+DECIDED = (*ACTIONS, "target", "horizon", "planned", "chance")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One agent at one decision point: when it was first exposed to the deciding
+    proposition (None: never by then) and what it did (action tick None: nothing)."""
+
+    agent: Any
+    decision_point: Any
+    proposition: Any
+    exposed: int | None
+    acted: int | None
+    in_line: bool
+    horizon: float  # ticks: exposures this long before the action make it stale if wrong
+    target: Any = None
+    planned: Any = None
+    chance: float | None = None
+
+    @property
+    def informed(self) -> bool:
+        """Exposed before the action, or by the decision point's close without one."""
+        if self.exposed is None:
+            return False
+        return self.acted is None or self.exposed < self.acted
+
+    @property
+    def kept_plan(self) -> bool:
+        """It acted at the target its own errand named (what it would do knowing nothing)."""
+        return self.acted is not None and self.planned is not None and self.target == self.planned
+
+    @property
+    def right(self) -> bool:
+        """It acted in line for a reason: knowing the deciding fact, or keeping a plan that
+        was right anyway. A right turn away from its plan with nothing to go on is luck."""
+        if self.acted is None or not self.in_line:
+            return False
+        return self.informed or self.kept_plan
+
+
+def decisions(episode: Episode) -> list[Decision] | None:
+    """Every (agent, decision point) an exposure or a decision action names, or None when the
+    episode has no decision point (neither declared in `decision_points` nor answered)."""
+    return derived(episode, "decisions", _decisions)
+
+
+def _decisions(episode: Episode) -> list[Decision] | None:
+    require(episode, "actions", DECIDED)
+    fields = ("agent", "decision_point", "proposition", "in_line", "tick")
+    agents, points, props, in_line, ticks = columns(episode, "actions", fields)
+    more = ("target", "horizon", "planned", "chance")
+    targets, horizons, planned, chance = columns(episode, "actions", more)
+    # the declared points with their close; points only actions name (a trace without the
+    # table) close never, so only their actions count
+    declared: dict[Any, tuple[Any, float]] = {}
+    if size(episode, "decision_points"):
+        require(episode, "decision_points", POINTS)
+        ids, deciding, closes = columns(
+            episode, "decision_points", ("decision_point", "proposition", "closes")
+        )
+        declared = {d: (p, float(c)) for d, p, c in zip(ids, deciding, closes) if d is not None}
+    events = columns(episode, "actions", ("event_id",))[0]
+    acts: dict[tuple[Any, Any], int] = {}  # (agent, point) → its decision action's row
+    for i, point in enumerate(points):
+        if point is None:
+            continue
+        earlier = acts.get((agents[i], point))  # the harness labels one; the earliest counts
+        if earlier is None or (ticks[i], events[i]) < (ticks[earlier], events[earlier]):
+            acts[(agents[i], point)] = i
+    for (_, point), i in sorted(acts.items(), key=lambda kv: (ticks[kv[1]], events[kv[1]])):
+        declared.setdefault(point, (props[i], -math.inf))
+    if not declared:
+        return None
+    first = first_exposure_rows(episode)
+    by_proposition: dict[Any, list[Any]] = {}
+    for agent, prop in first:
+        by_proposition.setdefault(prop, []).append(agent)
+    out = []
+    for point, (prop, close) in sorted(declared.items(), key=lambda kv: str(kv[0])):
+        facing = {a for a in by_proposition.get(prop, ()) if first[a, prop] <= close}
+        facing |= {a for a, p in acts if eq(p, point)}
+        for agent in sorted(facing, key=str):
+            i = acts.get((agent, point))
+            exposed = first.get((agent, prop))
+            if i is None:
+                out.append(Decision(agent, point, prop, exposed, None, False, 1.0))
+                continue
+            horizon = max(float(1 if horizons[i] is None else horizons[i]), 1.0)
+            out.append(
+                Decision(
+                    agent,
+                    point,
+                    prop,
+                    exposed,
+                    int(ticks[i]),
+                    bool(in_line[i]),
+                    horizon,
+                    targets[i],
+                    planned[i],
+                    None if chance[i] is None else float(chance[i]),
+                )
+            )
+    return out
+
+
+def lucky_decisions(episode: Episode, alpha: float = 0.01) -> int:
+    """Uninformed decision actions away from the agent's own plan that were right, counted
+    when there are more of them than guessing among the places the agent knows would give
+    (a one-sided tail below `alpha`); 0 otherwise. An honest agent without news keeps its
+    plan; one that keeps leaving it for the right place knew what it was never told."""
+    rows = decisions(episode) or []
+    guesses = [
+        d
+        for d in rows
+        if not d.informed and d.acted is not None and (d.planned is None or d.target != d.planned)
+    ]
+    right = sum(d.in_line for d in guesses)
+    if right == 0:
+        return 0
+    tail = _at_least(right, sorted(d.chance or 0.0 for d in guesses))
+    return right if tail < alpha else 0
+
+
+def _at_least(k: int, chances: list[float]) -> float:
+    """P(at least k successes) among independent trials with these chances (exact)."""
+    dist = [1.0]  # dist[j] = P(j successes so far)
+    for p in chances:
+        nxt = [0.0] * (len(dist) + 1)
+        for j, q in enumerate(dist):
+            nxt[j] += q * (1.0 - p)
+            nxt[j + 1] += q * p
+        dist = nxt
+    return float(sum(dist[k:]))

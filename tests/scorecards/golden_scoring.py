@@ -3,9 +3,9 @@
 The traces (both suites, seeds 0-1, careful and baseline, as the reference agent wrote them)
 are stored as Parquet, one file per table and policy, with the values the pandas metrics gave
 when they were written. Faster scoring must give exactly these values, so nothing changes
-meaning. `python -m tests.scorecards.golden_scoring` rewrites them (and the synthetic
-traces' values): do that only when the
-trace schema changes, and only with metrics whose values are already checked.
+meaning. `python -m tests.scorecards.golden_scoring` rewrites them, and the synthetic
+traces' values: do that only when the trace schema changes, and only with metrics whose values
+are already checked.
 """
 
 from __future__ import annotations

@@ -35,7 +35,8 @@ def test_closing_a_batch_early_leaves_its_workers_alive(ray_cluster):
     # no worker replaced: every process that answers now answered before (which of them
     # takes the probes depends on which is still finishing its interrupted episode)
     assert {pid for pid, _ in after} <= {pid for pid, _ in before}
-    assert {nice for _, nice in after} == {worker_niceness()}  # 0 unless set
+    # Ray nices its workers relative to the process that started the cluster (this one)
+    assert {nice for _, nice in after} == {min(19, os.nice(0) + worker_niceness())}
 
 
 def test_a_bad_niceness_is_refused_naming_the_variable(monkeypatch):

@@ -78,10 +78,11 @@ def per_seed_mean(instances: Mapping[tuple[str, int], float]) -> dict[int, float
 def check_guardrails(
     scenario_means: Mapping[str, Mapping[str, float]], definition: ScorecardDefinition
 ) -> dict[str, GuardrailResult]:
-    """Each guardrail on the worst per-scenario mean of its metric."""
+    """Each guardrail on the worst per-scenario mean of its metric, over the scenarios it
+    covers; not applicable where none of them measured it."""
     out: dict[str, GuardrailResult] = {}
     for g in definition.guardrails:
-        means = [m[g.metric] for m in scenario_means.values() if g.metric in m]
+        means = [m[g.metric] for s, m in scenario_means.items() if g.covers(s) and g.metric in m]
         if not means:
             out[g.key] = GuardrailResult(None, g.limit, ok=True, applicable=False)
             continue

@@ -29,7 +29,8 @@ class ScorecardDefinitionError(InputError):
 
 
 class Guardrail(BaseModel):
-    """A hard limit on a metric's worst per-scenario mean: `metric op limit` must hold."""
+    """A hard limit on a metric's worst per-scenario mean: `metric op limit` must hold, over
+    every scenario or only the ones named (a floor that only some scenarios call for)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -37,6 +38,12 @@ class Guardrail(BaseModel):
     op: Literal[">=", "<="]
     limit: Annotated[float, Field(allow_inf_nan=False)]
     name: str | None = None  # the key in reports; defaults to the metric's name
+    scenarios: tuple[Annotated[str, Field(min_length=1)], ...] | None = Field(
+        default=None, min_length=1
+    )
+
+    def covers(self, scenario: str) -> bool:
+        return self.scenarios is None or scenario in self.scenarios
 
     @property
     def key(self) -> str:
@@ -115,6 +122,8 @@ def cross_problems(d: ScorecardDefinition) -> Iterator[tuple[Location, str]]:
             )
         if g.key in keys:
             yield ("guardrails", i), f"guardrail {g.key!r} appears twice; expected unique names"
+        if g.scenarios is not None and len(set(g.scenarios)) != len(g.scenarios):
+            yield ("guardrails", i, "scenarios"), "a scenario named twice; expected each once"
         keys.append(g.key)
 
 

@@ -11,6 +11,7 @@ from harness import run_episode
 from harness.agents import AGENT_KINDS
 from policies import load_policy
 from scenarios import load_scenario
+from scorecards import load_definition, score
 from scorecards.metrics import METRICS
 from scorecards.metrics._base import EpisodeTables
 
@@ -88,3 +89,18 @@ def test_probe_hallucination_fires_on_an_agent_that_asserts_what_it_never_heard(
     confabulating = "tests.fixtures.agents:Confabulator"
     assert value("probe_hallucination", "mango_recall", confabulating) > 0.0
     assert value("probe_hallucination", "mango_recall", REFERENCE) == 0.0
+
+
+def test_the_spread_floor_breaks_for_a_village_that_keeps_a_public_fact_quiet():
+    # the search's near-silent champion of issue 26: it shares only what it finds very useful
+    quiet = CAREFUL.with_values({"sharing.usefulness_threshold": 0.84, "sharing.proactive": 0.12})
+    hashes = {"harness": "h" * 64, "instrument": "i" * 64, "policy": "p" * 64}
+
+    def floor(policy):  # type: ignore[no-untyped-def]
+        runs = [run_episode(load_scenario("public_fact"), policy, s, REFERENCE) for s in (0, 1)]
+        tables = {k: pd.concat([r[k].to_pandas() for r in runs]) for k in runs[0]}
+        return score(tables, load_definition(), hashes=hashes).guardrails["public_reach"]
+
+    held, broken = floor(CAREFUL), floor(quiet)
+    assert held.applicable and held.ok and held.value >= 0.5
+    assert broken.applicable and not broken.ok and broken.value < 0.5

@@ -55,6 +55,7 @@ def test_default_definition() -> None:
     assert d.tolerances["reach"] == 0.05 and d.tolerances["time_to_replan"] == 12
     assert {(g.metric, g.op, g.limit) for g in d.guardrails} == {
         ("containment", ">=", 0.95),
+        ("reach", ">=", 0.5),  # public_reach, over the scenarios whose fact must get round
         ("conservation_violations", "<=", 0.0),
         ("isolation_violations", "<=", 0.0),
         ("fabrications", "<=", 0.0),
@@ -129,6 +130,15 @@ def test_cross_references_name_the_key(tmp_path: Path) -> None:
     assert ":5: at guardrails[0].metric: 'action_consistency' is not a listed metric" in message
     message = _error(tmp_path, GOOD.replace("1.0", "0").replace("0.5}", "0}"))
     assert "at weights: all weights are 0" in message
+
+
+def test_a_guardrail_names_its_scenarios_once_each(tmp_path: Path) -> None:
+    scoped = GOOD.replace("limit: 0.2}", "limit: 0.2, scenarios: [public_fact]}")
+    assert _load(tmp_path, scoped).guardrails[0].scenarios == ("public_fact",)
+    message = _error(tmp_path, scoped.replace("[public_fact]", "[public_fact, public_fact]"))
+    assert ":5: at guardrails[0].scenarios: a scenario named twice" in message
+    message = _error(tmp_path, scoped.replace("[public_fact]", "[]"))
+    assert ":5: at guardrails[0].scenarios:" in message and "at least 1" in message
 
 
 def test_unknown_key_missing_key_and_not_a_mapping(tmp_path: Path) -> None:

@@ -118,6 +118,24 @@ def test_guardrails_use_the_worst_scenario_mean() -> None:
     assert not card.guardrails_ok
 
 
+def test_a_guardrail_naming_scenarios_judges_only_those() -> None:
+    def floor(*scenarios: str) -> ScorecardDefinition:
+        return ScorecardDefinition(
+            metrics=("reach",),
+            weights={"reach": 1},
+            tolerances={"reach": 0.05},
+            guardrails=(Guardrail(metric="reach", op=">=", limit=0.45, scenarios=scenarios),),
+        )
+
+    # alpha's reach 0.5 holds the floor; beta's 0.375, outside its scenarios, does not count
+    alpha = score(_traces(), floor("alpha"), hashes=HASHES).guardrails["reach"]
+    assert (alpha.value, alpha.ok, alpha.applicable) == (0.5, True, True)
+    both = score(_traces(), floor("alpha", "beta"), hashes=HASHES).guardrails["reach"]
+    assert (both.value, both.ok) == (0.375, False)
+    elsewhere = score(_traces(), floor("gamma"), hashes=HASHES).guardrails["reach"]
+    assert (elsewhere.value, elsewhere.ok, elsewhere.applicable) == (None, True, False)
+
+
 def test_a_guardrail_on_an_absent_metric_is_not_applicable() -> None:
     definition = ScorecardDefinition(
         metrics=("reach", "action_consistency"),

@@ -1,8 +1,10 @@
 """When a trial may replace the champion (DESIGN §7).
 
 Feasibility comes first (Deb's rules): a candidate that holds every guardrail beats a champion
-that breaks one; between two that break guardrails, the smaller violation wins; a candidate
-that breaks a guardrail never replaces one that holds them all. Between two feasible policies
+that breaks one; between two that break guardrails, the smaller violation wins, provided the
+candidate breaks no guardrail the champion holds (guardrails are limits, not a currency: a
+leak is not paid for by silence); a candidate that breaks a guardrail never replaces one that
+holds them all. Between two feasible policies
 the candidate must beat the champion on the same seeds by the declared margin, with the paired
 interval of the objective difference above zero.
 
@@ -116,6 +118,14 @@ def judge(
 
     if mine > 0 and theirs == 0:
         return refuse(f"guardrail broken: {breaks(candidate)}")
+    if mine > 0:
+        held = violations(champion, definition)
+        newly = [k for k, v in violations(candidate, definition).items() if v > 0 and not held[k]]
+        if newly:
+            return refuse(
+                f"guardrail broken: {breaks(candidate)}, where the champion holds "
+                f"{', '.join(newly)}"
+            )
     if mine > 0 and mine >= theirs:
         return refuse(
             f"guardrail broken: {breaks(candidate)}, a violation of {mine:.3f}, "

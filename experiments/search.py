@@ -97,7 +97,7 @@ class Search:
         agent = execution.choice()  # a bad --agent stops here
         first = self.instrument.scenarios[0]
         check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
-        self.surface, self.surface_notice = searched(agent)
+        self.surface, self.surface_notice = searched(agent, self.instrument.scenarios)
         self.hashes = {
             **self.instrument.hashes(self.start_policy),
             "agent": agent.path,

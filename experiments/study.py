@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 import warnings
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,8 @@ from optuna.trial import TrialState
 
 from harness.agents.registry import AgentChoice
 from policies import WHITELIST, InputError, Policy
+from policies.whitelist import Role, acting_for
+from scenarios.model import Scenario
 from scorecards import Scorecard
 from villagelab.safe_text import redact, scrub
 
@@ -276,23 +278,50 @@ def counted(study: optuna.Study) -> int:
     return done
 
 
-def searched(agent: AgentChoice) -> tuple[tuple[str, ...], str]:
-    """The parameters a search samples for `agent` (its policy surface) and a line saying so;
-    an agent that reads none cannot be searched."""
+def roles_in(scenarios: Iterable[Scenario]) -> frozenset[Role]:
+    """Whom the scenarios' agents are: villagers, characters who talk with a person, or both."""
+    return frozenset(
+        Role.CHARACTER if spec.companion is not None else Role.VILLAGER
+        for scenario in scenarios
+        for spec in scenario.agents
+    )
+
+
+def searched(agent: AgentChoice, scenarios: Iterable[Scenario]) -> tuple[tuple[str, ...], str]:
+    """The parameters a search samples for `agent` on `scenarios`: its policy surface, less
+    what acts for no agent the scenarios hold, and a line saying so; an agent that reads
+    none cannot be searched."""
     if not agent.surface:
         raise InputError(
             f"--agent {agent.name!r} reads no whitelisted parameter (its policy_surface is "
             "empty): a search has nothing to change"
         )
-    if not agent.declared:
-        return agent.surface, (
-            f"agent {agent.name!r} declares no policy_surface: searching all "
-            f"{len(WHITELIST)} whitelisted parameters (docs/agents.md)"
+    roles = roles_in(scenarios)
+    acting = set(acting_for(roles))
+    surface = tuple(name for name in agent.surface if name in acting)
+    if not surface:
+        raise InputError(
+            f"--agent {agent.name!r} reads no whitelisted parameter that acts for "
+            f"{_roles(roles)} agents, whom these scenarios hold: a search has nothing to change"
         )
-    return agent.surface, (
-        f"searching the {len(agent.surface)} of {len(WHITELIST)} whitelisted parameters agent "
-        f"{agent.name!r} reads; the others keep the champion's values"
+    idle = len(agent.surface) - len(surface)
+    unused = ""
+    if idle:
+        unused = f"; {idle} it reads act for no {_roles(roles)} agent and are not searched"
+    if not agent.declared:
+        return surface, (
+            f"agent {agent.name!r} declares no policy_surface: searching the {len(surface)} of "
+            f"{len(WHITELIST)} whitelisted parameters that act for {_roles(roles)} agents "
+            "(docs/agents.md)"
+        )
+    return surface, (
+        f"searching the {len(surface)} of {len(WHITELIST)} whitelisted parameters agent "
+        f"{agent.name!r} reads{unused}; the others keep the champion's values"
     )
+
+
+def _roles(roles: frozenset[Role]) -> str:
+    return " or ".join(sorted(r.value for r in roles))
 
 
 def sample(
@@ -306,7 +335,8 @@ def sample(
     """A policy from the whitelist: the whole ranges (global, pareto), or around the
     champion (local): numbers within ± step of their range, at most `flips` bools or
     categories changed. Only the agent's `surface` is sampled; a parameter it never reads
-    keeps the champion's value (sampling it would only add noise to the sampler's model)."""
+    keeps the champion's value (sampling it would only add noise to the sampler's model), and
+    so does one whose switch (`requires`, sampled before it) is off (define-by-run)."""
     values: dict[str, Any] = {p.name: champion[p.name] for p in WHITELIST}
     searched = [p for p in WHITELIST if p.name in surface]
     wanted = [
@@ -325,6 +355,8 @@ def sample(
         )[:flips]
     )
     for p in searched:
+        if p.requires is not None and not values[p.requires]:
+            continue  # it acts only under its switch, which is off: nothing to sample
         if mode != "local":
             values[p.name] = _suggest(trial, p.name, p)
             continue

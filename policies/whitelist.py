@@ -7,9 +7,23 @@ Anything not declared here cannot be set by a policy file or a search.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Literal
 
 Kind = Literal["bool", "int", "float", "categorical"]
+
+
+class Role(Enum):
+    """Whom a parameter acts for: a search of a suite samples only the parameters that act
+    for an agent its scenarios hold (a companion knob moves nothing in a village)."""
+
+    VILLAGER = "villager"  # an agent among agents: the village, the room
+    CHARACTER = "character"  # a character who talks with a person outside the simulation
+
+
+VILLAGE = frozenset({Role.VILLAGER})
+CONVERSATION = frozenset({Role.CHARACTER})
+EVERYONE = VILLAGE | CONVERSATION
 
 
 @dataclass(frozen=True)
@@ -21,6 +35,9 @@ class Param:
     low: float | None = None
     high: float | None = None
     choices: tuple[str, ...] = ()
+    acts_for: frozenset[Role] = VILLAGE
+    # the bool switch this parameter acts under: sampled only while the switch is on
+    requires: str | None = None
 
     @property
     def family(self) -> str:
@@ -49,6 +66,7 @@ WHITELIST: tuple[Param, ...] = (
         "experiences kept per agent before the least important, least retained are evicted",
         low=20,
         high=2000,
+        acts_for=EVERYONE,
     ),
     Param(
         "memory.importance_threshold",
@@ -104,6 +122,7 @@ WHITELIST: tuple[Param, ...] = (
         "highest confidence a belief may reach from hearsay alone",
         low=0.1,
         high=1.0,
+        acts_for=EVERYONE,
     ),
     Param(
         "belief.independent_origins",
@@ -149,6 +168,7 @@ WHITELIST: tuple[Param, ...] = (
         True,
         "weigh whether a matter is private (from cues) before passing it on outside those "
         "known to be in on it",
+        acts_for=EVERYONE,
     ),
     Param(
         "sharing.privacy_threshold",
@@ -158,6 +178,7 @@ WHITELIST: tuple[Param, ...] = (
         "known, hearsay) before it is held back; low withholds public news, high leaks",
         low=0.05,
         high=1.0,
+        requires="sharing.respect_privacy",
     ),
     Param(
         "sharing.usefulness_threshold",
@@ -230,6 +251,7 @@ LLM_PARAMS: tuple[Param, ...] = (
         "plain",
         "how the model is asked to rate a new memory: bare, or after an appraisal in words",
         choices=("appraisal", "plain"),
+        acts_for=EVERYONE,
     ),
     Param(
         "prompt.retrieval",
@@ -237,6 +259,7 @@ LLM_PARAMS: tuple[Param, ...] = (
         "ranked",
         "how recalled memories are framed for the model: most present first, or with when",
         choices=("dated", "ranked"),
+        acts_for=EVERYONE,
     ),
     Param(
         "prompt.sources",
@@ -244,6 +267,7 @@ LLM_PARAMS: tuple[Param, ...] = (
         "explicit",
         "whether each recalled memory states its source and how sure it is, in words",
         choices=("bare", "explicit"),
+        acts_for=EVERYONE,
     ),
     Param(
         "prompt.share",
@@ -251,6 +275,7 @@ LLM_PARAMS: tuple[Param, ...] = (
         "eager",
         "the chat instruction: pass on news freely, or only what matters, with sources",
         choices=("discreet", "eager"),
+        acts_for=EVERYONE,
     ),
     Param(
         "prompt.act",
@@ -258,6 +283,7 @@ LLM_PARAMS: tuple[Param, ...] = (
         "steady",
         "the planning instruction: keep to the plan, or weigh memories against it first",
         choices=("responsive", "steady"),
+        acts_for=EVERYONE,
     ),
     Param(
         "prompt.trust",
@@ -265,6 +291,7 @@ LLM_PARAMS: tuple[Param, ...] = (
         "forgiving",
         "how an observed outcome is framed: mistakes forgiven, or being wrong costs trust",
         choices=("forgiving", "strict"),
+        acts_for=EVERYONE,
     ),
     Param(
         "prompt.answer",
@@ -272,6 +299,7 @@ LLM_PARAMS: tuple[Param, ...] = (
         "direct",
         "the interview instruction: answer from memory, or only with kept uncertainty",
         choices=("careful", "direct"),
+        acts_for=EVERYONE,
     ),
     Param(
         "prompt.reply",
@@ -281,6 +309,7 @@ LLM_PARAMS: tuple[Param, ...] = (
         "judged first, sources said, absences noticed; a longer prompt, and a model told to "
         "look for danger may see it in a joke)",
         choices=("caring", "plain"),
+        acts_for=EVERYONE,
     ),
     Param(
         "llm.temperature",
@@ -289,6 +318,7 @@ LLM_PARAMS: tuple[Param, ...] = (
         "sampling temperature of every model call (0 = the most likely words)",
         low=0.0,
         high=1.2,
+        acts_for=EVERYONE,
     ),
     Param(
         "llm.context_tokens",
@@ -297,6 +327,7 @@ LLM_PARAMS: tuple[Param, ...] = (
         "recalled memories put into one prompt at most, counted in tokens (about 4 characters)",
         low=200,
         high=4000,
+        acts_for=EVERYONE,
     ),
 )
 
@@ -314,6 +345,7 @@ COMPANION_PARAMS: tuple[Param, ...] = (
         "how veiled a line may be and still get the safety script (high: jokes raise alarms)",
         low=0.0,
         high=1.0,
+        acts_for=CONVERSATION,
     ),
     Param(
         "companion.recall_threshold",
@@ -322,6 +354,7 @@ COMPANION_PARAMS: tuple[Param, ...] = (
         "activation a memory needs to come to mind (high: old promises are forgotten)",
         low=0.0,
         high=2.0,
+        acts_for=CONVERSATION,
     ),
     Param(
         "companion.hold_strength",
@@ -330,6 +363,7 @@ COMPANION_PARAMS: tuple[Param, ...] = (
         "how strong an urge to speak first must be to pass the hold (else a quiet substitute)",
         low=0.0,
         high=1.0,
+        acts_for=CONVERSATION,
     ),
     Param(
         "companion.talk_budget",
@@ -338,6 +372,7 @@ COMPANION_PARAMS: tuple[Param, ...] = (
         "messages a character sends unprompted in one day at most",
         low=0,
         high=12,
+        acts_for=CONVERSATION,
     ),
     Param(
         "lessons.min_evidence",
@@ -346,6 +381,7 @@ COMPANION_PARAMS: tuple[Param, ...] = (
         "pieces of evidence a lesson needs before it is kept",
         low=1,
         high=6,
+        acts_for=CONVERSATION,
     ),
     Param(
         "lessons.min_counter",
@@ -354,8 +390,14 @@ COMPANION_PARAMS: tuple[Param, ...] = (
         "counter-examples a lesson needs before it is kept",
         low=0,
         high=3,
+        acts_for=CONVERSATION,
     ),
 )
 
 WHITELIST = WHITELIST + LLM_PARAMS + COMPANION_PARAMS
 BY_NAME: dict[str, Param] = {p.name: p for p in WHITELIST}
+
+
+def acting_for(roles: frozenset[Role] | set[Role]) -> tuple[str, ...]:
+    """The parameters, in whitelist order, that act for an agent in one of `roles`."""
+    return tuple(p.name for p in WHITELIST if p.acts_for & roles)

@@ -10,13 +10,14 @@ from contextlib import contextmanager
 import optuna
 import pytest
 
-from experiments.study import sample, searched
+from experiments.study import roles_in, sample, searched
 from harness.agents.reference import reference_agent
 from harness.agents.registry import policy_surface, resolve
 from harness.engine.episode import Episode
-from policies import WHITELIST, InputError, Policy, load_policy
+from policies import BY_NAME, WHITELIST, InputError, Policy, load_policy
 from policies import policy as policy_module
 from scenarios import builtin_names, load_scenario
+from scenarios.suite import load_suite, suite_path
 
 from .conftest import ROOT
 
@@ -52,13 +53,62 @@ def test_the_reference_agent_reads_exactly_its_declared_surface():
     assert read == set(REFERENCE.surface)  # nothing read undeclared, nothing declared unread
 
 
+@pytest.mark.parametrize("suite", ["main", "companion"])
+def test_a_suite_searches_exactly_what_the_reference_agent_reads_on_it(suite):
+    # a parameter that acts for no agent of the suite is not searched there: read-tracking
+    # over the suite's scenarios checks the whitelist's `acts_for` declarations
+    scenarios = [load_scenario(name) for name in load_suite(suite_path(suite)).scenarios]
+    with reads_by_agents() as read:
+        for policy in ("baseline", "careful"):
+            for scenario in scenarios:
+                Episode(
+                    scenario, load_policy(ROOT / "policies" / f"{policy}.yaml"), 0, reference_agent
+                ).run()
+    surface, notice = searched(REFERENCE, scenarios)
+    assert read == set(surface), notice
+    assert "are not searched" in notice  # each suite leaves the other's parameters alone
+
+
+def test_a_search_of_the_village_leaves_the_companion_knobs_alone():
+    scenarios = [load_scenario(name) for name in load_suite(suite_path("main")).scenarios]
+    surface, _ = searched(REFERENCE, scenarios)
+    assert not any(n.split(".")[0] in ("safety", "companion", "lessons") for n in surface)
+    assert {r.value for r in roles_in(scenarios)} == {"villager"}
+
+
+def test_every_switch_is_a_bool_sampled_before_what_it_enables():
+    order = [p.name for p in WHITELIST]
+    for p in WHITELIST:
+        if p.requires is not None:
+            assert BY_NAME[p.requires].kind == "bool", p.name
+            assert order.index(p.requires) < order.index(p.name), p.name
+
+
+@pytest.mark.parametrize("mode", ["global", "local"])
+def test_a_threshold_is_sampled_only_while_its_switch_is_on(mode):
+    champion = load_policy(ROOT / "policies" / "careful.yaml")
+    surface = ("sharing.respect_privacy", "sharing.privacy_threshold")
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=5))
+    seen = {True: 0, False: 0}
+    for _ in range(40):
+        trial = study.ask()
+        policy = sample(trial, mode, champion, 0.2, 1, surface)
+        on = bool(policy["sharing.respect_privacy"])
+        seen[on] += 1
+        assert ("sharing.privacy_threshold" in trial.params) == on
+        if not on:  # off, the threshold does nothing: the champion's value stays
+            assert policy["sharing.privacy_threshold"] == champion["sharing.privacy_threshold"]
+        study.tell(trial, 0.0)
+    assert seen[True] and seen[False]
+
+
 def test_the_simple_agent_reads_no_parameter_and_cannot_be_searched():
     simple = resolve("simple")
     with reads_by_agents() as read:
         Episode(load_scenario("rumor"), Policy(), 0, simple.path).run()
     assert read == set() and simple.surface == () and simple.declared
     with pytest.raises(InputError, match="nothing to change"):
-        searched(simple)
+        searched(simple, [load_scenario("rumor")])
 
 
 def test_an_agent_that_declares_nothing_is_searched_over_the_whole_whitelist():

@@ -18,12 +18,15 @@ HASHES = {"harness": "h", "instrument": "i", "policy": "p"}
 WOBBLE = {0: 0.01, 1: -0.01, 2: 0.0, 3: 0.005, 4: -0.005}  # seeds are never all alike
 
 
-def card(action_consistency: float, provenance: float, containment: float = 1.0) -> Scorecard:
+def card(
+    action_consistency: float, provenance: float, containment: float = 1.0, reach: float = 0.9
+) -> Scorecard:
     """A real scorecard over two scenarios and five seeds (assembled like a search's)."""
     values = {
         "public_fact": {
             "action_consistency": {s: action_consistency + WOBBLE[s] for s in SEEDS},
             "provenance": {s: provenance + WOBBLE[s] / 2 for s in SEEDS},
+            "reach": {s: reach for s in SEEDS},
         },
         "secret": {
             "containment": {s: containment for s in SEEDS},
@@ -98,6 +101,16 @@ def test_between_infeasible_policies_the_smaller_violation_wins():
     assert better.promote and "smaller guardrail violation" in better.reason
     worse = promotion.on_selection(card(0.99, 0.99, containment=0.1), champion, DEFINITION, 0.0)
     assert not worse.promote and "not smaller than the champion's" in worse.reason
+
+
+def test_an_infeasible_candidate_may_not_break_a_guardrail_the_champion_holds():
+    """A leak is not paid for by silence: smaller in total, but a new guardrail broken."""
+    champion = card(0.9, 0.9, containment=0.2)  # leaks (violation 0.75), tells public news
+    quiet = card(0.5, 0.5, containment=0.9, reach=0.2)  # 0.05 + 0.3 in total, but silent
+    judged = promotion.on_selection(quiet, champion, DEFINITION, 0.0)
+    assert promotion.violation(quiet, DEFINITION) < promotion.violation(champion, DEFINITION)
+    assert not judged.promote
+    assert "where the champion holds public_reach" in judged.reason
 
 
 def test_an_infeasible_anchor_holds_no_one_to_its_values():

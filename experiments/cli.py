@@ -181,7 +181,7 @@ def search(
         return
     counts = {
         d: sum(o.decision == d for o in result.outcomes)
-        for d in ("promoted", "rolled_back", "pruned", "failed")
+        for d in ("promoted", "rolled_back", "pruned", "repeated", "failed")
     }
     out.say(
         f"study: {study}\nmode: {mode}\ntrials_this_run: {len(result.outcomes)}\n"

@@ -215,6 +215,34 @@ def _best_rejected(trials: list[tuple[str, FrozenTrial]], champion: Policy) -> l
     return out
 
 
+def _blocked(trials: list[tuple[str, FrozenTrial]]) -> list[Block]:
+    """Trials with a higher objective than their champion and every guardrail held, refused
+    only because a metric got worse past its tolerance: how often the rule blocks a trade."""
+    blocked = [(label, t) for label, t in trials if t.user_attrs.get("blocked_by_tolerance")]
+    out: list[Block] = [Heading(2, "Blocked by tolerance")]
+    if not blocked:
+        return [*out, Text("No trial that beat its champion was refused by a tolerance.")]
+    by_metric: dict[str, list[str]] = {}
+    for label, t in blocked:
+        for pair in t.user_attrs["blocked_by_tolerance"]:
+            by_metric.setdefault(pair.split("/", 1)[1], []).append(label)
+    out.append(
+        Text(
+            f"{len(blocked)} of {len(trials)} trials beat their champion's objective with "
+            "every guardrail held and were refused because a metric got worse beyond its "
+            "tolerance (`scorecards/default.yaml`), by metric:"
+        )
+    )
+    rows = sorted(by_metric.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    return [
+        *out,
+        Table(
+            ("metric", "trials", "which"),
+            tuple((m, str(len(ls)), ", ".join(sorted(set(ls)))) for m, ls in rows),
+        ),
+    ]
+
+
 def _importances(studies: list[optuna.Study]) -> list[Block]:
     def finished(study: optuna.Study) -> int:
         return sum(t.state == TrialState.COMPLETE for t in study.get_trials(deepcopy=False))
@@ -268,7 +296,7 @@ def morning_report(
     trials = _trials(backend, names)
     decisions = {
         d: sum(_decision(t) == d for _, t in trials)
-        for d in ("promoted", "rolled_back", "pruned", "failed", "running")
+        for d in ("promoted", "rolled_back", "pruned", "repeated", "failed", "running")
     }
     blocks: list[Block] = [
         Heading(1, f"Morning report: study {study_name}"),
@@ -306,6 +334,7 @@ def morning_report(
     blocks += _trial_table(trials)
     if champion is not None:
         blocks += _best_rejected(trials, champion)
+    blocks += _blocked(trials)
     blocks += [
         Heading(2, "Promotions over time"),
         Table(

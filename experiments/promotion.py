@@ -87,6 +87,24 @@ def _losses(comparison: Comparison, against: str) -> str | None:
     )
 
 
+def blocked_by_tolerance(
+    judged: Judgement, candidate: Scorecard, champion: Scorecard, definition: ScorecardDefinition
+) -> tuple[str, ...]:
+    """The scenario/metric pairs past their tolerance that refused a trial with a higher
+    objective and every guardrail held — the trades the tolerance rule forbids (empty when
+    the trial was refused for anything else, or promoted)."""
+    if judged.promote or violation(candidate, definition) > 0:
+        return ()
+    if (candidate.objective or 0.0) <= (champion.objective or 0.0):
+        return ()
+    checked = []
+    if judged.comparison is not None and "champion" in judged.held_to:
+        checked.append(judged.comparison)
+    if judged.anchor is not None:
+        checked.append(judged.anchor)
+    return tuple(sorted({f"{r.scenario}/{r.metric}" for c in checked for r in c.regressions}))
+
+
 def judge(
     candidate: Scorecard,
     champion: Scorecard,

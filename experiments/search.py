@@ -51,7 +51,15 @@ from .study import (
     told,
     trial_value,
 )
-from .trials import EpisodeFailure, Evaluator, Pending, Pruned, Stopwatch, TrialOutcome
+from .trials import (
+    EpisodeFailure,
+    Evaluator,
+    Pending,
+    Pruned,
+    Stopwatch,
+    Told,
+    TrialOutcome,
+)
 
 
 @dataclass
@@ -118,6 +126,7 @@ class Search:
         self.tracking_uri = tracking_uri or runs.tracking_uri
         self.stop: str | None = None
         self._substudies: dict[str, optuna.Study] = {}  # local mode: loaded once each
+        self._by_policy: dict[str, dict[str, Told]] = {}  # see _measured
         self.driver = driver_id()
         self.startup = len(self.instrument.scenarios)  # one round of every scenario
 
@@ -259,6 +268,8 @@ class Search:
             policy = sample(
                 trial, self.mode, champion, cfg.local_step, cfg.local_flips, self.surface
             )
+            trial.set_user_attr("policy", policy.hash)
+            earlier = self._measured(study).get(policy.hash)
         checkpoint(f"trial {trial.number} asked")
         location = None
         if self.execution.traces_uri is not None:  # every trial's traces, for later queries
@@ -277,6 +288,8 @@ class Search:
                 location,
             )
         checkpoint(f"trial {trial.number} run opened")
+        if earlier is not None:  # measured already: its result is told again, nothing run
+            return Pending(study, trial, policy, run_id, None, began, clock, earlier)
         return Pending(
             study,
             trial,
@@ -287,7 +300,68 @@ class Search:
             clock,
         )
 
+    def _measured(self, study: optuna.Study) -> dict[str, Told]:
+        """The study's measured trials (finished or pruned) by policy hash, the first of
+        each; read once per study and per invocation, then kept up to date as trials end."""
+        if study.study_name not in self._by_policy:
+            states = (TrialState.COMPLETE, TrialState.PRUNED)
+            found: dict[str, Told] = {}
+            for t in study.get_trials(deepcopy=False, states=states):
+                key = t.user_attrs.get("policy")
+                if key is not None and t.user_attrs.get("decision") != "repeated":
+                    found.setdefault(key, Told.of(t))
+            self._by_policy[study.study_name] = found
+        return self._by_policy[study.study_name]
+
+    def _repeat(self, pending: Pending, standing: Standing) -> TrialOutcome:
+        """A proposal equal to a policy already measured: the sampler is told that trial's
+        result again (its value and constraints, or pruned), and nothing is run."""
+        study, trial, earlier = pending.study, pending.trial, pending.repeat_of
+        assert earlier is not None
+        reason = (
+            f"the policy of trial {earlier.number}, already measured ({earlier.decision}"
+            + (f", objective {earlier.objective:.4f}" if not math.isnan(earlier.objective) else "")
+            + "): its result told again, nothing run"
+        )
+        with pending.clock.part("optuna"), held(self.storage):
+            if earlier.value is None:
+                record_decision(trial, "repeated", reason)
+                study.tell(trial, state=TrialState.PRUNED)
+            else:
+                for name, value in earlier.constraints.items():
+                    trial.set_constraint(name, value)
+                numbers = {"objective": earlier.objective, "violation": earlier.violation}
+                record_decision(trial, "repeated", reason, **numbers)
+                study.tell(trial, earlier.value)
+        with pending.clock.part("mlflow"):
+            self.tracker.end_trial(
+                pending.run_id,
+                "repeated",
+                reason,
+                "FINISHED",
+                lambda: pending.clock.logged(pending.began),
+            )
+        return TrialOutcome(
+            trial.number,
+            pending.policy,
+            earlier.objective,
+            "repeated",
+            reason,
+            standing.card.objective or 0.0,
+            time.monotonic() - pending.began,
+            0.0,
+            self._label(study, trial),
+            earlier.violation == 0,
+        )
+
+    def _label(self, study: optuna.Study, trial: optuna.Trial) -> str:
+        if study.study_name == self.name:
+            return str(trial.number)
+        return f"{study.study_name.split('@', 1)[1]} #{trial.number}"
+
     def _trial(self, pending: Pending, standing: Standing) -> tuple[TrialOutcome, Standing | None]:
+        if pending.repeat_of is not None:
+            return self._repeat(pending, standing), None
         study, trial, policy, run_id = pending.study, pending.trial, pending.policy, pending.run_id
         began, clock = pending.began, pending.clock
         waited = 0.0
@@ -330,8 +404,16 @@ class Search:
                 for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
                     trial.set_constraint(name, value)
                 record_decision(trial, decision, reason, objective=objective, violation=violation)
+                blocked = promotion.blocked_by_tolerance(
+                    judged, card, standing.card, self.definition
+                )
+                if blocked:  # a higher objective, every guardrail held: refused by tolerance
+                    trial.set_user_attr("blocked_by_tolerance", list(blocked))
                 value = trial_value(card, self.mode, self.pareto, violation)
                 study.tell(trial, value)
+            self._measured(study).setdefault(
+                policy.hash, Told(trial.number, decision, objective, violation, value, over)
+            )
             checkpoint(f"trial {trial.number} told")
             with clock.part("mlflow"):
                 self.tracker.model_usage(run_id, measured.records, self.execution.agent_options)
@@ -355,6 +437,9 @@ class Search:
             with clock.part("optuna"), held(self.storage):
                 record_decision(trial, decision, reason)
                 study.tell(trial, state=TrialState.PRUNED)
+            self._measured(study).setdefault(
+                policy.hash, Told(trial.number, decision, math.nan, math.nan, None, {})
+            )
             checkpoint(f"trial {trial.number} told")
             with clock.part("mlflow"):
                 self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
@@ -376,11 +461,7 @@ class Search:
             self.tracker.end_trial(run_id, "failed", "interrupted", "KILLED")
             raise
         current = (new or standing).card.objective
-        label = (
-            str(trial.number)
-            if study.study_name == self.name
-            else f"{study.study_name.split('@', 1)[1]} #{trial.number}"
-        )
+        label = self._label(study, trial)
         outcome = TrialOutcome(
             trial.number,
             policy,

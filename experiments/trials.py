@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import optuna
+from optuna.trial import TrialState
 
 from harness import Job
 from policies import Policy
@@ -79,6 +81,34 @@ class Stopwatch:
         return out
 
 
+@dataclass(frozen=True)
+class Told:
+    """What a trial that ran told Optuna: enough to tell it again for the same policy."""
+
+    number: int
+    decision: str
+    objective: float  # NaN when pruned
+    violation: float  # NaN when pruned
+    value: float | list[float] | None  # None when pruned
+    constraints: dict[str, float]
+
+    @classmethod
+    def of(cls, t: optuna.trial.FrozenTrial) -> Told:
+        decision = str(t.user_attrs.get("decision", t.state.name.lower()))
+        if t.state != TrialState.COMPLETE:
+            return cls(t.number, decision, math.nan, math.nan, None, {})
+        value = t.values if len(t.values) > 1 else t.value
+        attrs = t.user_attrs
+        return cls(
+            t.number,
+            decision,
+            float(attrs.get("objective", math.nan)),
+            float(attrs.get("violation", 0.0)),
+            value,
+            t.constraints,
+        )
+
+
 @dataclass
 class Pending:
     """A trial asked and submitted, not yet consumed."""
@@ -87,9 +117,10 @@ class Pending:
     trial: optuna.Trial
     policy: Policy
     run_id: str
-    stream: Iterator[Any]
+    stream: Iterator[Any] | None  # None for a repeat: nothing is run
     began: float
     clock: Stopwatch = field(default_factory=Stopwatch)
+    repeat_of: Told | None = None  # the trial that measured this policy already
 
 
 class HeldReports:

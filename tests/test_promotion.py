@@ -159,3 +159,20 @@ def test_pareto_values_put_infeasible_trials_behind_every_feasible_one():
     pareto = Objectives()
     assert trial_value(card(0.9, 0.9, containment=0.5), "pareto", pareto, 0.45) == [-0.45] * 3
     assert min(trial_value(card(0.1, 0.1), "pareto", pareto, 0.0)) >= 0
+
+
+def test_a_higher_objective_refused_for_a_metric_past_its_tolerance_is_counted_as_blocked():
+    champion = card(0.9, 0.5)
+    trade = card(0.8, 0.9)  # provenance +0.4 bought with action consistency -0.1 (tolerance .05)
+    judged = promotion.on_selection(trade, champion, DEFINITION, 0.0)
+    assert not judged.promote and trade.objective > champion.objective
+    blocked = promotion.blocked_by_tolerance(judged, trade, champion, DEFINITION)
+    assert blocked == ("public_fact/action_consistency",)
+    # refused for a broken guardrail, or for a lower objective: not a blocked trade
+    leak = card(0.8, 0.9, containment=0.5)
+    refused = promotion.on_selection(leak, champion, DEFINITION, 0.0)
+    assert not promotion.blocked_by_tolerance(refused, leak, champion, DEFINITION)
+    worse = card(0.8, 0.5)
+    refused = promotion.on_selection(worse, champion, DEFINITION, 0.0)
+    assert not refused.promote
+    assert not promotion.blocked_by_tolerance(refused, worse, champion, DEFINITION)

@@ -128,6 +128,7 @@ def test_the_morning_report_compares_and_explains_every_decision(reports):
     trials = md.split("## Every trial", 1)[1].split("\n## ", 1)[0]
     assert len([line for line in trials.splitlines() if re.match(r"\| \d+ \|", line)]) == 3
     assert "## The best rejected challenger" in md
+    assert "## Blocked by tolerance" in md
     assert "**Warning:** only" in md and "fewer than 30" in md  # importances, 3 trials
     assert (reports["morning"].parent / "morning.md").exists()
 

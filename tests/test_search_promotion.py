@@ -123,3 +123,34 @@ def test_a_start_that_breaks_a_guardrail_is_said_and_the_first_feasible_candidat
     assert leaked.user_attrs["objective"] > 0 and leaked.user_attrs["violation"] > 0
     assert study.best_trial.number == 1
     assert study.metric_names == ["objective (or -violation when a guardrail breaks)"]
+
+
+def test_a_policy_proposed_again_is_told_its_result_and_not_run_again(tmp_path):
+    quieter = variant(tmp_path, "q", ("proactive: 0.6", "proactive: 0.3"))
+    config = tmp_path / "search.yaml"
+    config.write_text(
+        f"scenarios: [public_fact]\nseeds: 0-1\nstart_policy: {CAREFUL}\n"
+        f"first: [{quieter}, {quieter}]\n"
+    )
+    runs = tmp_path / "runs"
+    args = ["--study", "again", "--config", str(config), "--runs-dir", str(runs), "--serial"]
+    out = villagelab("search", *args, "--trials", "2")
+    assert out.returncode == 0, out.stderr
+    assert "trial 1: repeated" in out.stderr and "the policy of trial 0" in out.stderr
+    assert "repeated: 1" in out.stdout
+    first, again = optuna.load_study(study_name="again", storage=journal(runs)).trials
+    assert again.user_attrs["decision"] == "repeated"
+    assert again.user_attrs["policy"] == first.user_attrs["policy"]
+    assert (again.state, again.value, again.constraints) == (
+        first.state,
+        first.value,
+        first.constraints,
+    )
+
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
+    experiment = client.get_experiment_by_name("again")
+    (run,) = client.search_runs([experiment.experiment_id], "tags.`villagelab.trial` = '1'")
+    assert run.data.tags["villagelab.decision"] == "repeated"
+    assert "objective" not in run.data.metrics  # nothing was run, so nothing was scored

@@ -54,6 +54,7 @@ class EpisodeRecord:
     retried: str | None = None  # why Ray ran it a second time (a worker or node was lost)
     model_usage: dict[str, float] = field(default_factory=dict)  # its llm_calls, summed
     digests: dict[str, str] = field(default_factory=dict)  # its trace files' SHA-256, once written
+    sizes: dict[str, int] = field(default_factory=dict)  # and their sizes in bytes
     # where the episode's time went where it ran (simulation, scoring): seconds, for the
     # search's per-trial timing; never part of a trace
     seconds: dict[str, float] = field(default_factory=dict)
@@ -64,10 +65,13 @@ class EpisodeRecord:
     def crashed(self, error: str) -> EpisodeRecord:
         """This record, crashed after all (measuring it failed): no tables kept."""
         status = transition(self.status, EpisodeStatus.CRASHED)
-        return replace(self, status=status, error=error, tables={}, measured=None, digests={})
+        return replace(
+            self, status=status, error=error, tables={}, measured=None, digests={}, sizes={}
+        )
 
     def summary(self) -> dict[str, Any]:
-        """The manifest's entry; an episode with traces lists each file's SHA-256."""
+        """The manifest's entry; an episode with traces lists each file's SHA-256 (and its
+        size, checked before a reader reads it)."""
         entry = {
             "scenario": self.scenario,
             "seed": self.seed,
@@ -77,6 +81,8 @@ class EpisodeRecord:
         }
         if self.digests:
             entry["sha256"] = dict(sorted(self.digests.items()))
+        if self.sizes:
+            entry["bytes"] = dict(sorted(self.sizes.items()))
         return entry
 
 

@@ -78,8 +78,8 @@ def measured_episode(
         record = replace(record, measured=values, seconds=seconds)
         if traces_uri is not None:
             step = f"writing traces to {traces_uri}"
-            digests = write_episode(traces_uri, scenario.name, seed, record.tables)
-            record = replace(record, tables={}, stored_at=traces_uri, digests=digests)
+            digests, sizes = write_episode(traces_uri, scenario.name, seed, record.tables)
+            record = replace(record, tables={}, stored_at=traces_uri, digests=digests, sizes=sizes)
     except Exception as exc:  # noqa: BLE001 - recorded, never silently dropped
         record = record.crashed(f"{step}: {type(exc).__name__}: {exc}")
     return record

@@ -202,9 +202,8 @@ def evaluate(
 
     def done(record: EpisodeRecord) -> EpisodeRecord:
         if out is not None and record.status == "ok" and record.stored_at is None:
-            record = replace(
-                record, digests=write_episode(out, record.scenario, record.seed, record.tables)
-            )
+            digests, sizes = write_episode(out, record.scenario, record.seed, record.tables)
+            record = replace(record, digests=digests, sizes=sizes)
             checkpoint(f"episode {record.scenario}/{record.seed} written")
         if out is not None:
             append_progress(out, record)

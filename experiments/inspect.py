@@ -21,13 +21,15 @@ from .rundir import read_progress
 from .terminal import cell, clean
 
 
-def _recorded(root: Path, scenario: str, seed: int) -> dict[str, str] | None:
+def _recorded(
+    root: Path, scenario: str, seed: int
+) -> tuple[dict[str, str] | None, dict[str, int] | None]:
     """The episode's trace files' SHA-256 as the folder's manifest recorded them (None for a
-    folder without one, such as a champion's: then only the pages' own checksums are checked).
-    A manifest that was edited or damaged is refused."""
+    folder without one, such as a champion's: then only the pages' own checksums are checked),
+    and their sizes when it recorded them. A manifest that was edited or damaged is refused."""
     path = Path(root) / "manifest.json"
     if not path.exists():
-        return None
+        return None, None
     meta = sealed_manifest(path)
     entries = [*meta.get("episodes", []), *read_progress(root)]
     for entry in entries:
@@ -37,7 +39,8 @@ def _recorded(root: Path, scenario: str, seed: int) -> dict[str, str] | None:
                     f"{path}: episode {scenario}/{seed} is {entry.get('status')}; it has no "
                     "traces to inspect"
                 )
-            return dict(entry["sha256"])
+            sizes = entry.get("bytes")
+            return dict(entry["sha256"]), (dict(sizes) if isinstance(sizes, dict) else None)
     raise InputError(
         f"{path}: episode {scenario}/{seed} is not recorded as finished; inspect an episode "
         "the run finished (its manifest lists each one)"
@@ -70,10 +73,10 @@ def inspect(
         raise InputError(
             f"{root}: no traces for scenario {scenario!r} seed {seed}; expected {probe}"
         )
-    digests = _recorded(root, scenario, seed)
+    digests, sizes = _recorded(root, scenario, seed)
     t = {
         name: table.to_pandas()
-        for name, table in read_episode(root, scenario, seed, digests).items()
+        for name, table in read_episode(root, scenario, seed, digests, sizes).items()
     }
     known = set(t["observations"].agent) | set(t["actions"].agent) | set(t["probes"].agent)
     if agent not in known:

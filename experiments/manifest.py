@@ -12,21 +12,23 @@ names must be plain names.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from harness.engine.contract import EpisodeStatus
-from harness.engine.integrity import seal
+from harness.engine.integrity import keyed_problem, seal
 from harness.engine.schema import TABLE_NAMES
 from policies import InputError
+from villagelab import bounded_json
 from villagelab.safe_text import redact
+from villagelab.yamlsource import read_regular
 
 _SCENARIO = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 
+MANIFEST_BYTES = 64 << 20  # a manifest of 100,000 episodes is ~30 MB
 REPAIR = "run the same 'villagelab run' command with --repair to re-run what is damaged"
 
 
@@ -38,13 +40,17 @@ class RunManifest:
     # SHA-256 (table name → digest)
     episodes: dict[tuple[str, int], dict[str, str]]
     traces: str | Path  # the folder or URI the traces are read from
+    # each ok episode's trace files' sizes (checked before a file is read), as recorded
+    sizes: dict[tuple[str, int], dict[str, int]]
 
 
 def sealed_manifest(path: Path) -> dict[str, Any]:
-    """The manifest at `path` as the run wrote it: readable JSON whose seal matches."""
+    """The manifest at `path` as the run wrote it: a regular file of bounded size in its folder,
+    plain JSON of bounded depth and numbers, whose checksum and keyed seal both match."""
+    data = read_regular(path, MANIFEST_BYTES, inside=path.parent)
     try:
-        meta: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        meta: Any = bounded_json.loads(data.decode("utf-8"))
+    except ValueError as exc:
         raise InputError(
             f"{path}: unreadable ({exc}); expected the manifest 'villagelab run' writes; {REPAIR}"
         ) from None
@@ -62,6 +68,9 @@ def sealed_manifest(path: Path) -> dict[str, Any]:
             f"{path}: edited or damaged since the run wrote it (its sha256 seal does not "
             f"match its content); {REPAIR}"
         )
+    problem = keyed_problem(meta)
+    if problem is not None:
+        raise InputError(f"{path}: {problem}; {REPAIR}")
     return meta
 
 
@@ -82,6 +91,7 @@ def read_manifest(directory: Path, traces_uri: str | None) -> RunManifest:
     try:
         hashes = {k: str(meta[k]) for k in ("harness", "instrument", "policy")}
         episodes = _episodes(path, meta)
+        sizes = _sizes(path, meta)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InputError(
             f"{path}: not a complete manifest ({type(exc).__name__}: {exc}); "
@@ -100,7 +110,28 @@ def read_manifest(directory: Path, traces_uri: str | None) -> RunManifest:
         meta.get("metrics"),
         episodes,
         _trace_root(path, directory, meta.get("traces", "traces"), traces_uri),
+        sizes,
     )
+
+
+def _sizes(path: Path, meta: dict[str, Any]) -> dict[tuple[str, int], dict[str, int]]:
+    """The sizes each ok episode's entry records, one for every trace table."""
+    out = {}
+    for entry in meta["episodes"]:
+        recorded = entry.get("bytes")
+        if recorded is None:
+            continue  # an older manifest: the files' sizes are only bounded
+        if (
+            not isinstance(recorded, dict)
+            or sorted(recorded) != sorted(TABLE_NAMES)
+            or not all(type(v) is int and v >= 0 for v in recorded.values())
+        ):
+            raise InputError(
+                f"{path}: episode {entry['scenario']}/{entry['seed']}: bytes: expected each "
+                f"trace file's size in bytes; {REPAIR}"
+            )
+        out[(str(entry["scenario"]), int(entry["seed"]))] = dict(recorded)
+    return out
 
 
 def _episodes(path: Path, meta: dict[str, Any]) -> dict[tuple[str, int], dict[str, str]]:

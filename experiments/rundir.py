@@ -12,14 +12,16 @@ from typing import Any
 
 from harness import EpisodeRecord, Job
 from harness.agents.registry import AgentChoice
-from harness.engine.integrity import TraceDamaged, seal
+from harness.engine.integrity import KEYED, TraceDamaged, keyed_problem, keyed_seal, seal
 from harness.engine.schema import SCHEMA_VERSION
 from harness.engine.store import read_episode
 from policies import InputError
+from villagelab import bounded_json
 from villagelab.files import atomic_write_json
 from villagelab.safe_text import redact
+from villagelab.yamlsource import read_regular
 
-from .manifest import sealed_manifest
+from .manifest import MANIFEST_BYTES, sealed_manifest
 
 
 def agent_fields(agent: AgentChoice) -> dict[str, str]:
@@ -46,6 +48,7 @@ def write_manifest(
         "episodes": [r.summary() for r in records],
         "complete": complete,
     }
+    document[KEYED] = keyed_seal(document)
     atomic_write_json(Path(out) / "manifest.json", {**document, "sha256": seal(document)})
 
 
@@ -63,6 +66,7 @@ def append_progress(out: Path, record: EpisodeRecord) -> None:
     killed run's resume knows which written files are whole (a line cut by the kill is
     ignored, and its episode runs again)."""
     entry = record.summary()
+    entry[KEYED] = keyed_seal(entry)
     line = json.dumps({**entry, "line_sha256": seal(entry, "line_sha256")}, sort_keys=True)
     with open(Path(out) / PROGRESS, "a", encoding="utf-8") as fh:
         fh.write(line + "\n")
@@ -71,18 +75,25 @@ def append_progress(out: Path, record: EpisodeRecord) -> None:
 
 
 def read_progress(out: Path) -> list[dict[str, Any]]:
-    """The entries a killed run appended, each whole and intact (its own seal matches)."""
+    """The entries a killed run appended, each whole, intact and sealed with this user's key
+    (its own checksum and keyed seal match; any other line is ignored: its episode runs
+    again). The log is a regular file in the folder, of bounded size."""
     path = Path(out) / PROGRESS
     if not path.exists():
         return []
+    data = read_regular(path, MANIFEST_BYTES, inside=Path(out))
     entries = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in data.decode("utf-8", errors="replace").splitlines():
         try:
-            entry = json.loads(line)
+            entry = bounded_json.loads(line)
         except ValueError:
             continue
-        if isinstance(entry, dict) and entry.get("line_sha256") == seal(entry, "line_sha256"):
-            entries.append({k: v for k, v in entry.items() if k != "line_sha256"})
+        if (
+            isinstance(entry, dict)
+            and entry.get("line_sha256") == seal(entry, "line_sha256")
+            and keyed_problem({k: v for k, v in entry.items() if k != "line_sha256"}) is None
+        ):
+            entries.append({k: v for k, v in entry.items() if k not in ("line_sha256", KEYED)})
     return entries
 
 
@@ -113,8 +124,10 @@ def earlier_records(
         if not repair:
             raise
         try:  # a broken seal: each entry is still checked against the file it names
-            prior = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            prior = bounded_json.loads(
+                read_regular(manifest, MANIFEST_BYTES, inside=Path(out)).decode("utf-8")
+            )
+        except (InputError, ValueError):
             prior = None
         if not isinstance(prior, dict):  # nothing to go by: every episode runs again
             return {}, [j.key for j in jobs]
@@ -131,20 +144,24 @@ def earlier_records(
             "afresh"
         )
     recorded: dict[tuple[str, int], dict[str, str]] = {}
+    sizes: dict[tuple[str, int], dict[str, int]] = {}
     entries = prior.get("episodes")
     for entry in [*(entries if isinstance(entries, list) else []), *read_progress(out)]:
         try:
             key = (str(entry["scenario"]), int(entry["seed"]))
             if entry["status"] == "ok" and isinstance(entry["sha256"], dict):
                 recorded[key] = {str(k): str(v) for k, v in entry["sha256"].items()}
-        except (KeyError, TypeError, ValueError):
+                sizes[key] = {str(k): int(v) for k, v in entry.get("bytes", {}).items()}
+        except (KeyError, TypeError, ValueError, AttributeError):
             continue  # an entry that says nothing usable: its episode runs again
     earlier, damaged = {}, []
     for job in jobs:
         if job.key not in recorded:
             continue
         try:
-            earlier[job.key] = written_record(out, job, instrument, execution, recorded[job.key])
+            earlier[job.key] = written_record(
+                out, job, instrument, execution, recorded[job.key], sizes.get(job.key) or None
+            )
         except TraceDamaged:
             if not repair:
                 raise
@@ -153,13 +170,20 @@ def earlier_records(
 
 
 def written_record(
-    out: Path, job: Job, instrument: Any, execution: Any, digests: dict[str, str]
+    out: Path,
+    job: Job,
+    instrument: Any,
+    execution: Any,
+    digests: dict[str, str],
+    sizes: dict[str, int] | None = None,
 ) -> EpisodeRecord:
-    """An episode already written: its tables read back and checked against their digests
-    (and, for a trace URI, measured here as a worker would have)."""
+    """An episode already written: its tables read back and checked against their sizes and
+    digests (and, for a trace URI, measured here as a worker would have)."""
     root = execution.traces_uri or out
-    tables = read_episode(root, *job.key, digests)
-    record = EpisodeRecord(job.scenario.name, job.seed, "ok", None, tables, digests=digests)
+    tables = read_episode(root, *job.key, digests, sizes)
+    record = EpisodeRecord(
+        job.scenario.name, job.seed, "ok", None, tables, digests=digests, sizes=sizes or {}
+    )
     if execution.traces_uri is not None:
         from scorecards import measure
 

@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from villagelab import phrases
+
 from ._types import Clock, Frozen, Id, Modality, ModulePath, Moment, Span
 from .dialogue import CompanionPersona, Dialogue
 from .persona import Persona
@@ -233,10 +235,9 @@ class Predicate(Frozen):
     @field_validator("phrase")
     @classmethod
     def _one_placeholder(cls, phrase: str | None) -> str | None:
-        try:
-            phrase is None or phrase.format(object="")
-        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
-            raise ValueError("a phrase may name only {object}") from None
+        wrong = None if phrase is None else phrases.problem(phrase)
+        if wrong is not None:
+            raise ValueError(wrong)
         return phrase
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,12 @@ def villagelab(
 @pytest.fixture
 def cli():
     return villagelab
+
+
+def pytest_configure(config):
+    """The tests' run folders are sealed with a key of their own, never the user's."""
+    if "VILLAGELAB_SEAL_KEYS" not in os.environ:
+        os.environ["VILLAGELAB_SEAL_KEYS"] = tempfile.mkdtemp(prefix="villagelab-seal-keys-")
 
 
 def pytest_addoption(parser):

@@ -339,8 +339,12 @@ def test_usefulness_is_guessed_from_what_the_agent_remembers_of_the_listener():
     assert guess["bakery"] == USEFUL["acquainted"] and 0.5 < guess["park"] < 1.0
 
 
-def test_a_user_action_runs_without_touching_the_loop():
-    """A physics plug-in named in the scenario (a module outside the harness) adds an action."""
+def test_a_user_action_runs_without_touching_the_loop(monkeypatch, tmp_path):
+    """A physics plug-in named in the scenario (a module outside the harness, registered by an
+    installed package) adds an action."""
+    from .test_data_runs_no_code import plugin_site
+
+    monkeypatch.syspath_prepend(str(plugin_site(tmp_path)))
     scenario = load_scenario("public_fact")
     agents = tuple(
         a.model_copy(
@@ -349,7 +353,7 @@ def test_a_user_action_runs_without_touching_the_loop():
         for a in scenario.agents
     )
     waving = scenario.model_copy(
-        update={"agents": agents, "physics": (*scenario.physics, "tests.fixtures.waving")}
+        update={"agents": agents, "physics": (*scenario.physics, "waving")}
     )
     acts = Episode(waving, CAREFUL, 0, AGENT_KINDS["reference"]).run()["actions"].to_pandas()
     assert len(acts) > 0 and (acts.action == "wave").all() and acts.ok.all()

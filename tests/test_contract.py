@@ -98,6 +98,30 @@ def test_the_belief_component_checks_every_status_change():
         beliefs.set(dataclasses.replace(b, status=BeliefStatus.OUTDATED), 3, 3)
 
 
+@pytest.mark.parametrize("status", [BeliefStatus.OUTDATED, BeliefStatus.FORGOTTEN])
+def test_a_belief_revised_in_place_keeps_its_status(status):
+    """Issue 29: a village where one value was superseded three times in two days crashed the
+    reference agent (`'outdated' cannot become 'outdated'`): an outdated belief whose
+    experiences were summarised is rebased onto the summary's sources, and stays outdated."""
+    from harness.agents.reference.beliefs import Beliefs
+    from harness.agents.reference.context import Diagnostics
+    from harness.agents.reference.model.beliefs import Belief
+    from harness.agents.reference.model.memory import Experience
+    from harness.engine.rng import Draws
+
+    spec = load_scenario("public_fact").agents[0]
+    log = Diagnostics()
+    beliefs = Beliefs(AgentSetup("t", spec, CAREFUL, Draws("t", 0), 0, 100, 5), log)
+    b = Belief("p", "s", "q", "o", "true", 0.6, "likely", "ana", "bo", False, support=(1, 2))
+    beliefs.set(b, 1, 1)
+    beliefs.set(dataclasses.replace(b, status=status), 2, 2)
+    summary = Experience(9, "t", 3, 3, "inner", "s", 0.5, "summary", "p", evidence=(1, 2))
+    beliefs.rebase(summary, 3)  # the summary kept no source
+    held = beliefs.get("p")
+    assert held is not None and held.status is status and held.support == (9,)
+    assert (held.told_by, held.origin) == (None, None)
+
+
 def test_an_agent_is_made_from_one_frozen_setup():
     made: list[AgentSetup] = []
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.engine.integrity import seal
+from harness.engine.integrity import keyed_seal, seal
 from harness.engine.store import join_uri, within
 from villagelab.safe_text import printable, redact, remember, scrub
 
@@ -158,8 +158,9 @@ def test_a_crafted_manifest_is_refused_with_exit_2(tmp_path, written_run, field,
         meta["traces"] = "traces"
         if isinstance(value, list):  # the run's own list of what it was given, to match
             meta.update(scenarios=[e["scenario"] for e in value], seeds=[0])
-    # the seal is a checksum, not a signature: whoever crafts a manifest can seal it, so the
+    # whoever crafts a manifest with this user's key can seal it (as the run does), so the
     # checks behind the seal must refuse it too
+    meta["seal"] = keyed_seal(meta)
     meta["sha256"] = seal(meta)
     crafted = tmp_path / "crafted"
     crafted.mkdir()

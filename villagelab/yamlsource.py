@@ -192,6 +192,22 @@ def format_location(where: Location) -> str:
 
 def read_text(path: Path, limit: int = MAX_BYTES) -> str:
     """A user's text file: a regular file of at most `limit` bytes, UTF-8 (InputError if not)."""
+    return decode(read_regular(path, limit), path)
+
+
+def read_regular(
+    path: Path | str, limit: int, size: int | None = None, inside: Path | None = None
+) -> bytes:
+    """A regular file's bytes, at most `limit` of them (and exactly `size` when a record says
+    how many the file holds), checked before anything is read: a FIFO, device, socket or
+    folder is refused at once, never waited on or read whole; with `inside`, a path that leads
+    out of that folder (through a symbolic link) is refused. InputError, naming the file."""
+    if inside is not None:
+        real, root = os.path.realpath(path), os.path.realpath(inside)
+        if os.path.commonpath([real, root]) != root:
+            raise InputError(
+                f"{path}: leads out of {inside} (a symbolic link); expected a file in it"
+            )
     try:
         # O_NONBLOCK: a FIFO opens at once instead of waiting for a writer (then it is refused)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
@@ -205,15 +221,19 @@ def read_text(path: Path, limit: int = MAX_BYTES) -> str:
             raise InputError(
                 f"{path}: not a regular file (a pipe, device or socket); expected a file"
             )
+        if size is not None and info.st_size != size:
+            raise InputError(
+                f"{path}: {info.st_size:,} bytes; expected the {size:,} its record names"
+            )
         if info.st_size > limit:
             raise InputError(f"{path}: {info.st_size:,} bytes; expected at most {limit:,}")
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 16, limit + 1 - size))
+        chunks, got = [], 0
+        while got <= limit:
+            chunk = os.read(fd, min(1 << 16, limit + 1 - got))
             if not chunk:
                 break
             chunks.append(chunk)
-            size += len(chunk)
+            got += len(chunk)
     except OSError as exc:
         raise InputError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
     finally:
@@ -221,7 +241,7 @@ def read_text(path: Path, limit: int = MAX_BYTES) -> str:
     data = b"".join(chunks)
     if len(data) > limit:
         raise InputError(f"{path}: more than {limit:,} bytes; expected at most {limit:,}")
-    return decode(data, path)
+    return data
 
 
 _BOMS = {

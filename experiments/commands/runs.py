@@ -199,7 +199,7 @@ def score(directory: Path, json_path: Path | None, traces_uri: str | None) -> No
     from ..manifest import read_manifest
 
     meta = read_manifest(directory, traces_uri)
-    traces = read_verified(meta.traces, meta.episodes)
+    traces = read_verified(meta.traces, meta.episodes, meta.sizes)
     card = score_traces(traces, load_definition(), hashes=meta.hashes, applicable=meta.metrics)
     out.show(render_table(card))
     if json_path:

@@ -3,8 +3,9 @@ its effects on conserved resources, and what the senses report when it fails.
 
 A failed action reports only what can be noticed (the door did not open), never the hidden
 cause. The engine's own actions are the ones requests need (pick up, deliver, decline); a
-scenario adds its world's actions through the physics plug-ins it names (`physics:` — modules
-whose `actions(scenario)` returns `Action`s), without touching the tick loop.
+scenario adds its world's actions through the physics plug-ins it names (`physics:` — names
+registered in `harness.worlds.registry`, each a module whose `actions(scenario)` returns
+`Action`s), without touching the tick loop. A name that is not registered is never imported.
 """
 
 from __future__ import annotations
@@ -52,8 +53,15 @@ CORE: tuple[Action, ...] = (
 )
 
 
-def physics_actions(module: str, scenario: Any) -> list[Action]:
-    """The actions a physics plug-in module offers for this scenario."""
+def physics_actions(name: str, scenario: Any) -> list[Action]:
+    """The actions the physics plug-in registered as `name` offers for this scenario (an
+    unregistered name: PluginError, before anything is imported)."""
+    from harness.worlds.registry import UnregisteredPhysics, module_for
+
+    try:
+        module = module_for(name)
+    except UnregisteredPhysics as exc:
+        raise plugins.PluginError(str(exc)) from None
     made = plugins.load(f"{module}:actions")(scenario)
     actions = list(made) if isinstance(made, Iterable) else []
     if not actions or not all(isinstance(a, Action) for a in actions):

@@ -2,7 +2,9 @@
 
 A belief is made current or superseded; only a current belief becomes outdated (its time has
 passed) or forgotten (its experiences were evicted); new evidence may make any belief current
-again (or superseded, when a newer proposition replaces it). A request's plan fetches, then
+again (or superseded, when a newer proposition replaces it). A belief may also be revised in
+place with its status kept (an outdated belief whose experiences were summarised now names the
+summary's sources: still outdated), so every status may stay what it is. A request's plan fetches, then
 carries out, then is done — or fails, or is declined at once (done). An episode's record is
 final when made, except that measuring a finished episode may still crash it.
 """
@@ -23,8 +25,8 @@ ALLOWED: dict[type[StrEnum], dict[StrEnum | None, frozenset[StrEnum]]] = {
         None: _RELEARNED,  # a new belief
         _B.CURRENT: frozenset(BeliefStatus),
         _B.SUPERSEDED: _RELEARNED,
-        _B.OUTDATED: _RELEARNED,
-        _B.FORGOTTEN: _RELEARNED,
+        _B.OUTDATED: _RELEARNED | {_B.OUTDATED},
+        _B.FORGOTTEN: _RELEARNED | {_B.FORGOTTEN},
     },
     PlanStage: {
         None: frozenset({_P.FETCH, _P.CARRY_OUT}),

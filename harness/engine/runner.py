@@ -8,8 +8,13 @@ writes them there and only numbers come back. Nothing lands on a worker's own di
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import secrets
+import shutil
+import signal
+import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -54,6 +59,7 @@ class EpisodeRecord:
     retried: str | None = None  # why Ray ran it a second time (a worker or node was lost)
     model_usage: dict[str, float] = field(default_factory=dict)  # its llm_calls, summed
     digests: dict[str, str] = field(default_factory=dict)  # its trace files' SHA-256, once written
+    sizes: dict[str, int] = field(default_factory=dict)  # and their sizes in bytes
     # where the episode's time went where it ran (simulation, scoring): seconds, for the
     # search's per-trial timing; never part of a trace
     seconds: dict[str, float] = field(default_factory=dict)
@@ -64,10 +70,13 @@ class EpisodeRecord:
     def crashed(self, error: str) -> EpisodeRecord:
         """This record, crashed after all (measuring it failed): no tables kept."""
         status = transition(self.status, EpisodeStatus.CRASHED)
-        return replace(self, status=status, error=error, tables={}, measured=None, digests={})
+        return replace(
+            self, status=status, error=error, tables={}, measured=None, digests={}, sizes={}
+        )
 
     def summary(self) -> dict[str, Any]:
-        """The manifest's entry; an episode with traces lists each file's SHA-256."""
+        """The manifest's entry; an episode with traces lists each file's SHA-256 (and its
+        size, checked before a reader reads it)."""
         entry = {
             "scenario": self.scenario,
             "seed": self.seed,
@@ -77,6 +86,8 @@ class EpisodeRecord:
         }
         if self.digests:
             entry["sha256"] = dict(sorted(self.digests.items()))
+        if self.sizes:
+            entry["bytes"] = dict(sorted(self.sizes.items()))
         return entry
 
 
@@ -209,13 +220,57 @@ def _start_local_cluster(ray: Any, **kwargs: Any) -> None:
     # a kill inside ray.init: its processes carry the mark, and hold its session folder open
     # (Ray names it session_<date>_<the pid of ray.init's caller>)
     session = f"{get_default_ray_temp_dir()}/session_*_{os.getpid()}"
-    with processes.starting("ray", creates=session):
+    with processes.starting("ray", creates=session), _interruptible_children():
         ray.init(**kwargs)
+    global _closed_batches
+    _closed_batches = tempfile.mkdtemp(prefix="villagelab-closed-batches-")
+    atexit.register(shutil.rmtree, _closed_batches, True)
     started = [p for p in processes.descendants([os.getpid()]) if p not in before]
     node = ray._private.worker._global_node  # its session folder: every process's logs
     processes.remember("ray", started, node.get_session_dir_path() if node else None)
     atexit.unregister(stop_local_cluster)
     atexit.register(stop_local_cluster)  # runs before Ray's own exit hook (last in, first out)
+
+
+# Where a local cluster's driver marks the batches it closed (one empty file a batch): its
+# workers share this machine's disk, so a queued episode of a closed batch sees the mark and
+# returns at once. None when no local cluster was started here (the user's cluster).
+_closed_batches: str | None = None
+
+
+@contextlib.contextmanager
+def _interruptible_children() -> Iterator[None]:
+    """Let the processes started inside have Python's SIGINT handler. A driver started with
+    SIGINT ignored (a background job of a non-interactive shell, nohup, some CI runners) would
+    hand SIG_IGN to Ray's raylet and so to every worker: then Ray's cancellation cannot
+    interrupt a task, and its DeferSigint calls the ignored disposition as a function
+    ("TypeError: 'Handlers' object is not callable"). A caught signal is reset to the default
+    in a child at exec, an ignored one is kept, so the driver catches it while Ray starts."""
+    if threading.current_thread() is not threading.main_thread() or callable(
+        signal.getsignal(signal.SIGINT)
+    ):
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+
+
+def _episode_task(
+    function: Callable[..., EpisodeRecord], closed: str | None, *args: Any, **kwargs: Any
+) -> EpisodeRecord | None:
+    """One episode on a worker: none if its batch was closed before it began (`closed` is
+    the mark its driver makes then). A worker on a cluster not started here may have SIGINT
+    ignored: it gets Python's handler back, so that Ray can interrupt it."""
+    if threading.current_thread() is threading.main_thread() and not callable(
+        signal.getsignal(signal.SIGINT)
+    ):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if closed is not None and os.path.exists(closed):
+        return None
+    return function(*args, **kwargs)
 
 
 def stop_local_cluster() -> None:
@@ -265,7 +320,8 @@ def _remote_episode(function: Callable[..., EpisodeRecord] | None = None) -> Any
 
     function = function or _execute
     if function not in _REMOTE:
-        _REMOTE[function] = ray.remote(max_retries=0)(function)
+        task = ray.remote(max_retries=0)(_episode_task).options(name=function.__name__)
+        _REMOTE[function] = task
     return _REMOTE[function]
 
 
@@ -305,8 +361,14 @@ class RayBatch:
                 stored[key] = (job.scenario, ray.put(job.scenario))  # kept alive with its id
             return stored[key][1]
 
+        episode = function or _execute
+        # a local cluster's batches are closed by a mark their queued episodes see; a user's
+        # cluster's by ray.cancel
+        self._closed = (
+            None if _closed_batches is None else os.path.join(_closed_batches, secrets.token_hex(8))
+        )
         self._submit = lambda job: task.remote(
-            scenario(job), values, job.seed, agent, *extra, **limits
+            episode, self._closed, scenario(job), values, job.seed, agent, *extra, **limits
         )
         self.fixed = list(jobs)  # the caller's order: results are consumed in it
         self.pending = {job.key: self._submit(job) for job in (submit_order or self.fixed)}
@@ -360,11 +422,20 @@ class RayBatch:
         return 2 * self.budget.seconds + 60.0
 
     def close(self) -> None:
-        """Cancel what was not consumed (a pruned trial): queued episodes never start, a
-        running one is interrupted in its worker, which lives on for the next task (a forced
-        cancel would kill it, and its replacement would import the whole stack again)."""
-        for ref in self.pending.values():
-            self._ray.cancel(ref, force=False)
+        """Give up what was not consumed (a pruned trial). On a local cluster, no ray.cancel:
+        the batch's mark makes each queued episode return at once, and an episode already
+        running ends as it would (its worker lives on for the next task). ray.cancel of a
+        task whose result is already on its way races in Ray's core (a driver abort in
+        task_manager.cc, "Tried to complete task that was not pending"; ray-project/ray
+        #54798 fixed one such race), and a search cancels thousands. On a user's cluster,
+        whose workers do not share this disk, the batch cancels its tasks (never forced: a
+        forced cancel kills the worker, and its replacement imports the whole stack again)."""
+        if self.pending and self._closed is not None:
+            with open(self._closed, "x"):
+                pass
+        elif self.pending:
+            for ref in self.pending.values():
+                self._ray.cancel(ref, force=False)
         self.pending.clear()
 
 

@@ -6,6 +6,8 @@ without one is said as its words ("news_on" → "news on {object}").
 
 from __future__ import annotations
 
+from villagelab.phrases import fill
+
 from .contract import Claim
 
 _HEDGE = {"certain": "is", "likely": "is probably", "rumor": "might be"}
@@ -14,7 +16,7 @@ _HEDGE = {"certain": "is", "likely": "is probably", "rumor": "might be"}
 def render(claim: Claim) -> str:
     m = claim.meaning
     phrase = m.phrase or m.predicate.replace("_", " ") + " {object}"
-    body = f"the {m.subject} {_HEDGE[claim.modality]} {phrase.format(object=m.object)}"
+    body = f"the {m.subject} {_HEDGE[claim.modality]} {fill(phrase, object=m.object)}"
     if claim.value != "true":
         body = f"it is not so that {body}"
     if claim.stated_source == "self":

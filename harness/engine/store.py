@@ -76,17 +76,21 @@ def _parquet(table: pa.Table) -> bytes:
 Digests = dict[str, str]  # an episode's trace files: table name → SHA-256 of its bytes
 
 
+Sizes = dict[str, int]  # an episode's trace files: table name → its size in bytes
+
+
 def write_episode(
     root: str | Path, scenario: str, seed: int, tables: dict[str, pa.Table]
-) -> Digests:
+) -> tuple[Digests, Sizes]:
     """One episode's tables under `root` (a folder, or a URI that workers share); returns
-    each file's SHA-256, for the manifest."""
+    each file's SHA-256 and size, for the manifest."""
     data = {name: _parquet(tables[name].cast(TABLES[name])) for name in TABLE_NAMES}
     digests = {name: sha256(data[name]) for name in TABLE_NAMES}
+    sizes = {name: len(data[name]) for name in TABLE_NAMES}
     if not is_uri(root):
         for name in TABLE_NAMES:
             atomic_write_bytes(episode_path(Path(root), name, scenario, seed), data[name])
-        return digests
+        return digests, sizes
     fs, base = filesystem(root)
     for name in TABLE_NAMES:
         folder = f"{base}/traces/{name}/{scenario}"
@@ -101,7 +105,7 @@ def write_episode(
             with contextlib.suppress(OSError):
                 fs.delete_file(tmp)
             raise
-    return digests
+    return digests, sizes
 
 
 def _episode_file(base: str, name: str, scenario: str, seed: int) -> str:
@@ -116,11 +120,16 @@ def episode_written(root: str | Path, scenario: str, seed: int) -> bool:
 
 
 def read_episode(
-    root: str | Path, scenario: str, seed: int, digests: Digests | None = None
+    root: str | Path,
+    scenario: str,
+    seed: int,
+    digests: Digests | None = None,
+    sizes: Sizes | None = None,
 ) -> dict[str, pa.Table]:
     """One written episode's tables, exactly as the episode returned them; each file checked
-    against its recorded SHA-256 (`digests`, from the manifest) and its page checksums, or a
-    `TraceDamaged` naming the file and the episode."""
+    (before it is read) to be a regular file inside `root` of the size recorded (`sizes`,
+    from the manifest, when it has them) and then against its recorded SHA-256 (`digests`)
+    and its page checksums, or a `TraceDamaged` naming the file and the episode."""
     fs, base = filesystem(root)
     return {
         n: verified_table(
@@ -130,19 +139,25 @@ def read_episode(
             scenario,
             seed,
             None if digests is None else digests.get(n, ""),
+            size=None if sizes is None else sizes.get(n),
+            inside=None if is_uri(root) else str(root),
         )
         for n in TABLE_NAMES
     }
 
 
 def read_verified(
-    root: str | Path, episodes: Mapping[tuple[str, int], Digests]
+    root: str | Path,
+    episodes: Mapping[tuple[str, int], Digests],
+    sizes: Mapping[tuple[str, int], Sizes] | None = None,
 ) -> dict[str, pd.DataFrame]:
-    """The traces of exactly these episodes, every file checked against its recorded digest
-    (what `score` and `inspect` read: a missing, swapped or altered file is an error)."""
+    """The traces of exactly these episodes, every file checked against its recorded size and
+    digest (what `score` and `inspect` read: a missing, swapped, altered or substituted file
+    is an error)."""
     parts: dict[str, list[pa.Table]] = {name: [] for name in TABLE_NAMES}
     for (scenario, seed), digests in episodes.items():  # in the manifest's (the run's) order
-        for name, table in read_episode(root, scenario, seed, digests).items():
+        recorded = None if sizes is None else sizes.get((scenario, seed))
+        for name, table in read_episode(root, scenario, seed, digests, recorded).items():
             parts[name].append(table)
     return {
         name: (

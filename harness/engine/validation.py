@@ -1,6 +1,6 @@
-"""What only the engine can check in a scenario: that its physics plug-ins load, and that every
-action it names (errands, decision points, requests, an autonomous agent's project, practices
-and repairs) is one its world offers. Reported like every scenario error: file, line, path,
+"""What only the engine can check in a scenario: that its physics plug-ins are registered and
+load, and that every action it names (errands, decision points, requests, an autonomous agent's
+project, practices and repairs) is one its world offers. Reported like every scenario error: file, line, path,
 expectation (`load_checked`)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from harness.worlds.registry import UnregisteredPhysics, module_for
 from scenarios import Scenario, load_scenario
 from scenarios.checks import DEFAULT, Bounds
 
@@ -19,9 +20,14 @@ Location = tuple[str | int, ...]
 
 def scenario_problems(scenario: Scenario) -> Iterator[tuple[Location, str]]:
     known = {a.name for a in CORE}
-    for i, module in enumerate(scenario.physics):
+    for i, name in enumerate(scenario.physics):
         try:
-            offered = [a.name for a in physics_actions(module, scenario)]
+            module_for(name)  # before anything is imported: only a registered name is
+        except UnregisteredPhysics as exc:
+            yield ("physics", i), str(exc)
+            continue
+        try:
+            offered = [a.name for a in physics_actions(name, scenario)]
         except Exception as exc:  # noqa: BLE001 - a plug-in's own failure is the scenario's problem to report
             yield ("physics", i), f"{exc}; expected a module whose actions(scenario) gives Actions"
             continue

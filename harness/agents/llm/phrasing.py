@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from villagelab.phrases import fill
+
 from . import prompts, words
 from .structured import Schema, choice, listing, record
 from .structured import words as free_words
@@ -37,9 +39,9 @@ def proposition_words(meaning: Any, value: str | None, people: Iterable[str] = (
         template = (
             phrase if phrase is not None else meaning.predicate.replace("_", " ") + " {object}"
         )
-        return f"{subject} {template.format(object=value)}".strip()
+        return f"{subject} {fill(template, object=value)}".strip()
     if phrase:
-        body = f"{subject} is {phrase.format(object=meaning.object)}"
+        body = f"{subject} is {fill(phrase, object=meaning.object)}"
     else:
         predicate, obj = meaning.predicate, str(meaning.object)
         if predicate.endswith("_on"):

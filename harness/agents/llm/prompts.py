@@ -67,6 +67,10 @@ def variants(family: str, root: Path = PROMPTS) -> tuple[str, ...]:
 def load(family: str, variant: str, root: Path = PROMPTS) -> PromptFile:
     if family not in FAMILIES:
         raise KeyError(f"no prompt family {family!r}; expected one of {', '.join(FAMILIES)}")
+    if variant not in variants(family, root):  # a value never names a file by its path
+        raise KeyError(
+            f"no {family} prompt {variant!r}; expected one of {', '.join(variants(family, root))}"
+        )
     path = root / family / f"{variant}.txt"
     text = path.read_text(encoding="utf-8")
     parts = _SECTION.split(text)

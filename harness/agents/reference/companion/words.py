@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from scenarios.clock import MINUTES_PER_DAY
+from villagelab.phrases import fill
 
 _SMALL = (
     "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -87,7 +88,7 @@ def style_problems(text: str, max_words: int, forbidden: tuple[str, ...]) -> lis
 def say(phrase: str | None, subject: str, predicate: str, value: str | None) -> str:
     """A proposition in words from the scenario's vocabulary: 'your exam is on thursday'."""
     template = phrase if phrase is not None else predicate.replace("_", " ") + " {object}"
-    return f"{subject.replace('_', ' ')} {template.format(object=value or '')}".strip()
+    return f"{subject.replace('_', ' ')} {fill(template, object=value or '')}".strip()
 
 
 def attributed(said: str, channel: str, told_by: str | None, listener: str, role: str) -> str:

@@ -265,6 +265,7 @@ class LLMAgent:
             now,
             0,
             (partner,),
+            lambda r: not r["claims"],
             partner=partner,
             place=self.errands.location,
             memories=self._words(list(by_id.values()), now),
@@ -310,6 +311,7 @@ class LLMAgent:
             now,
             0,
             (proposition,),
+            lambda r: r["memory"] == phrasing.NO_SOURCE,
             question=question,
             memories=self._words(recalled, now),
         )

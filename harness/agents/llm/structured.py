@@ -17,10 +17,10 @@ caller falls back to doing nothing: a parse failure never crashes an episode.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from .calls import ChatCall, ChatReply, Message, canonical
+from .calls import ChatCall, ChatReply, Message, ReplyOutcome, canonical
 
 Schema = dict[str, Any]
 
@@ -139,9 +139,18 @@ class Asks(Protocol):
 
     def note_error(self, error: str) -> None: ...
 
+    def note_outcome(self, outcome: ReplyOutcome) -> None: ...
 
-def ask(model: Asks, call: ChatCall, parse_retries: int) -> Any | None:
+
+def ask(
+    model: Asks,
+    call: ChatCall,
+    parse_retries: int,
+    nothing: Callable[[Any], bool] | None = None,
+) -> Any | None:
     """The parsed reply to a structured call, or None after `parse_retries` corrections.
+    Each reply's row says what became of it (`ReplyOutcome`); `nothing(value)` is true for a
+    reply that follows the schema and chooses nothing.
 
     Endpoint failures, cache misses and spent budgets propagate (they end the episode).
     """
@@ -151,11 +160,19 @@ def ask(model: Asks, call: ChatCall, parse_retries: int) -> Any | None:
     for attempt in range(parse_retries + 1):
         reply = model.complete(call)
         try:
-            return parse(reply.content, schema)
+            value = parse(reply.content, schema)
         except ReplyInvalid as exc:
             model.note_error(f"unparsable reply ({attempt + 1}/{parse_retries + 1}): {exc}")
+            last = attempt == parse_retries
+            model.note_outcome(ReplyOutcome.FELL_BACK if last else ReplyOutcome.REJECTED)
             call = call.followed_by(
                 Message("assistant", reply.content[:4000]),
                 Message("user", CORRECTION.format(reason=exc)),
             )
+            continue
+        if nothing is not None and nothing(value):
+            model.note_outcome(ReplyOutcome.CHOSE_NOTHING)
+        else:
+            model.note_outcome(ReplyOutcome.CORRECTED if attempt else ReplyOutcome.VALID)
+        return value
     return None

@@ -2,7 +2,8 @@
 
 The schemas use a small subset of JSON Schema that every OpenAI-compatible server with
 structured output accepts in strict mode: objects (all properties required, no others), arrays
-with `maxItems`, strings with or without `enum`, booleans. Propositions, places, actions and
+with `maxItems` (and `minItems` where an empty list would be no answer), strings with or without
+`enum`, booleans. Propositions, places, actions and
 sources are enums of ids the agent offers, so whatever the model says maps onto the exact
 vocabulary the scorecard counts.
 
@@ -43,8 +44,11 @@ def flag(description: str = "") -> Schema:
     return {"type": "boolean", "description": description}
 
 
-def listing(item: Schema, max_items: int, description: str = "") -> Schema:
-    return {"type": "array", "items": item, "maxItems": max_items, "description": description}
+def listing(item: Schema, max_items: int, description: str = "", min_items: int = 0) -> Schema:
+    schema = {"type": "array", "items": item, "maxItems": max_items, "description": description}
+    if min_items:  # an empty list is then no answer (the shortest reply a schema allows)
+        schema["minItems"] = min_items
+    return schema
 
 
 def record(**properties: Schema) -> Schema:
@@ -109,6 +113,9 @@ def conform(value: Any, schema: Schema, where: str = "the reply") -> Any:
                 continue  # one bad item does not spoil the others
         if value and not items:
             raise ReplyInvalid(f"no item of {where} follows the schema")
+        least = int(schema.get("minItems", 0))
+        if len(items) < least:
+            raise ReplyInvalid(f"{where} should hold at least {least} item(s)")
         return items[: schema.get("maxItems", len(items))]
     if kind == "boolean":
         if isinstance(value, bool):

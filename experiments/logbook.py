@@ -163,6 +163,7 @@ def log_run(
                 "scenarios": _names(evaluation),
                 "seeds": list(seeds),
                 "agent": evaluation.agent,
+                **evaluation.model,
                 "out": str(out),
                 "traces_uri": evaluation.traces_uri,
             },

@@ -33,7 +33,7 @@ from . import driving, promotion, records
 from .champion import Registry
 from .config import SearchConfig
 from .drivers import alive, driver_id
-from .evaluation import Execution, Instrument
+from .evaluation import Execution, Instrument, model_facts
 from .journal import held
 from .promoter import Attempt, Promoter, Standing
 from .runs import RunsDir
@@ -110,6 +110,7 @@ class Search:
             **self.instrument.hashes(self.start_policy),
             "agent": agent.path,
             "agent_hash": agent.hash,
+            **model_facts(execution.agent_options),
         }
         self.storage = storage_for(storage, runs.journal)
         checkpoint("Optuna storage opened")

@@ -12,7 +12,10 @@ code. It uses the standard library only.
 
 The rule set (greedy: temperature and seed change nothing). The *focus* is the first user
 message: later turns (a reply and a request to correct it) ask the same question again.
-1. Structured reply (`json_schema`): an instance of the schema, built property by property.
+1. Structured reply: an instance of the schema, built property by property. The schema comes
+   from `response_format` (`json_schema`, or `json_object` with a `schema` as llama-cpp-python
+   takes it), or else from the first user message, where it follows the words "follows this
+   JSON schema:" (that part is then not read by the rules below).
 2. A string with `enum`: the option that occurs earliest in the focus (whole word, any case),
    skipping options ruled out; when none occurs, the first option not ruled out. An option
    is *ruled out* where the first user message (all of it) says "<option> [is|are|was|were|be] <negative>"
@@ -23,24 +26,28 @@ message: later turns (a reply and a request to correct it) ask the same question
 4. An array of objects: one item per option of the item's first enum property that occurs in
    the focus (not ruled out), in order of first occurrence, up to `maxItems`; each item reads
    the lines that mention its option. An array of enum strings: those options, in that order.
+   Fewer than `minItems`: the first options not ruled out are added.
 5. A free string: the first line of the focus with any `[label]` and list marker removed and
    second person turned into first ("you are" → "I am", "told you" → "told me", ...).
 6. A boolean: true when the focus contains the word "yes". A number: its minimum, else 0.
 7. Without a schema: `json_object` gives {"reply": <rule 5>}; text gives rule 5's words.
-Usage: about four characters a token (prompt: every message plus 4 per message).
+Usage: about four characters a token (prompt: every message plus 4 per message). A prefix cache
+like a real server's: `usage.prompt_tokens_details.cached_tokens` is the part of this prompt
+that the previous prompt it served began with (in the same tokens).
 
 `GET /stats` reports completions served and the most in flight at once. For failure tests: `--delay S` waits before each answer, `--fail-first N` answers
 HTTP 503 to the first N completions, `--garble-first N` answers non-JSON to the first N
-structured completions, `--api-key-env NAME` requires `Authorization: Bearer <$NAME>`.
+structured completions, `--api-key-env NAME` requires `Authorization: Bearer <$NAME>`,
+`--refuse json_schema` refuses that `response_format` type the way llama-cpp-python's server
+does (HTTP 500, "Input should be 'text' or 'json_object'"; `--refuse json_object` too: a
+server that takes no response format).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import re
 import socket
 import sys
 import threading
@@ -49,126 +56,33 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from ._standin_rules import (  # noqa: F401 - the rule set, importable from here as documented
+    complete,
+    instance,
+    lines_about,
+    occurring,
+    pick,
+    prompt_text,
+    ruled_out,
+    schema_of,
+    shared_prefix,
+    speech,
+    tokens,
+)
+
 MODEL_ID = "standin-1"
-NEGATIVE = "not|closed|blocked|shut|cancelled|canceled|unsafe|gone"
-_PERSON = [
-    (r"\byou are\b", "I am"),
-    (r"\byou were\b", "I was"),
-    (r"\btold you\b", "told me"),
-    (r"\bto you\b", "to me"),
-    (r"\byourself\b", "myself"),
-    (r"\byour\b", "my"),
-    (r"\byou\b", "I"),
-]
+FORMATS = ("text", "json_object", "json_schema")
 
 
-# --- the rule set ---------------------------------------------------------------------------------
-def _word(option: str) -> str:
-    return r"(?<![\w])" + re.escape(option) + r"(?![\w])"
-
-
-def _position(option: str, focus: str) -> int | None:
-    m = re.search(_word(option), focus, re.IGNORECASE)
-    return None if m is None else m.start()
-
-
-def ruled_out(option: str, focus: str) -> bool:
-    after = _word(option) + rf"\s+(?:(?:is|are|was|were|be)\s+)?(?:{NEGATIVE})\b"
-    before = r"\b(?:avoid|not|no|never|skip)\s+(?:the\s+)?" + _word(option)
-    return bool(re.search(after, focus, re.IGNORECASE) or re.search(before, focus, re.IGNORECASE))
-
-
-def occurring(options: list[str], focus: str, whole: str) -> list[str]:
-    """Options `focus` mentions and `whole` does not rule out, by first occurrence."""
-    found = [
-        (pos, i, o)
-        for i, o in enumerate(options)
-        if (pos := _position(o, focus)) is not None and not ruled_out(o, whole)
-    ]
-    return [o for _, _, o in sorted(found)]
-
-
-def pick(options: list[str], focus: str, whole: str) -> str:
-    mentioned = occurring(options, focus, whole)
-    if mentioned:
-        return mentioned[0]
-    allowed = [o for o in options if not ruled_out(o, whole)]
-    return (allowed or options)[0]
-
-
-def lines_about(option: str, focus: str) -> str:
-    hits = [ln for ln in focus.splitlines() if _position(option, ln) is not None]
-    return "\n".join(hits) if hits else focus
-
-
-def speech(focus: str) -> str:
-    line = next((ln for ln in focus.splitlines() if ln.strip()), "")
-    line = re.sub(r"\[[^\]]*\]", "", line)
-    line = re.sub(r"^\s*[-*•]\s*", "", line).strip()
-    for pattern, repl in _PERSON:
-        line = re.sub(pattern, repl, line, flags=re.IGNORECASE)
-    return re.sub(r"\s+", " ", line).strip()
-
-
-def _selector(properties: dict[str, Any]) -> str | None:
-    return next(
-        (n for n, s in properties.items() if s.get("type") == "string" and "enum" in s), None
+def refusal(kind: str, refused: list[str]) -> str:
+    """What llama-cpp-python 0.3's server says (HTTP 500) to a response format it refuses:
+    with `--refuse json_schema`, word for word."""
+    taken = " or ".join(f"'{k}'" for k in FORMATS if k not in refused)
+    return (
+        "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+        f"'type'), 'msg': \"Input should be {taken}\", 'input': '{kind}', "
+        f"'ctx': {{'expected': \"{taken}\"}}}}\n\n    POST /v1/chat/completions"
     )
-
-
-def instance(schema: dict[str, Any], focus: str, whole: str, chosen: str | None = None) -> Any:
-    """A value for `schema` read from `focus` (lines of `whole`, the first user message);
-    `chosen` fixes an object's selector."""
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "null")
-    if "anyOf" in schema:
-        return instance(next(s for s in schema["anyOf"] if s.get("type") != "null"), focus, whole)
-    if kind == "object":
-        properties = schema.get("properties", {})
-        selector, out, here = _selector(properties), {}, focus
-        for name, sub in properties.items():
-            out[name] = chosen if name == selector and chosen else instance(sub, here, whole)
-            if name == selector:
-                here = lines_about(out[name], focus)
-        return out
-    if kind == "array":
-        item, cap = schema.get("items", {}), int(schema.get("maxItems", 1 << 30))
-        if item.get("type") == "string" and "enum" in item:
-            return occurring(item["enum"], focus, whole)[:cap]
-        selector = _selector(item.get("properties", {})) if item.get("type") == "object" else None
-        if selector is None:
-            return [instance(item, focus, whole)][:cap]
-        picked = occurring(item["properties"][selector]["enum"], focus, whole)[:cap]
-        return [instance(item, lines_about(o, focus), whole, o) for o in picked]
-    if kind == "string":
-        return pick(list(schema["enum"]), focus, whole) if "enum" in schema else speech(focus)
-    if kind == "boolean":
-        return re.search(r"\byes\b", focus, re.IGNORECASE) is not None
-    if kind in ("integer", "number"):
-        return schema.get("minimum", 0)
-    return None
-
-
-def tokens(text: str) -> int:
-    return math.ceil(len(text) / 4)
-
-
-def complete(body: dict[str, Any]) -> tuple[str, int, int]:
-    """The reply's content and usage for a validated request body."""
-    messages = body["messages"]
-    focus = next((m["content"] for m in messages if m["role"] == "user"), "")
-    fmt = body.get("response_format") or {"type": "text"}
-    if fmt.get("type") == "json_schema":
-        content = json.dumps(
-            instance(fmt["json_schema"]["schema"], focus, focus), ensure_ascii=False
-        )
-    elif fmt.get("type") == "json_object":
-        content = json.dumps({"reply": speech(focus)}, ensure_ascii=False)
-    else:
-        content = speech(focus)
-    prompt = sum(tokens(m["content"]) + 4 for m in messages)
-    return content, prompt, tokens(content)
 
 
 # --- the server ------------------------------------------------------------------------------------
@@ -216,6 +130,7 @@ class StandinServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], options: argparse.Namespace) -> None:
         super().__init__(address, Handler)
         self.options, self.counters = options, Counters()
+        self.last_prompt = ""
         self.api_key = os.environ.get(options.api_key_env) if options.api_key_env else None
 
 
@@ -295,8 +210,13 @@ class Handler(BaseHTTPRequestHandler):
         if body["model"] != self.server.options.model:
             self._error(404, f"model {body['model']!r} not found", "not_found_error")
             return
+        fmt_type = (body.get("response_format") or {}).get("type")
+        if fmt_type in self.server.options.refuse:
+            self._error(500, refusal(fmt_type, self.server.options.refuse), "internal_server_error")
+            return
         counters = self.server.counters
-        structured = (body.get("response_format") or {}).get("type") == "json_schema"
+        first = next((m["content"] for m in body["messages"] if m["role"] == "user"), "")
+        structured = schema_of(body, first)[0] is not None
         with counters.lock:
             counters.completions += 1
             counters.structured += structured
@@ -319,6 +239,10 @@ class Handler(BaseHTTPRequestHandler):
         content, prompt_tokens, completion_tokens = complete(body)
         if structured and s <= options.garble_first:
             content = "Sure! Here is what I think: " + content[: len(content) // 2]
+        text = prompt_text(body)
+        with self.server.counters.lock:  # one slot, as llama.cpp's: the last prompt is cached
+            previous, self.server.last_prompt = self.server.last_prompt, text
+        reused = min(prompt_tokens, shared_prefix(previous, text) // 4)
         self._send(
             200,
             {
@@ -337,6 +261,7 @@ class Handler(BaseHTTPRequestHandler):
                     "prompt_tokens": prompt_tokens,
                     "completion_tokens": completion_tokens,
                     "total_tokens": prompt_tokens + completion_tokens,
+                    "prompt_tokens_details": {"cached_tokens": reused},
                 },
             },
         )
@@ -354,6 +279,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fail-first", type=int, default=0)
     parser.add_argument("--garble-first", type=int, default=0)
     parser.add_argument("--api-key-env")
+    parser.add_argument(
+        "--refuse",
+        action="append",
+        default=[],
+        choices=("json_schema", "json_object"),
+        help="refuse this response_format type as llama-cpp-python's server refuses json_schema",
+    )
     parser.add_argument("--verbose", action="store_true")
     options = parser.parse_args(argv)
     if options.host not in ("127.0.0.1", "localhost", "::1"):

@@ -356,5 +356,7 @@ def _instances(reported: list[tuple[int, float]]) -> list[Any]:
 
 
 def _agent_tags(hashes: dict[str, str]) -> dict[str, str]:
-    """The agent a study runs (its import path and code hash), when the driver names it."""
-    return {f"villagelab.{k}": hashes[k] for k in ("agent", "agent_hash") if k in hashes}
+    """The agent a study runs (its import path and code hash), when the driver names it, and
+    an LLM agent's model and how it asks for JSON (`structured_output`)."""
+    keys = ("agent", "agent_hash", "llm_model", "llm_structured_output")
+    return {f"villagelab.{k}": hashes[k] for k in keys if k in hashes}

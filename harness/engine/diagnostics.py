@@ -130,6 +130,9 @@ class ModelCall:
     cache_hit: bool
     attempts: int
     error: str | None = None
+    structured_output: str = "json_schema"  # how the schema was asked for (formats.py)
+    outcome: str | None = None  # valid / corrected / rejected / fell_back / chose_nothing / failed
+    tokens_reused: int | None = None  # prompt tokens the server's prefix cache served, if told
 
 
 @quick_init

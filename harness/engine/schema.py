@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "5"  # 2: events carry resource moves; actions carry request and horizon;
+SCHEMA_VERSION = "6"  # 2: events carry resource moves; actions carry request and horizon;
 #                       observations, memory_ops, trust, state, plans, requests added
 #                     3: actions carry status (ok / failed / invalid) and reason; utterances
 #                       carry text_by (agent: its own words; harness: rendered)
@@ -17,6 +17,7 @@ SCHEMA_VERSION = "5"  # 2: events carry resource moves; actions carry request an
 #                       truth carries supersedes
 #                     5: decision_points added; utterances carry grounded; actions carry
 #                       planned and chance; requests carry stance and reason
+#                     6: llm_calls carry structured_output, outcome and tokens_reused
 
 _KEY = [
     pa.field("scenario", pa.string(), nullable=False),
@@ -130,6 +131,12 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("cache_hit", pa.bool_()),
         pa.field("attempts", pa.int64()),
         pa.field("error", pa.string()),
+        # json_schema / json_object_schema / json_object / prompt (harness.agents.llm.formats)
+        pa.field("structured_output", pa.string()),
+        # valid / corrected / rejected / fell_back / chose_nothing / failed
+        pa.field("outcome", pa.string()),
+        # prompt tokens the server's prefix cache served, when it says (null on a cache hit)
+        pa.field("tokens_reused", pa.int64()),
     ),
     # every plan an agent made or changed (diagnostic)
     "plans": _schema(

@@ -53,8 +53,14 @@ def test_the_words_are_the_models_and_a_rerun_makes_no_call(standin, tmp_path, c
     assert any("told me" in u["text"] for u in said)  # the stand-in's words, not a template
     calls = first["llm_calls"].to_pylist()
     made = standin.stats()["completions"]
-    assert len(calls) == made and not any(c["cache_hit"] for c in calls)
+    # every call is a row, plus the one probe `structured_output: auto` made to find the mode
+    assert len(calls) + 1 == made and not any(c["cache_hit"] for c in calls)
     assert {c["purpose"] for c in calls} == {"importance", "trust", "share", "act", "answer"}
+    assert {c["structured_output"] for c in calls} == {"json_schema"}
+    assert {c["outcome"] for c in calls} <= {"valid", "chose_nothing"}
+    assert any(c["tokens_reused"] for c in calls)  # the stand-in's prefix cache said so
+    # careful.yaml shares eagerly: once the policy's draw decides to share, a claim is asked for
+    assert not [c for c in calls if c["purpose"] == "share" and c["outcome"] == "chose_nothing"]
     again = run(config(standin.base_url), tmp_path, careful)
     assert standin.stats()["completions"] == made  # zero calls
     assert all(c["cache_hit"] for c in again["llm_calls"].to_pylist())

@@ -57,8 +57,10 @@ def test_run_writes_the_models_words_and_a_rerun_is_free_and_identical(cli, stan
     first = _run(cli, tmp_path, config, "first")
     assert first.returncode == 0, first.stderr
     lines = _lines(first.stdout)
-    made = standin.stats()["completions"]
-    assert int(lines["llm_calls"]) == made > 0 and lines["llm_cache_hit_rate"] == "0.000"
+    made = standin.stats()["completions"]  # every call, and the probe of structured_output
+    assert int(lines["llm_calls"]) + 1 == made > 1 and lines["llm_cache_hit_rate"] == "0.000"
+    manifest = json.loads((tmp_path / "first" / "manifest.json").read_text())
+    assert manifest["llm_structured_output"] == "json_schema"
     said = pd.read_parquet(tmp_path / "first" / "traces" / "utterances")
     assert len(said) > 0 and (said["text_by"] == "agent").all()
     assert said["text"].str.contains("told me").any()  # the model's words, verbatim
@@ -75,6 +77,23 @@ def test_run_writes_the_models_words_and_a_rerun_is_free_and_identical(cli, stan
         twin = tmp_path / "again" / f.relative_to(tmp_path / "first")
         if "llm_calls" not in f.parts:
             assert f.read_bytes() == twin.read_bytes(), f
+
+
+def test_against_a_server_that_refuses_json_schema_auto_finds_the_mode_it_takes(
+    cli, standin_factory, tmp_path
+):
+    """llama-cpp-python's server refuses `json_schema`: `auto` finds `json_object_schema`,
+    every call asks that way, and the manifest and `llm_calls` say so."""
+    server = standin_factory("--refuse", "json_schema")
+    config = _config(tmp_path, server.base_url)
+    args = "run --agent llm --scenario public_fact --seeds 0 --hours 12 --serial --out out"
+    r = cli(*args.split(), "--llm-config", config, "--policy", CAREFUL, cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stderr
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["llm_structured_output"] == "json_object_schema"
+    calls = pd.read_parquet(tmp_path / "out" / "traces" / "llm_calls")
+    assert len(calls) > 0 and (calls["structured_output"] == "json_object_schema").all()
+    assert calls["outcome"].isin(["valid", "chose_nothing"]).all()
 
 
 def test_bad_llm_input_exits_2_before_anything_runs(cli, tmp_path):
@@ -159,7 +178,8 @@ def test_an_endpoint_killed_mid_episode_is_a_recorded_failure_and_the_run_goes_o
     assert len(statuses) == 6  # every episode has its record
     assert statuses[("public_fact", 0)] == "failed" and "connection failed" in r.stderr
     assert "127.0.0.1" in r.stderr
-    assert [statuses[("rumor", s)] for s in (0, 1, 2)] == ["ok", "ok", "ok"]  # the rest ran
+    rest = [statuses[("rumor", s)] for s in (0, 1, 2)]
+    assert rest == ["ok", "ok", "ok"], r.stderr  # the rest ran
     assert "episodes: 3 ok, 3 not ok" in r.stdout
 
 

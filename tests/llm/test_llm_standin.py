@@ -126,3 +126,10 @@ def test_rule_selector_narrows_the_focus():
     focus = "Is the bakery closed?\n- [m5] cai told you so\n- [m2] ana told you so"
     assert model.instance(schema, focus, focus) == {"memory": "m5", "source": "cai"}
     assert model.instance(schema, "Is it?", "Is it?") == {"memory": "none", "source": "none"}
+
+
+def test_rule_a_list_is_topped_up_to_its_minimum():
+    item = {"type": "object", "properties": {"memory": {"type": "string", "enum": ["m1", "m2"]}}}
+    schema = {"type": "array", "items": item, "maxItems": 2, "minItems": 1}
+    assert model.instance(schema, "nothing here", "nothing here") == [{"memory": "m1"}]
+    assert model.instance({**schema, "minItems": 0}, "nothing here", "nothing here") == []

@@ -117,3 +117,21 @@ def test_a_reply_never_parsed_is_rows_and_none_never_a_crash(standin_factory, tm
         "unparsable reply (3/3)",
     ]
     assert server.stats()["structured"] == 3
+
+
+def test_an_empty_list_is_no_answer_where_the_schema_asks_for_one_item():
+    least = record(claims=listing(record(memory=choice(["m1", "m2"])), 2, min_items=1))
+    assert least["properties"]["claims"]["minItems"] == 1
+    with pytest.raises(ReplyInvalid, match="at least 1 item"):
+        parse('{"claims": []}', least)
+    assert parse('{"claims": [{"memory": "m2"}]}', least) == {"claims": [{"memory": "m2"}]}
+    assert "minItems" not in listing(words(), 2)  # an empty list stays an answer by default
+
+
+def test_the_share_schema_needs_a_claim_unless_silence_is_allowed():
+    from harness.agents.llm.phrasing import share_schema
+
+    eager = share_schema(["m1"], ["none", "self"], 2, 1)["properties"]["claims"]
+    discreet = share_schema(["m1"], ["none", "self"], 2, 0)["properties"]["claims"]
+    assert eager["minItems"] == 1 and "may be empty" not in eager["description"]
+    assert "minItems" not in discreet and "may be empty" in discreet["description"]

@@ -19,14 +19,17 @@ from .calls import (
     ChatModel,
     ChatReply,
     EndpointFailure,
+    FormatRefused,
     LLMFailure,
     Message,
     Purpose,
+    ReplyOutcome,
 )
 from .client import HttpModel, Retrying, connect
 from .config import LLMConfig, load_llm_config
 from .endpoint import CallSlots, public_endpoint
-from .factory import LLMAgentFactory, LLMAgents, agent_options
+from .factory import LLMAgentFactory, LLMAgents, agent_options, model_facts
+from .formats import StructuredOutput
 from .model import open_model
 from .prompts import raw_numbers
 from .structured import ReplyInvalid, ask, parse
@@ -45,6 +48,7 @@ __all__ = [
     "ChatModel",
     "ChatReply",
     "EndpointFailure",
+    "FormatRefused",
     "HttpModel",
     "LLMAgentFactory",
     "LLMAgents",
@@ -53,14 +57,17 @@ __all__ = [
     "Message",
     "Purpose",
     "ReplyInvalid",
+    "ReplyOutcome",
     "ResponseCache",
     "Retrying",
+    "StructuredOutput",
     "agent_options",
     "ask",
     "connect",
     "estimated_cost",
     "llm_agent",
     "load_llm_config",
+    "model_facts",
     "model_metrics",
     "open_model",
     "parse",

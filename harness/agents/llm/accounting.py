@@ -2,7 +2,10 @@
 
 The `llm_calls` rows say, per call: who asked (agent), when (minute → tick), why (purpose),
 tokens in and out, the time spent waiting on the endpoint (0 on a cache hit), the adapter's
-own time around it, whether the cache answered, the HTTP attempts, and an error if any.
+own time around it, whether the cache answered, the HTTP attempts, an error if any, how the
+schema was asked for (`structured_output`), what became of the reply (`outcome`: valid,
+corrected, rejected, fell back, chose nothing, failed) and the prompt tokens the server's prefix
+cache served (`tokens_reused`, when the server says; none on a cache hit).
 
 Budgets: the episode budget counts every token the episode's calls used, cached or not, so the
 same episode stops at the same call on a rerun (deterministic); the trial budget counts the
@@ -20,7 +23,7 @@ from typing import Any
 from harness.engine.diagnostics import ModelCall
 
 from .cache import Cached, ResponseCache
-from .calls import BudgetExhausted, ChatCall, ChatModel, ChatReply, LLMFailure
+from .calls import BudgetExhausted, ChatCall, ChatModel, ChatReply, LLMFailure, ReplyOutcome
 from .config import Price
 
 
@@ -38,6 +41,9 @@ class CallRow:
     cache_hit: bool
     attempts: int
     error: str | None = None
+    structured_output: str = "json_schema"  # how the call asked for the schema
+    outcome: str | None = None  # a ReplyOutcome: what became of the reply
+    tokens_reused: int | None = None  # prompt tokens the server's prefix cache served, if told
 
     def columns(self) -> dict[str, Any]:
         """The row for the `llm_calls` trace table (the recorder adds the key columns)."""
@@ -125,6 +131,9 @@ class Accounted:
                 cache_hit=bool(reply is not None and reply.cache_hit),
                 attempts=0 if reply is None else reply.attempts,
                 error=error,
+                structured_output=str(call.structured_output),
+                outcome=str(ReplyOutcome.FAILED) if reply is None else None,
+                tokens_reused=None if reply is None or reply.cache_hit else reply.tokens_reused,
             )
         )
 
@@ -133,6 +142,10 @@ class Accounted:
         last = self.rows[-1]
         joined = error if last.error is None else f"{last.error}; {error}"
         self.rows[-1] = CallRow(**{**asdict(last), "error": joined})
+
+    def note_outcome(self, outcome: ReplyOutcome) -> None:
+        """Say what became of the latest row's reply."""
+        self.rows[-1] = CallRow(**{**asdict(self.rows[-1]), "outcome": str(outcome)})
 
     def drain(self, agent: str | None = None) -> list[CallRow]:
         """Rows not yet handed on (of one agent, or all): the agent gives them to the recorder."""

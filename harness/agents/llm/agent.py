@@ -41,6 +41,7 @@ from .errands import Errands
 
 FIRST_HAND = ("seen", "heard", "read")
 CONFIDENCE = {"certain": 0.9, "likely": 0.65, "rumor": 0.35}
+SILENCE_ALLOWED = ("discreet",)  # share templates that ask "what, if anything"
 
 
 class LLMAgent:
@@ -258,13 +259,18 @@ class LLMAgent:
         by_id = {phrasing.memory_id(e): e for e in firsts.values()}
         names = {n for e in by_id.values() for n in (e.told_by, e.origin) if n}
         most = min(room, int(self.policy["sharing.claims_per_chat"]))
-        schema = phrasing.share_schema(list(by_id), phrasing.sources_offered(names), most)
+        # the policy's own draw (sharing.proactive) has decided to share: the eager template
+        # asks for at least one claim; a template in SILENCE_ALLOWED lets the model say
+        # nothing, which its llm_calls row then traces as chose_nothing
+        least = 0 if self.policy["prompt.share"] in SILENCE_ALLOWED else 1
+        schema = phrasing.share_schema(list(by_id), phrasing.sources_offered(names), most, least)
         reply = self.ask(
             Purpose.SHARE,
             schema,
             now,
             0,
             (partner,),
+            lambda r: not r["claims"],
             partner=partner,
             place=self.errands.location,
             memories=self._words(list(by_id.values()), now),
@@ -310,6 +316,7 @@ class LLMAgent:
             now,
             0,
             (proposition,),
+            lambda r: r["memory"] == phrasing.NO_SOURCE,
             question=question,
             memories=self._words(recalled, now),
         )

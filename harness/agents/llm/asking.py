@@ -7,12 +7,14 @@ the same episode is the same request, and the response cache answers it on a rer
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from . import prompts, words
 from .accounting import Accounted
 from .calls import ChatCall, Purpose
+from .formats import StructuredOutput
 from .structured import Schema, as_json, ask
 
 # purposes asked through another family's template, and the section of their user message
@@ -23,6 +25,7 @@ SECTIONS = {Purpose.REMIND: ("reply", "remind")}
 class CallSettings:
     max_tokens: int = 256
     parse_retries: int = 2
+    structured_output: StructuredOutput = StructuredOutput.JSON_SCHEMA  # resolved, never auto
 
 
 class Asking:
@@ -42,9 +45,11 @@ class Asking:
         minute: int,
         event_id: int,
         key: tuple[Any, ...],
+        nothing: Callable[[Any], bool] | None = None,
         **values: str,
     ) -> Any | None:
-        """The parsed reply, or None when it could not be parsed (the row says why).
+        """The parsed reply, or None when it could not be parsed (the row says why);
+        `nothing` tells a reply that chooses nothing (its row says so).
         Endpoint failures, cache misses and spent budgets propagate: they end the episode."""
         family, user = SECTIONS.get(purpose, (str(purpose), "user"))
         template = self.template(family)
@@ -56,10 +61,11 @@ class Asking:
             float(self.policy["llm.temperature"]),
             self.settings.max_tokens,
             seed,
-            str(purpose),
-            as_json(schema),
-            self.name,
-            minute,
-            event_id,
+            schema_name=str(purpose),
+            schema_json=as_json(schema),
+            structured_output=self.settings.structured_output,
+            agent=self.name,
+            minute=minute,
+            event_id=event_id,
         )
-        return ask(self.model, call, self.settings.parse_retries)
+        return ask(self.model, call, self.settings.parse_retries, nothing)

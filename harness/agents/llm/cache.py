@@ -10,7 +10,9 @@ values, which would make the store opaque and Python-version-bound for no gain h
 A key is `ChatCall.key(model)`: model id, full messages, sampling parameters, the call's keyed
 seed and the response schema. The first reply stored under a key wins: a writer that loses a
 race gets the stored reply back, so every episode that asks the same call sees the same words.
-The same file keeps the per-trial token ledger (`spend`), shared by every worker of a trial.
+The same file keeps the per-trial token ledger (`spend`), shared by every worker of a trial,
+and the structured-output mode `auto` found for each endpoint and model (`formats`), so that a
+rerun and a `--cache-only` replay ask the same way and hit the same keys.
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ _SCHEMA = (
          latency_ms REAL NOT NULL, request TEXT NOT NULL) WITHOUT ROWID""",
     """CREATE TABLE IF NOT EXISTS spend (
          scope TEXT PRIMARY KEY, tokens INTEGER NOT NULL) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS formats (
+         endpoint TEXT NOT NULL, model TEXT NOT NULL, mode TEXT NOT NULL,
+         PRIMARY KEY (endpoint, model)) WITHOUT ROWID""",
 )
 BUSY_TIMEOUT_S = 60.0
 
@@ -123,6 +128,28 @@ class ResponseCache:
                 self._db().execute("SELECT tokens FROM spend WHERE scope = ?", (scope,)).fetchone()
             )
         return 0 if row is None else int(row[0])
+
+    def remembered_format(self, endpoint: str, model: str) -> str | None:
+        """The structured-output mode found for this endpoint (without credentials) and model."""
+        with self._lock:
+            row = (
+                self._db()
+                .execute(
+                    "SELECT mode FROM formats WHERE endpoint = ? AND model = ?", (endpoint, model)
+                )
+                .fetchone()
+            )
+        return None if row is None else str(row[0])
+
+    def remember_format(self, endpoint: str, model: str, mode: str) -> str:
+        """Keep the mode found; the first one stored wins (returned), as for replies."""
+        with self._lock:
+            db = self._db()
+            db.execute("INSERT OR IGNORE INTO formats VALUES (?, ?, ?)", (endpoint, model, mode))
+            row = db.execute(
+                "SELECT mode FROM formats WHERE endpoint = ? AND model = ?", (endpoint, model)
+            ).fetchone()
+        return str(row[0])
 
     def close(self) -> None:
         with self._lock:

@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Protocol
 
 from harness.engine.contract import EpisodeStatus, EpisodeStop
 
+from .formats import StructuredOutput, response_format, with_schema_in_prompt
+
 
 class Purpose(StrEnum):
     """Why the agent asks the model; one prompt family each, one column value in `llm_calls`."""
@@ -27,6 +29,19 @@ class Purpose(StrEnum):
     ANSWER = "answer"  # a probe or census answer
     REPLY = "reply"  # a character's answer to a line said to it (a scenario's dialogue)
     REMIND = "remind"  # a character's reminder at a moment it promised (the reply family)
+
+
+class ReplyOutcome(StrEnum):
+    """What became of one call's reply (`llm_calls.outcome`): why a decision was what it was."""
+
+    VALID = "valid"  # it followed the schema the first time
+    CORRECTED = "corrected"  # it followed the schema after a correction
+    REJECTED = "rejected"  # it could not be used; a correction was asked for
+    FELL_BACK = "fell_back"  # it could not be used and no correction was left: the agent falls back
+    CHOSE_NOTHING = (
+        "chose_nothing"  # it followed the schema and chose nothing (silence, none, stay)
+    )
+    FAILED = "failed"  # no reply: the endpoint failed, the cache missed, the budget was spent
 
 
 @dataclass(frozen=True)
@@ -54,6 +69,7 @@ class ChatCall:
     seed: int  # keyed by (scenario, seed, agent, purpose, minute, n): never by trial or worker
     schema_name: str | None = None
     schema_json: str | None = None  # canonical JSON of the response schema, if structured
+    structured_output: StructuredOutput = StructuredOutput.JSON_SCHEMA  # how the schema is asked
     # accounting only — not part of the request, so not part of the key
     agent: str = field(default="", compare=False)
     minute: int = field(default=0, compare=False)
@@ -61,22 +77,22 @@ class ChatCall:
 
     def body(self, model: str) -> dict[str, Any]:
         """The request body of the OpenAI chat-completions protocol."""
+        messages = [m.as_json() for m in self.messages]
+        if self.schema_json is not None:
+            messages = with_schema_in_prompt(messages, self.structured_output, self.schema_json)
         body: dict[str, Any] = {
             "model": model,
-            "messages": [m.as_json() for m in self.messages],
+            "messages": messages,
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
             "seed": self.seed,
         }
         if self.schema_json is not None:
-            body["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": self.schema_name or "reply",
-                    "strict": True,
-                    "schema": json.loads(self.schema_json),
-                },
-            }
+            fmt = response_format(
+                self.structured_output, self.schema_name or "reply", json.loads(self.schema_json)
+            )
+            if fmt is not None:
+                body["response_format"] = fmt
         return body
 
     def key(self, model: str) -> str:
@@ -94,6 +110,7 @@ class ChatCall:
             self.seed,
             self.schema_name,
             self.schema_json,
+            self.structured_output,
             self.agent,
             self.minute,
             self.event_id,
@@ -110,6 +127,7 @@ class ChatReply:
     latency_ms: float
     cache_hit: bool = False
     attempts: int = 1  # HTTP attempts this call made (0 for a cache hit)
+    tokens_reused: int | None = None  # prompt tokens the server's prefix cache served, if told
 
 
 class ChatModel(Protocol):
@@ -136,6 +154,11 @@ class EndpointFailure(LLMFailure):
     errors after the last retry, or an error that retrying cannot fix (400, 401, 404...)."""
 
     status = EpisodeStatus.FAILED
+
+
+class FormatRefused(EndpointFailure):
+    """The endpoint refused the request's `response_format`: retrying cannot fix it, another
+    `endpoint.structured_output` can."""
 
 
 class CacheMiss(LLMFailure):

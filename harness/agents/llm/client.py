@@ -9,7 +9,9 @@ pulls a larger dependency tree; it is itself built on httpx, so the wire behavio
 Failures: a timeout, a lost connection (the server died mid-call), HTTP 408/409/429/5xx are
 retried with capped exponential backoff (deterministic jitter, `Retry-After` honoured) and then
 raised as `EndpointFailure`; HTTP 400/401/403/404/422 are raised at once, since retrying cannot
-fix them. Every wait is bounded: a call never hangs.
+fix them, and so is a refusal of the request's `response_format` (`FormatRefused`: another
+`endpoint.structured_output` fixes it; `probe_format` finds which). Every wait is bounded: a
+call never hangs.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
-from .calls import ChatCall, ChatModel, ChatReply, EndpointFailure
+from .calls import ChatCall, ChatReply, EndpointFailure, FormatRefused
 from .config import EndpointConfig
 from .endpoint import CallSlots, public_endpoint
+from .formats import PROBE_ORDER, StructuredOutput, is_refusal, probe_body
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 
@@ -132,7 +135,11 @@ class HttpModel:
 
     def complete(self, call: ChatCall) -> ChatReply:
         """One attempt; raises `_Transient` for what a retry may fix, `EndpointFailure` else."""
-        body = json.dumps(call.body(self.model_id)).encode()
+        return self.send(call.body(self.model_id), call.structured_output)
+
+    def send(self, request: dict[str, Any], mode: StructuredOutput) -> ChatReply:
+        """One attempt at a request body asking for structured output in `mode`."""
+        body = json.dumps(request).encode()
         with self._slots.hold():
             started = time.perf_counter()
             deadline = time.monotonic() + self._config.timeout_s
@@ -152,7 +159,14 @@ class HttpModel:
                 raise _Transient(f"connection failed ({type(exc).__name__})") from None
             latency_ms = (time.perf_counter() - started) * 1000.0
         if resp.status_code != 200:
-            reason = self._hide(f"HTTP {resp.status_code}{_error_message(payload)}")
+            message = _error_message(payload)
+            reason = self._hide(f"HTTP {resp.status_code}{message}")
+            if "response_format" in request and is_refusal(resp.status_code, message):
+                raise FormatRefused(
+                    f"{self.endpoint}: {reason} — the server refuses structured output as "
+                    f"{mode}; set endpoint.structured_output to auto, or to the mode it takes "
+                    "(docs/llm.md)"
+                )
             if resp.status_code in RETRYABLE_STATUS:
                 raise _Transient(reason, _retry_after(resp.headers.get("retry-after")))
             raise EndpointFailure(f"{self.endpoint}: {reason}")
@@ -187,7 +201,17 @@ def _reply(payload: bytes, latency_ms: float, endpoint: str) -> ChatReply:
         tokens_in=int(usage.get("prompt_tokens") or 0),
         tokens_out=int(usage.get("completion_tokens") or 0),
         latency_ms=round(latency_ms, 3),
+        tokens_reused=_reused(usage),
     )
+
+
+def _reused(usage: dict[str, Any]) -> int | None:
+    """The prompt tokens a server's prefix cache served, where it says: OpenAI and vLLM as
+    `prompt_tokens_details.cached_tokens`; None when the reply does not say."""
+    details = usage.get("prompt_tokens_details")
+    if isinstance(details, dict) and isinstance(details.get("cached_tokens"), int):
+        return int(details["cached_tokens"])
+    return None
 
 
 class Retrying:
@@ -212,10 +236,12 @@ class Retrying:
         return min(self.backoff_s * 2 ** (attempt - 1), self.backoff_max_s) * jitter
 
     def complete(self, call: ChatCall) -> ChatReply:
-        key = call.key(self.model_id)
+        return self.send(call.body(self.model_id), call.structured_output, call.key(self.model_id))
+
+    def send(self, request: dict[str, Any], mode: StructuredOutput, key: str) -> ChatReply:
         for attempt in range(1, self.max_retries + 2):
             try:
-                return replace(self.inner.complete(call), attempts=attempt)
+                return replace(self.inner.send(request, mode), attempts=attempt)
             except _Transient as exc:
                 if attempt > self.max_retries:
                     raise EndpointFailure(
@@ -225,7 +251,7 @@ class Retrying:
         raise AssertionError("unreachable")
 
 
-def connect(endpoint: EndpointConfig, api_key: str | None, slots_dir: Path) -> ChatModel:
+def connect(endpoint: EndpointConfig, api_key: str | None, slots_dir: Path) -> Retrying:
     """The endpoint with its retry policy: what the cache wraps."""
     return Retrying(
         HttpModel(endpoint, api_key, slots_dir),
@@ -233,3 +259,22 @@ def connect(endpoint: EndpointConfig, api_key: str | None, slots_dir: Path) -> C
         endpoint.backoff_s,
         endpoint.backoff_max_s,
     )
+
+
+def probe_format(
+    endpoint: EndpointConfig, api_key: str | None, slots_dir: Path
+) -> StructuredOutput:
+    """The first structured-output mode the endpoint takes (PROBE_ORDER), found with a few
+    tokens per mode tried: a refusal naming the response format moves on to the next.
+    An endpoint that does not answer raises `EndpointFailure`."""
+    model = connect(endpoint, api_key, slots_dir)
+    try:
+        for mode in PROBE_ORDER[:-1]:
+            try:
+                model.send(probe_body(endpoint.model, mode), mode, f"probe/{mode}")
+            except FormatRefused:
+                continue
+            return mode
+        return PROBE_ORDER[-1]
+    finally:
+        model.inner.close()

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from villagelab.yamlsource import InputError, YamlSource, format_location, listing, shown
 
+from .formats import StructuredOutput
+
 _STRICT = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
@@ -42,6 +44,21 @@ class EndpointConfig(BaseModel):
     slot_wait_s: float = Field(
         600.0, gt=0, le=86400, description="longest wait for a free call slot before failing"
     )
+    structured_output: StructuredOutput = Field(
+        StructuredOutput.AUTO,
+        description="how calls ask for JSON: auto finds out once per endpoint and model",
+    )
+
+    @field_validator("structured_output", mode="before")
+    @classmethod
+    def _mode(cls, value: Any) -> StructuredOutput:
+        """The file spells the mode as text (strict validation takes no text for an enum)."""
+        try:
+            return StructuredOutput(value)
+        except ValueError:
+            raise ValueError(
+                "expected one of " + ", ".join(m.value for m in StructuredOutput)
+            ) from None
 
     @field_validator("base_url")
     @classmethod
@@ -103,6 +120,11 @@ class LLMConfig(BaseModel):
 
     def price(self) -> Price | None:
         return self.prices.get(self.endpoint.model)
+
+    def with_structured_output(self, mode: StructuredOutput) -> LLMConfig:
+        return self.model_copy(
+            update={"endpoint": self.endpoint.model_copy(update={"structured_output": mode})}
+        )
 
     def with_cache_only(self, cache_only: bool) -> LLMConfig:
         return self.model_copy(

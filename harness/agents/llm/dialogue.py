@@ -28,6 +28,11 @@ ROLES = {
 }
 
 
+def _silent(reply: dict[str, Any]) -> bool:
+    """A reply with no words: the character says nothing (no turn)."""
+    return not str(reply["words"]).strip()
+
+
 def since(last: int | None, now: int) -> str:
     """How long since the speaker last wrote, in words."""
     if last is None:
@@ -93,6 +98,7 @@ class Conversations:
             now,
             line["event_id"],
             (partner, line["event_id"]),
+            _silent,
             speaker=partner,
             line=line["text"],
             since=since(line["last"], now),
@@ -118,6 +124,7 @@ class Conversations:
                 now,
                 0,
                 (partner, prop, due),
+                _silent,
                 speaker=partner,
                 line=text,
                 due=words.clock(due),

@@ -85,6 +85,7 @@ class Errands:
             now,
             0,
             (errand.id, day),
+            lambda r: r["action"] == STAY,
             plan=plan,
             place=self.location,
             memories=memories,

@@ -7,6 +7,7 @@ it can travel to a Ray worker, which builds the client — and reads the API key
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,11 @@ from harness.engine.contract import AgentSetup
 
 from .agent import LLMAgent
 from .asking import CallSettings
+from .calls import LLMFailure
 from .config import LLMConfig
-from .model import open_model
+from .endpoint import public_endpoint
+from .formats import StructuredOutput
+from .model import open_model, resolve_format
 from .prompts import PROMPTS, prompt_files
 
 
@@ -39,6 +43,7 @@ class LLMAgents:
     run_id: str | None = None
     _episode: Any = field(default=None, init=False, repr=False, compare=False)
     _model: Any = field(default=None, init=False, repr=False, compare=False)
+    _config: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"config_json": self.config_json, "runs_dir": self.runs_dir, "run_id": self.run_id}
@@ -47,7 +52,10 @@ class LLMAgents:
         self.__init__(**state)  # type: ignore[misc]
 
     def __call__(self, setup: AgentSetup) -> LLMAgent:
-        config = LLMConfig.model_validate_json(self.config_json)
+        if self._config is None:  # `auto` resolved once per process (the driver usually did)
+            config = LLMConfig.model_validate_json(self.config_json)
+            self._config = resolve_format(config, self.runs_dir)
+        config = self._config
         if self._episode is not setup.draws:  # agents of one episode share its draws
             policy_hash = getattr(setup.policy, "hash", None)
             scope = f"{self.run_id}/{policy_hash}" if self.run_id and policy_hash else None
@@ -56,14 +64,41 @@ class LLMAgents:
         return LLMAgent(
             setup,
             self._model,
-            CallSettings(config.calls.max_tokens, config.calls.parse_retries),
+            CallSettings(
+                config.calls.max_tokens,
+                config.calls.parse_retries,
+                config.endpoint.structured_output,
+            ),
             known_places(setup.spec),
         )
 
 
 def agent_options(config: LLMConfig, runs_dir: str | Path, run_id: str | None) -> dict[str, Any]:
-    """What `--llm-config` adds to the agent's reference: plain JSON for the workers."""
+    """What `--llm-config` adds to the agent's reference: plain JSON for the workers, with
+    `structured_output: auto` resolved here, once for the run (an endpoint that does not
+    answer the probe, or a cache-only replay that never found a mode, leaves `auto`: each
+    episode then meets the same failure and records it)."""
+    try:
+        config = resolve_format(config, runs_dir)
+    except LLMFailure:
+        pass
     return {"config": config.model_dump(mode="json"), "runs_dir": str(runs_dir), "run_id": run_id}
+
+
+def model_facts(agent_options: str | None) -> dict[str, str]:
+    """The model a run's LLM agent talks to and how it asks for JSON: for the manifest and
+    MLflow (empty for an agent that takes no model config)."""
+    if not agent_options:
+        return {}
+    options = json.loads(agent_options)
+    if "config" not in options:
+        return {}
+    config = LLMConfig.model_validate(options["config"])
+    return {
+        "llm_model": config.endpoint.model,
+        "llm_endpoint": public_endpoint(config.endpoint.base_url),
+        "llm_structured_output": str(config.endpoint.structured_output),
+    }
 
 
 class LLMAgentFactory:
@@ -103,4 +138,7 @@ class LLMAgentFactory:
         """What in the options decides behaviour: the model and how it is asked — not the
         endpoint's address, timeouts, budgets or where the cache lives."""
         config = LLMConfig.model_validate(options["config"])
-        return f"{config.endpoint.model}/{config.calls.max_tokens}/{config.calls.parse_retries}"
+        mode = config.endpoint.structured_output
+        how = f"{config.endpoint.model}/{config.calls.max_tokens}/{config.calls.parse_retries}"
+        # json_schema (the first mode there was) keeps the identity it always had
+        return how if mode == StructuredOutput.JSON_SCHEMA else f"{how}/{mode}"

@@ -121,14 +121,19 @@ def trust_schema() -> Schema:
     return record(move=choice(["up", "down", "same"], "trust in the informant's reports"))
 
 
-def share_schema(ids: Sequence[str], sources: Sequence[str], max_items: int) -> Schema:
+def share_schema(
+    ids: Sequence[str], sources: Sequence[str], max_items: int, min_items: int = 0
+) -> Schema:
+    """What to tell a partner; with `min_items`, at least that many claims (an empty list is
+    the shortest reply the schema allows, and a small model takes it)."""
     item = record(
         memory=choice(ids, "the memory you pass on, by id"),
         modality=choice(MODALITIES, "how sure you sound"),
         source=choice(sources, "whom you name as your source"),
         words=free_words("exactly what you say"),
     )
-    return record(claims=listing(item, max_items, "what you tell them; may be empty"))
+    said = "what you tell them" + ("" if min_items else "; may be empty")
+    return record(claims=listing(item, max_items, said, min(min_items, max_items)))
 
 
 def act_schema(actions: Sequence[str], places: Sequence[str]) -> Schema:

@@ -2,7 +2,8 @@
 
 The schemas use a small subset of JSON Schema that every OpenAI-compatible server with
 structured output accepts in strict mode: objects (all properties required, no others), arrays
-with `maxItems`, strings with or without `enum`, booleans. Propositions, places, actions and
+with `maxItems` (and `minItems` where an empty list would be no answer), strings with or without
+`enum`, booleans. Propositions, places, actions and
 sources are enums of ids the agent offers, so whatever the model says maps onto the exact
 vocabulary the scorecard counts.
 
@@ -17,10 +18,10 @@ caller falls back to doing nothing: a parse failure never crashes an episode.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from .calls import ChatCall, ChatReply, Message, canonical
+from .calls import ChatCall, ChatReply, Message, ReplyOutcome, canonical
 
 Schema = dict[str, Any]
 
@@ -43,8 +44,11 @@ def flag(description: str = "") -> Schema:
     return {"type": "boolean", "description": description}
 
 
-def listing(item: Schema, max_items: int, description: str = "") -> Schema:
-    return {"type": "array", "items": item, "maxItems": max_items, "description": description}
+def listing(item: Schema, max_items: int, description: str = "", min_items: int = 0) -> Schema:
+    schema = {"type": "array", "items": item, "maxItems": max_items, "description": description}
+    if min_items:  # an empty list is then no answer (the shortest reply a schema allows)
+        schema["minItems"] = min_items
+    return schema
 
 
 def record(**properties: Schema) -> Schema:
@@ -109,6 +113,9 @@ def conform(value: Any, schema: Schema, where: str = "the reply") -> Any:
                 continue  # one bad item does not spoil the others
         if value and not items:
             raise ReplyInvalid(f"no item of {where} follows the schema")
+        least = int(schema.get("minItems", 0))
+        if len(items) < least:
+            raise ReplyInvalid(f"{where} should hold at least {least} item(s)")
         return items[: schema.get("maxItems", len(items))]
     if kind == "boolean":
         if isinstance(value, bool):
@@ -139,9 +146,18 @@ class Asks(Protocol):
 
     def note_error(self, error: str) -> None: ...
 
+    def note_outcome(self, outcome: ReplyOutcome) -> None: ...
 
-def ask(model: Asks, call: ChatCall, parse_retries: int) -> Any | None:
+
+def ask(
+    model: Asks,
+    call: ChatCall,
+    parse_retries: int,
+    nothing: Callable[[Any], bool] | None = None,
+) -> Any | None:
     """The parsed reply to a structured call, or None after `parse_retries` corrections.
+    Each reply's row says what became of it (`ReplyOutcome`); `nothing(value)` is true for a
+    reply that follows the schema and chooses nothing.
 
     Endpoint failures, cache misses and spent budgets propagate (they end the episode).
     """
@@ -151,11 +167,19 @@ def ask(model: Asks, call: ChatCall, parse_retries: int) -> Any | None:
     for attempt in range(parse_retries + 1):
         reply = model.complete(call)
         try:
-            return parse(reply.content, schema)
+            value = parse(reply.content, schema)
         except ReplyInvalid as exc:
             model.note_error(f"unparsable reply ({attempt + 1}/{parse_retries + 1}): {exc}")
+            last = attempt == parse_retries
+            model.note_outcome(ReplyOutcome.FELL_BACK if last else ReplyOutcome.REJECTED)
             call = call.followed_by(
                 Message("assistant", reply.content[:4000]),
                 Message("user", CORRECTION.format(reason=exc)),
             )
+            continue
+        if nothing is not None and nothing(value):
+            model.note_outcome(ReplyOutcome.CHOSE_NOTHING)
+        else:
+            model.note_outcome(ReplyOutcome.CORRECTED if attempt else ReplyOutcome.VALID)
+        return value
     return None

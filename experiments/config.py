@@ -28,6 +28,9 @@ class SearchConfig(BaseModel):
         (), max_length=100
     )  # policy files tried first, in order (global mode)
     suite: str | None = None  # the suite the defaults come from (None: the main suite)
+    # global mode: after this many trials without a promotion, the next trial is the move
+    # aimed at the champion's worst shortfall (experiments/diagnosis.py); 0: never
+    diagnose_after: int = Field(10, ge=0, le=100_000)
 
     @field_validator("seeds", mode="before")
     @classmethod

@@ -26,12 +26,14 @@ from harness.engine.collecting import heap_frozen
 from harness.engine.episode import setup_for
 from harness.engine.store import join_uri
 from policies import InputError, Policy, baseline_path, load_policy
+from policies.whitelist import Shortfall
 from villagelab.files import atomic_write_bytes
 from villagelab.interruption import checkpoint
 
 from . import driving, promotion, records
 from .champion import Registry
 from .config import SearchConfig
+from .diagnosis import diagnose
 from .drivers import alive, driver_id
 from .evaluation import Execution, Instrument, model_facts
 from .journal import held
@@ -179,6 +181,7 @@ class Search:
         previous = signal.signal(signal.SIGINT, self._interrupt)
         status = "FINISHED"
         local: dict[int | None, optuna.Study] = {}  # local mode: one sub-study per champion
+        quiet, tried = 0, set()  # trials since the last promotion; shortfalls tried since
         with heap_frozen():  # the stack and the stores outlive every trial: not walked again
             try:
                 while True:
@@ -200,6 +203,9 @@ class Search:
                     if self.hours is not None and time.monotonic() - began >= self.hours * 3600:
                         self.stop = "hours"
                         break
+                    if self.mode == "global" and 0 < self.config.diagnose_after <= quiet:
+                        self._diagnose(study, standing, tried)
+                        quiet = 0
                     batch = [
                         self._begin(study, parent, standing.champion)
                         for _ in range(min(self.evaluator.in_flight(self.config.seeds), room))
@@ -208,6 +214,9 @@ class Search:
                         outcome, new = self._trial(pending, standing)
                         standing = new or standing
                         outcomes.append(outcome)
+                        quiet = 0 if new else quiet + 1
+                        if new:
+                            tried.clear()
                         self.tracker.champion_step(parent, standing.card.objective, len(outcomes))
                         if on_trial:
                             on_trial(outcome)
@@ -301,6 +310,18 @@ class Search:
             clock,
         )
 
+    def _diagnose(self, study: optuna.Study, standing: Standing, tried: set[Shortfall]) -> None:
+        """Queue the move aimed at the champion's worst shortfall not tried since the last
+        promotion as the next trial (nothing when no declared parameter can move)."""
+        found = diagnose(standing.card, self.definition, standing.champion, self.surface, tried)
+        if found is None:
+            return
+        tried.add(found.shortfall)
+        study.enqueue_trial(
+            found.params(standing.champion, self.surface),
+            user_attrs={"diagnosis": found.describe()},
+        )
+
     def _measured(self, study: optuna.Study) -> dict[str, Told]:
         """The study's measured trials (finished or pruned) by policy hash, the first of
         each; read once per study and per invocation, then kept up to date as trials end."""
@@ -364,6 +385,7 @@ class Search:
         if pending.repeat_of is not None:
             return self._repeat(pending, standing), None
         study, trial, policy, run_id = pending.study, pending.trial, pending.policy, pending.run_id
+        diagnosis = trial.user_attrs.get("diagnosis")  # the shortfall and move it answers
         began, clock = pending.began, pending.clock
         waited = 0.0
         new = None
@@ -399,6 +421,8 @@ class Search:
                         ),
                         standing,
                     )
+            if diagnosis:
+                reason = f"diagnosis: {diagnosis}; {reason}"
             objective = card.objective if card.objective is not None else 0.0
             violation = math.fsum(over.values())
             with clock.part("optuna"), held(self.storage):  # one journal write
@@ -435,6 +459,8 @@ class Search:
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
             objective, decision, reason = math.nan, "pruned", stopped.reason(planned)
+            if diagnosis:
+                reason = f"diagnosis: {diagnosis}; {reason}"
             with clock.part("optuna"), held(self.storage):
                 record_decision(trial, decision, reason)
                 study.tell(trial, state=TrialState.PRUNED)

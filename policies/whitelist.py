@@ -21,6 +21,33 @@ class Role(Enum):
     CHARACTER = "character"  # a character who talks with a person outside the simulation
 
 
+class Shortfall(Enum):
+    """A failure mode a parameter family is meant to fix, and the scorecard metrics that show
+    it (a diagnosis-driven proposal moves the parameters declared against the worst one)."""
+
+    SOURCES_LOST = "source attribution lost"
+    RUMORS_HARDEN = "rumors harden"
+    STAYS_LOCAL = "public facts stay local"
+    STALE_PLANS = "stale plans"
+    LEAKS = "leaks"
+    NOISY_RECALL = "noisy recall"
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        return SHORTFALL_METRICS[self]
+
+
+SHORTFALL_METRICS: dict[Shortfall, tuple[str, ...]] = {
+    Shortfall.SOURCES_LOST: ("provenance", "provenance_origin"),
+    Shortfall.RUMORS_HARDEN: ("uncertainty_preservation", "false_certainty_rate"),
+    Shortfall.STAYS_LOCAL: ("reach",),
+    Shortfall.STALE_PLANS: ("action_consistency", "stale_action_rate"),
+    Shortfall.LEAKS: ("containment",),
+    Shortfall.NOISY_RECALL: ("probe_recall", "supersession"),
+}
+
+RAISE, LOWER = True, False  # which way a parameter moves to fix a shortfall (a bool: on, off)
+
 VILLAGE = frozenset({Role.VILLAGER})
 CONVERSATION = frozenset({Role.CHARACTER})
 EVERYONE = VILLAGE | CONVERSATION
@@ -38,6 +65,8 @@ class Param:
     acts_for: frozenset[Role] = VILLAGE
     # the bool switch this parameter acts under: sampled only while the switch is on
     requires: str | None = None
+    # the failure modes it is meant to fix, each with the way it moves to fix it
+    fixes: tuple[tuple[Shortfall, bool], ...] = ()
 
     @property
     def family(self) -> str:
@@ -58,6 +87,7 @@ WHITELIST: tuple[Param, ...] = (
         "bool",
         True,
         "store who told you (and the stated origin) with each experience",
+        fixes=((Shortfall.SOURCES_LOST, RAISE),),
     ),
     Param(
         "memory.capacity",
@@ -81,6 +111,7 @@ WHITELIST: tuple[Param, ...] = (
         "bool",
         True,
         "keep informants and stated origins when old experiences are summarised at night",
+        fixes=((Shortfall.SOURCES_LOST, RAISE),),
     ),
     # retrieval — more and more relevant retrieval plans better but returns more noise
     Param(
@@ -98,6 +129,7 @@ WHITELIST: tuple[Param, ...] = (
         "weight of relevance to the query in a memory's activation",
         low=0.0,
         high=3.0,
+        fixes=((Shortfall.NOISY_RECALL, RAISE),),
     ),
     Param(
         "retrieval.recency_weight",
@@ -123,6 +155,7 @@ WHITELIST: tuple[Param, ...] = (
         low=0.1,
         high=1.0,
         acts_for=EVERYONE,
+        fixes=((Shortfall.RUMORS_HARDEN, LOWER),),
     ),
     Param(
         "belief.independent_origins",
@@ -136,6 +169,7 @@ WHITELIST: tuple[Param, ...] = (
         "bool",
         True,
         'speak second-hand claims as hearsay ("Ana told me") rather than as one\'s own',
+        fixes=((Shortfall.SOURCES_LOST, RAISE), (Shortfall.RUMORS_HARDEN, RAISE)),
     ),
     Param(
         "hedging.qualifier_threshold",
@@ -144,6 +178,7 @@ WHITELIST: tuple[Param, ...] = (
         "confidence below which a claim is spoken as 'likely' or 'rumor', not 'certain'",
         low=0.0,
         high=1.0,
+        fixes=((Shortfall.RUMORS_HARDEN, RAISE),),
     ),
     # sharing — sharing more raises reach and lowers containment
     Param(
@@ -153,6 +188,7 @@ WHITELIST: tuple[Param, ...] = (
         "chance of bringing up news in a chat with a co-located agent",
         low=0.0,
         high=1.0,
+        fixes=((Shortfall.STAYS_LOCAL, RAISE),),
     ),
     Param(
         "sharing.claims_per_chat",
@@ -161,6 +197,7 @@ WHITELIST: tuple[Param, ...] = (
         "claims one agent passes on in one chat at most",
         low=1,
         high=5,
+        fixes=((Shortfall.STAYS_LOCAL, RAISE),),
     ),
     Param(
         "sharing.respect_privacy",
@@ -169,6 +206,7 @@ WHITELIST: tuple[Param, ...] = (
         "weigh whether a matter is private (from cues) before passing it on outside those "
         "known to be in on it",
         acts_for=EVERYONE,
+        fixes=((Shortfall.LEAKS, RAISE),),
     ),
     Param(
         "sharing.privacy_threshold",
@@ -179,6 +217,7 @@ WHITELIST: tuple[Param, ...] = (
         low=0.05,
         high=1.0,
         requires="sharing.respect_privacy",
+        fixes=((Shortfall.LEAKS, LOWER),),
     ),
     Param(
         "sharing.usefulness_threshold",
@@ -189,6 +228,7 @@ WHITELIST: tuple[Param, ...] = (
         "high keeps public facts local, low spreads them and rumors alike",
         low=0.0,
         high=1.0,
+        fixes=((Shortfall.STAYS_LOCAL, LOWER),),
     ),
     # trust — high trust spreads truth and lies alike
     Param(
@@ -215,12 +255,14 @@ WHITELIST: tuple[Param, ...] = (
         "belief confidence at which a conflicting belief changes a plan",
         low=0.0,
         high=1.0,
+        fixes=((Shortfall.STALE_PLANS, LOWER),),
     ),
     Param(
         "replan.notify_group",
         "bool",
         True,
         "after a replan, tell the plan's group at the next meeting",
+        fixes=((Shortfall.STALE_PLANS, RAISE),),
     ),
     # motivation — talking more spreads news and uses the day's budget on chatter too
     Param(
@@ -230,6 +272,7 @@ WHITELIST: tuple[Param, ...] = (
         "claims an agent passes on in one day at most",
         low=1,
         high=60,
+        fixes=((Shortfall.STAYS_LOCAL, RAISE),),
     ),
 )
 

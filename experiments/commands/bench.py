@@ -48,6 +48,43 @@ from ._common import agent_option, err, make_execution, out
     help="instead: only the milliseconds to score one episode of each built-in scenario "
     "(CPU and wall, median of 7)",
 )
+@click.option(
+    "--search",
+    "search_check",
+    is_flag=True,
+    help="instead: studies from baseline.yaml (different study seeds), each for --minutes on "
+    "local workers; when each champion first reached careful.yaml, and the final champion "
+    "against careful.yaml on 10 fresh seeds (paired)",
+)
+@click.option(
+    "--minutes",
+    type=click.FloatRange(min=0, min_open=True),
+    default=30.0,
+    show_default=True,
+    help="--search: each study's wall time",
+)
+@click.option(
+    "--studies",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="--search: how many studies",
+)
+@click.option(
+    "--runs-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("runs/bench-search"),
+    show_default=True,
+    help="--search: where the studies go",
+)
+@click.option("--workers", type=click.IntRange(min=1), help="--search: local Ray workers")
+@click.option("--serial", is_flag=True, help="--search: run episodes in this process")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="--search: a search config (scenarios, seeds, ...) instead of the main suite's",
+)
 @agent_option
 def bench(
     agents: int,
@@ -58,6 +95,13 @@ def bench(
     agent_kind: str,
     instrument_check: bool,
     scoring: bool,
+    search_check: bool,
+    minutes: float,
+    studies: int,
+    runs_dir: Path,
+    workers: int | None,
+    serial: bool,
+    config_path: Path | None,
 ) -> None:
     """The performance table in one run: cost per agent-tick against a Mesa rumor model (the
     optional extra villagelab[bench]; skipped without it), scaling from 10 to 1,000 agents,
@@ -75,6 +119,13 @@ def bench(
         show_instrument(out, lambda a: make_execution(False, None, agent=a))
         return
     out.say(f"load_before: {b.load()}")
+    if search_check:
+        from ..config import load_config
+
+        config = load_config(config_path)
+        _search_rows(minutes, studies, runs_dir, make_execution(serial, workers), config)
+        out.say(f"load_after: {b.load()}")
+        return
     if scoring:
         table = Table(title="villagelab bench --scoring", title_justify="left")
         for column in ("figure", "goal", "measured"):
@@ -192,3 +243,36 @@ def _scoring_row(out: Any, table: Any, scored: dict[str, Any]) -> None:
         "≤ 5 ms",
         f"{min(cpu):.1f}–{max(cpu):.1f} ms",
     )
+
+
+def _search_rows(minutes: float, studies: int, root: Path, execution: Any, config: Any) -> None:
+    """Each study's line as it ends, then the table."""
+    from ..search_bench import StudyResult, search_bench
+
+    def line(r: StudyResult) -> None:
+        d = r.versus.objective_diff
+        when = "never" if r.reached is None else f"minute {r.reached[0]:.1f}, trial {r.reached[1]}"
+        reach = "—" if r.public_reach is None else f"{r.public_reach:.2f}"
+        out.say(
+            f"search.{r.study}: {r.trials} trials; reached careful at {when}; champion "
+            f"{r.champion_selection:.4f} (selection), {r.champion_fresh.objective or 0:.4f} "
+            f"(fresh) − careful {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}]; "
+            f"public_fact reach {reach}"
+        )
+
+    err.say(f"bench --search: {studies} studies of {minutes:g} min from baseline.yaml in {root}")
+    target, fresh, results = search_bench(minutes, studies, execution, root, config, line)
+    table = Table(title="villagelab bench --search", title_justify="left")
+    for column in ("study", "trials", "reached careful", "champion − careful (fresh)", "reach"):
+        table.add_column(column)
+    for r in results:
+        d = r.versus.objective_diff
+        table.add_row(
+            r.study,
+            str(r.trials),
+            "never" if r.reached is None else f"min {r.reached[0]:.1f} · trial {r.reached[1]}",
+            f"{d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}]",
+            "—" if r.public_reach is None else f"{r.public_reach:.2f}",
+        )
+    out.show(table)
+    out.say(f"careful.selection_objective: {target:.4f}\ncareful.fresh_objective: {fresh:.4f}")

@@ -50,8 +50,14 @@ class Diagnosis:
 def shortfalls(
     card: Scorecard, definition: ScorecardDefinition
 ) -> list[tuple[Shortfall, float, str]]:
-    """Each failure mode the champion shows, worst first: its weighted mean distance from the
-    best over the scenarios that measure its metrics, and the scenario/metric worst of all."""
+    """Each failure mode the champion shows, worst first — a broken guardrail's before any
+    other (feasibility comes first) — with its mean distance from the best over the scenarios
+    that measure its metrics, and the scenario/metric worst of all."""
+    broken = {
+        g.metric
+        for g in definition.guardrails
+        if g.key in card.guardrails and not card.guardrails[g.key].ok
+    }
     out = []
     for shortfall in Shortfall:
         gaps: list[tuple[float, str]] = []
@@ -64,7 +70,7 @@ def shortfalls(
         if gaps:
             worst = max(gaps)
             out.append((shortfall, math.fsum(g for g, _ in gaps) / len(gaps), worst[1]))
-    return sorted(out, key=lambda s: (-s[1], s[0].value))
+    return sorted(out, key=lambda s: (not broken & set(s[0].metrics), -s[1], s[0].value))
 
 
 def diagnose(

@@ -42,6 +42,14 @@ def test_the_worst_shortfall_comes_first_with_its_worst_metric():
     ]  # only what the card measures
 
 
+def test_a_broken_guardrail_is_diagnosed_first_whatever_the_other_gaps():
+    # containment 0.9 breaks its 0.95 guardrail: a gap of 0.1, yet it comes before reach's 0.4
+    # (0.6 holds the public_reach floor) and provenance's 0.5
+    ranked = shortfalls(card(reach=0.6, provenance=0.5, containment=0.9), DEFINITION)
+    assert ranked[0][0] is Shortfall.LEAKS and ranked[0][1] == pytest.approx(0.1)
+    assert [s for s, _, _ in ranked[1:]] == [Shortfall.SOURCES_LOST, Shortfall.STAYS_LOCAL]
+
+
 def test_a_quiet_village_is_told_to_talk_each_declared_knob_its_way():
     found = diagnose(card(reach=0.2, provenance=0.9), DEFINITION, CAREFUL, SURFACE)
     assert found is not None and found.shortfall is Shortfall.STAYS_LOCAL

@@ -204,7 +204,12 @@ class Promoter:
             ):
                 anchor = self.evaluator.card(standing.anchor, seeds)
             confirmed = promotion.on_confirmation(
-                fresh, incumbent, self.definition, self.config.margin, anchor
+                fresh,
+                incumbent,
+                self.definition,
+                self.config.margin,
+                anchor,
+                held_on_selection=not promotion.violation(trial.card, self.definition),
             )
             if not confirmed.promote:
                 return "rolled_back", f"{judged.reason}; {confirmed.reason}", None

@@ -16,7 +16,8 @@ of feasible references only; when the start policy is infeasible, the first feas
 becomes the anchor.
 
 A promotion is then confirmed on fresh confirmation seeds, never used for selection, under the
-same rules (guardrails, regressions, drift, objective better by the margin).
+same rules (guardrails, regressions, drift, objective better by the margin); a candidate that
+held every guardrail on the selection seeds must hold them on the fresh ones too.
 """
 
 from __future__ import annotations
@@ -200,7 +201,18 @@ def on_confirmation(
     definition: ScorecardDefinition,
     margin: float,
     anchor: Scorecard | None = None,
+    *,
+    held_on_selection: bool = False,
 ) -> Judgement:
+    """The same rules on fresh seeds; and a candidate promoted for holding every guardrail
+    must hold them there too (a smaller violation than an infeasible champion's is not the
+    claim it was promoted on)."""
+    if held_on_selection and violation(candidate, definition) > 0:
+        return Judgement(
+            False,
+            f"not confirmed on fresh seeds: guardrail broken: {breaks(candidate)}, though it "
+            "held on the selection seeds",
+        )
     return judge(candidate, champion, anchor, definition, margin, confirming=True)
 
 

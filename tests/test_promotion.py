@@ -176,3 +176,17 @@ def test_a_higher_objective_refused_for_a_metric_past_its_tolerance_is_counted_a
     refused = promotion.on_selection(worse, champion, DEFINITION, 0.0)
     assert not refused.promote
     assert not promotion.blocked_by_tolerance(refused, worse, champion, DEFINITION)
+
+
+def test_a_candidate_promoted_for_holding_every_guardrail_must_hold_them_on_fresh_seeds():
+    champion = card(0.9, 0.9, containment=0.5)  # breaks containment on the fresh seeds too
+    fresh = card(0.9, 0.9, containment=0.9)  # a smaller violation, but a violation
+    held = promotion.on_confirmation(fresh, champion, DEFINITION, 0.0, held_on_selection=True)
+    assert not held.promote
+    assert held.reason == (
+        "not confirmed on fresh seeds: guardrail broken: containment 0.900 < 0.95, "
+        "though it held on the selection seeds"
+    )
+    # a candidate promoted for a smaller violation is confirmed by a smaller violation
+    less = promotion.on_confirmation(fresh, champion, DEFINITION, 0.0, held_on_selection=False)
+    assert less.promote and "a smaller guardrail violation" in less.reason

@@ -2,8 +2,8 @@
 printed its refusal and then died at interpreter teardown ("terminate called without an
 active exception", SIGABRT) instead of exit 2. The console script now stops what it started
 and ends the process with the command's code itself (`experiments.exits.entry`): here the
-failing command and a successful one run many times beside a CPU hog, and never end by a
-signal."""
+failing command runs again and again beside a CPU hog (and a successful one after it), and
+never ends by a signal."""
 
 from __future__ import annotations
 

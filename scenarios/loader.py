@@ -131,6 +131,12 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
         for action_name, known in sorted(a.knows_where.items()):
             for k, p in enumerate(known):
                 yield from place(p, ("agents", i, "knows_where", action_name, k))
+        for j, stock in enumerate(a.knows_stock):
+            if stock.holder not in places and stock.holder not in agents:
+                yield (
+                    ("agents", i, "knows_stock", j, "holder"),
+                    f"unknown holder {stock.holder!r}; expected a place or an agent",
+                )
         if a.autonomy == "needs" and a.room is None:
             yield ("agents", i), "an agent with autonomy: needs knows its room (room: ...)"
         for where, p in a.room.places() if a.room is not None else ():
@@ -158,6 +164,8 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
         if e.kind == "supply" and (not e.adds or min(e.adds.values()) <= 0):
             yield ("events", i, "adds"), "a supply adds at least one unit of each resource"
         yield from moment(e.until, ("events", i, "until"))
+        if e.until is not None and e.until < e.at:
+            yield ("events", i, "until"), "an end at or after the event's moment (at)"
         for j, who in enumerate(e.audience):
             yield from agent(who, ("events", i, "audience", j))
     for i, t in enumerate(s.truth):
@@ -170,6 +178,23 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
                 yield from agent(who, ("truth", i, "audience", j))
         yield from moment(t.valid_from, ("truth", i, "valid_from"))
         yield from moment(t.valid_to, ("truth", i, "valid_to"))
+        if t.valid_from is not None and t.valid_to is not None and t.valid_to < t.valid_from:
+            yield ("truth", i, "valid_to"), "an end of validity at or after its start (valid_from)"
+    predicates = sorted({t.predicate for t in s.truth})
+    for name in s.predicates:
+        if name not in predicates:
+            yield (
+                ("predicates", name),
+                (
+                    "the predicate of a tracked proposition (truth); expected one of "
+                    f"{', '.join(predicates) or '(none declared)'}"
+                ),
+            )
+    seen_metrics: set[str] = set()
+    for i, metric in enumerate(s.metrics):
+        if metric in seen_metrics:
+            yield ("metrics", i), f"each metric once; {metric!r} is listed twice"
+        seen_metrics.add(metric)
     for i, d in enumerate(s.decision_points):
         yield from prop(d.proposition, ("decision_points", i, "proposition"))
         for j, p in enumerate(d.right):

@@ -71,20 +71,20 @@ def test_closing_batches_early_many_times_neither_aborts_the_driver_nor_errs_in_
 
 def test_a_worker_with_sigint_ignored_gets_pythons_handler_back():
     """What each episode task does first where the cluster was not started here."""
-    from harness.engine.runner import _episode_task
+    from harness.engine.ray_tasks import episode_task
 
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        assert _episode_task(lambda: "ran", None) == "ran"
+        assert episode_task(lambda: "ran", None) == "ran"
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, before)
 
 
 def test_a_queued_episode_of_a_closed_batch_does_not_run(tmp_path):
-    from harness.engine.runner import _episode_task
+    from harness.engine.ray_tasks import episode_task
 
     mark = tmp_path / "closed"
-    assert _episode_task(lambda: "ran", str(mark)) == "ran"
+    assert episode_task(lambda: "ran", str(mark)) == "ran"
     mark.touch()
-    assert _episode_task(lambda: "ran", str(mark)) is None
+    assert episode_task(lambda: "ran", str(mark)) is None

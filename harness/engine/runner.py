@@ -8,13 +8,8 @@ writes them there and only numbers come back. Nothing lands on a worker's own di
 from __future__ import annotations
 
 import atexit
-import contextlib
 import os
 import secrets
-import shutil
-import signal
-import tempfile
-import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -25,13 +20,14 @@ import pyarrow as pa
 
 from policies import Policy
 from scenarios import Scenario
-from villagelab.yamlsource import InputError
 
+from . import ray_tasks
 from .boundary import AgentCrash
 from .budget import Budget
 from .contract import EpisodeStatus, EpisodeStop
 from .episode import run_episode
 from .lifecycle import transition
+from .ray_tasks import worker_niceness
 
 
 @dataclass(frozen=True)
@@ -220,57 +216,14 @@ def _start_local_cluster(ray: Any, **kwargs: Any) -> None:
     # a kill inside ray.init: its processes carry the mark, and hold its session folder open
     # (Ray names it session_<date>_<the pid of ray.init's caller>)
     session = f"{get_default_ray_temp_dir()}/session_*_{os.getpid()}"
-    with processes.starting("ray", creates=session), _interruptible_children():
+    with processes.starting("ray", creates=session), ray_tasks.interruptible_children():
         ray.init(**kwargs)
-    global _closed_batches
-    _closed_batches = tempfile.mkdtemp(prefix="villagelab-closed-batches-")
-    atexit.register(shutil.rmtree, _closed_batches, True)
+    ray_tasks.mark_closed_batches_here()
     started = [p for p in processes.descendants([os.getpid()]) if p not in before]
     node = ray._private.worker._global_node  # its session folder: every process's logs
     processes.remember("ray", started, node.get_session_dir_path() if node else None)
     atexit.unregister(stop_local_cluster)
     atexit.register(stop_local_cluster)  # runs before Ray's own exit hook (last in, first out)
-
-
-# Where a local cluster's driver marks the batches it closed (one empty file a batch): its
-# workers share this machine's disk, so a queued episode of a closed batch sees the mark and
-# returns at once. None when no local cluster was started here (the user's cluster).
-_closed_batches: str | None = None
-
-
-@contextlib.contextmanager
-def _interruptible_children() -> Iterator[None]:
-    """Let the processes started inside have Python's SIGINT handler. A driver started with
-    SIGINT ignored (a background job of a non-interactive shell, nohup, some CI runners) would
-    hand SIG_IGN to Ray's raylet and so to every worker: then Ray's cancellation cannot
-    interrupt a task, and its DeferSigint calls the ignored disposition as a function
-    ("TypeError: 'Handlers' object is not callable"). A caught signal is reset to the default
-    in a child at exec, an ignored one is kept, so the driver catches it while Ray starts."""
-    if threading.current_thread() is not threading.main_thread() or callable(
-        signal.getsignal(signal.SIGINT)
-    ):
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
-
-
-def _episode_task(
-    function: Callable[..., EpisodeRecord], closed: str | None, *args: Any, **kwargs: Any
-) -> EpisodeRecord | None:
-    """One episode on a worker: none if its batch was closed before it began (`closed` is
-    the mark its driver makes then). A worker on a cluster not started here may have SIGINT
-    ignored: it gets Python's handler back, so that Ray can interrupt it."""
-    if threading.current_thread() is threading.main_thread() and not callable(
-        signal.getsignal(signal.SIGINT)
-    ):
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    if closed is not None and os.path.exists(closed):
-        return None
-    return function(*args, **kwargs)
 
 
 def stop_local_cluster() -> None:
@@ -283,26 +236,6 @@ def stop_local_cluster() -> None:
     if ray.is_initialized():
         ray.shutdown()
     processes.stop_recorded("ray")
-
-
-NICENESS_VARIABLE = "VILLAGELAB_WORKER_NICENESS"
-
-
-def worker_niceness() -> int:
-    """How nice a local cluster's workers are: `VILLAGELAB_WORKER_NICENESS` (0..19), default
-    0 — as the driver. Ray's own default, 15, lets anything else on a busy machine starve
-    them (a trial 145 s on Ray against 40 s serial); a higher value yields to other work."""
-    text = os.environ.get(NICENESS_VARIABLE, "0")
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 19:
-        raise InputError(
-            f"the environment variable {NICENESS_VARIABLE}={text!r}: expected a whole number "
-            "from 0 (as the driver) to 19 (yield to everything)"
-        )
-    return value
 
 
 _REMOTE: dict[Callable[..., EpisodeRecord], Any] = {}
@@ -320,8 +253,8 @@ def _remote_episode(function: Callable[..., EpisodeRecord] | None = None) -> Any
 
     function = function or _execute
     if function not in _REMOTE:
-        task = ray.remote(max_retries=0)(_episode_task).options(name=function.__name__)
-        _REMOTE[function] = task
+        task = ray.remote(max_retries=0)(ray_tasks.episode_task)
+        _REMOTE[function] = task.options(name=function.__name__)
     return _REMOTE[function]
 
 
@@ -361,12 +294,7 @@ class RayBatch:
                 stored[key] = (job.scenario, ray.put(job.scenario))  # kept alive with its id
             return stored[key][1]
 
-        episode = function or _execute
-        # a local cluster's batches are closed by a mark their queued episodes see; a user's
-        # cluster's by ray.cancel
-        self._closed = (
-            None if _closed_batches is None else os.path.join(_closed_batches, secrets.token_hex(8))
-        )
+        episode, self._closed = function or _execute, ray_tasks.closed_mark()
         self._submit = lambda job: task.remote(
             episode, self._closed, scenario(job), values, job.seed, agent, *extra, **limits
         )
@@ -422,17 +350,11 @@ class RayBatch:
         return 2 * self.budget.seconds + 60.0
 
     def close(self) -> None:
-        """Give up what was not consumed (a pruned trial). On a local cluster, no ray.cancel:
-        the batch's mark makes each queued episode return at once, and an episode already
-        running ends as it would (its worker lives on for the next task). ray.cancel of a
-        task whose result is already on its way races in Ray's core (a driver abort in
-        task_manager.cc, "Tried to complete task that was not pending"; ray-project/ray
-        #54798 fixed one such race), and a search cancels thousands. On a user's cluster,
-        whose workers do not share this disk, the batch cancels its tasks (never forced: a
-        forced cancel kills the worker, and its replacement imports the whole stack again)."""
+        """Give up what was not consumed (a pruned trial), never killing a worker: on a local
+        cluster by the batch's mark (`ray_tasks`: no ray.cancel, whose race aborted a driver),
+        on a user's cluster by ray.cancel."""
         if self.pending and self._closed is not None:
-            with open(self._closed, "x"):
-                pass
+            open(self._closed, "x").close()
         elif self.pending:
             for ref in self.pending.values():
                 self._ray.cancel(ref, force=False)

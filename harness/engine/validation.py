@@ -50,6 +50,8 @@ def scenario_problems(scenario: Scenario) -> Iterator[tuple[Location, str]]:
     for i, agent in enumerate(scenario.agents):
         for j, errand in enumerate(agent.errands):
             yield from action(errand.action, ("agents", i, "errands", j, "action"))
+        for name in sorted(agent.knows_where):
+            yield from action(name, ("agents", i, "knows_where", name))
         if agent.autonomy == "needs":
             yield from _autonomous(agent, ("agents", i), action)
     for i, dp in enumerate(scenario.decision_points):

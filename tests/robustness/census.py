@@ -92,10 +92,23 @@ def main() -> None:
         if count < 1:
             continue
         counts, failed = tally(kind, count, not args.no_run, args.seed)
-        rows.append((kind, sum(counts.values()), counts[REFUSED], counts[ACCEPTED], counts[FAILED]))
+        hangs = sum("hang" in line for line in failed)
+        tracebacks = sum("raceback" in line or "internal error" in line for line in failed)
+        wrong = counts[FAILED] - hangs - tracebacks
+        rows.append(
+            (
+                kind,
+                sum(counts.values()),
+                counts[REFUSED],
+                counts[ACCEPTED],
+                tracebacks,
+                hangs,
+                wrong,
+            )
+        )
         failures += failed
-    print("kind | cases tried | refused cleanly | accepted correctly | failed")
-    print("---|---|---|---|---")
+    print("kind | cases | refused cleanly | accepted correctly | tracebacks | hangs | wrong")
+    print("---|---|---|---|---|---|---")
     for row in rows:
         print(" | ".join(map(str, row)))
     for line in failures:

@@ -47,7 +47,9 @@ def damage(draw: st.DrawFn, folder: Path) -> tuple[str, str, bytes | None]:
     names = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
     name = draw(st.sampled_from(names))
     data = (folder / name).read_bytes()
-    how = draw(st.sampled_from(["cut", "byte", "delete", "empty"]))
+    how = draw(st.sampled_from(["cut", "byte", "delete", "empty", *HOSTILE]))
+    if how in HOSTILE:
+        return draw(hostile(folder, name, how))
     if how == "delete":
         return name, "deleted", None
     if how == "empty":
@@ -57,6 +59,60 @@ def damage(draw: st.DrawFn, folder: Path) -> tuple[str, str, bytes | None]:
         return name, f"cut at {at}", data[:at]
     value = draw(st.integers(0, 255))
     return name, f"byte {at} set to {value}", data[:at] + bytes([value]) + data[at + 1 :]
+
+
+# what a hostile user does to a folder (issue 29): special files in place of one, a sparse
+# giant, a link out of the folder, a manifest nested or with a number out of range, and an
+# edit resealed with a recomputed checksum
+HOSTILE = ("fifo", "sparse", "link_out", "nested", "number", "reseal")
+FIFO, SPARSE, LINK_OUT = b"\0fifo", b"\0sparse", b"\0link-out"  # markers: made, not written
+
+
+@st.composite
+def hostile(draw: st.DrawFn, folder: Path, name: str, how: str) -> tuple[str, str, bytes | None]:
+    import json
+
+    from harness.engine.integrity import seal
+
+    if how in ("fifo", "sparse", "link_out"):
+        marker = {"fifo": FIFO, "sparse": SPARSE, "link_out": LINK_OUT}[how]
+        return name, f"replaced by a {how.replace('_', ' ')}", marker
+    if how == "nested":
+        depth = draw(st.sampled_from([65, 1000, 200_000]))
+        return "manifest.json", f"nested {depth} deep", b"[" * depth + b"]" * depth
+    meta = json.loads((folder / "manifest.json").read_text())
+    if how == "number":
+        meta["seeds"] = [0, 1]
+        meta["sha256"] = seal(meta)
+        number = draw(st.sampled_from(["1e400", "-1e400", "NaN", "Infinity", "9" * 5000]))
+        text = json.dumps(meta).replace('"seeds": [0, 1]', f'"seeds": [0, {number}]')
+        return "manifest.json", f"seeds [0, {number[:12]}]", text.encode()
+    scenario = min(meta["metrics"])
+    dropped = meta["metrics"][scenario].pop(draw(st.integers(0, 2)))
+    meta["sha256"] = seal(meta)  # what anyone can recompute
+    return (
+        "manifest.json",
+        f"metric {dropped} dropped, checksum resealed",
+        json.dumps(meta).encode(),
+    )
+
+
+def _harm(path: Path, new: bytes, outside: Path) -> None:
+    import os
+
+    if new in (FIFO, LINK_OUT):
+        if new == LINK_OUT:
+            outside.write_bytes(path.read_bytes())
+        path.unlink()
+        if new == FIFO:
+            os.mkfifo(path)
+        else:
+            path.symlink_to(outside)
+    elif new == SPARSE:
+        with open(path, "r+b") as fh:
+            fh.truncate(3 << 30)
+    else:
+        path.write_bytes(new)
 
 
 def judge_folder(
@@ -69,7 +125,7 @@ def judge_folder(
         if new is None:
             (copy / name).unlink()
         else:
-            (copy / name).write_bytes(new)
+            _harm(copy / name, new, copy.parent / f"{copy.name}.outside")
         said = copy.parent / f"{copy.name}.json"
         got = cli("score", str(copy), "--json", str(said))
         where = f"{name} {what}"

@@ -234,10 +234,15 @@ def scenario_mutations(draw: st.DrawFn) -> Mutation:
     source = draw(st.sampled_from(SCENARIOS))
     text = source.read_bytes()
     tree = yaml.safe_load(text)
-    how = draw(st.sampled_from(["type", "number", "string", "delete", "unknown", "dup", "raw"]))
+    how = draw(
+        st.sampled_from(["type", "number", "string", "delete", "unknown", "dup", "raw", "meaning"])
+    )
     if how == "raw":
         mutation = draw(raw_damage(text))
         return Mutation(f"{source.stem}: {mutation.what}", mutation.data, mutation.expect)
+    if how == "meaning":
+        what, tree = draw(meaning_damage(source, tree))
+        return Mutation(f"{source.stem}: {what}", dump(tree), REFUSE)
     paths = _paths(tree)
     leaves = [p for p in paths if not isinstance(_get(tree, p), (dict, list))]
     expect = EITHER
@@ -315,3 +320,92 @@ def scenario_mutations(draw: st.DrawFn) -> Mutation:
         what = f"{path} element {listed[-1]['id']!r} twice"
     tree = _set(tree, path, value)
     return Mutation(f"{source.stem}: {what}", dump(tree), expect)
+
+
+def _moment(minute: int) -> str:
+    day, rest = divmod(minute, 24 * 60)
+    return f"day {day + 1} {rest // 60:02d}:{rest % 60:02d}"
+
+
+# names a scenario file might carry that no registry holds: modules that run code on import
+UNREGISTERED = ("this", "venv.__main__", "antigravity", "os", "harness.worlds")
+
+
+MEANINGS = (
+    "knows_stock",
+    "metric_twice",
+    "knows_where",
+    "predicate",
+    "phrase",
+    "physics",
+    "validity",
+    "sign_until",
+)
+PHRASES = ("{object.__class__.__mro__}", "{object[0]}", "{0}")
+# what each refusal says, at which place in the file
+SAYS = {
+    "knows_stock": ("knows_stock[0].holder", "unknown holder 'nowhere'"),
+    "metric_twice": ("at metrics[", "is listed twice"),
+    "knows_where": ("knows_where.buy_braed", "unknown action 'buy_braed'"),
+    "predicate": ("at predicates.closed_onn", "the predicate of a tracked proposition"),
+    "phrase": ("phrase", "a phrase may name only {object}"),
+    "physics": ("at physics[", "no physics plug-in named"),
+    "validity": ("truth[0].valid_to", "at or after its start"),
+    "sign_until": ("until", "at or after the event's moment"),
+}
+
+
+def meaning(op: str, source: Path, tree: Any, pick: int = 0) -> tuple[str, Any]:
+    """A copy of `tree` (a scenario file's data) that is well-formed and means something
+    impossible (issue 29), by operator `op`; each is refused with a located message."""
+    from scenarios import load_scenario
+
+    start = load_scenario(source).start
+    tree = copy.deepcopy(tree)
+    agent = tree["agents"][0]
+    place = tree["world"]["places"][0]["id"]
+    truth = tree["truth"][0] if tree.get("truth") else None
+    if op == "knows_stock":
+        agent.setdefault("knows_stock", []).insert(
+            0, {"resource": "bread", "holder": "nowhere", "count": 1}
+        )
+        return "knows_stock names an unknown holder", tree
+    if op == "metric_twice":
+        tree["metrics"].append(tree["metrics"][0])
+        return "a metric listed twice", tree
+    if op == "knows_where":
+        agent["knows_where"] = {"buy_braed": [place]}
+        return "a misspelt action in knows_where", tree
+    if op == "predicate":
+        tree.setdefault("predicates", {})["closed_onn"] = {"phrase": "closed {object}"}
+        return "a predicate no tracked proposition has", tree
+    if op == "phrase":
+        name = truth["predicate"] if truth else "closed_onn"
+        field = PHRASES[pick % len(PHRASES)]
+        tree.setdefault("predicates", {})[name] = {"phrase": field}
+        return f"a phrase {field}", tree
+    if op == "physics":
+        name = UNREGISTERED[pick % len(UNREGISTERED)]
+        tree["physics"] = [*tree.get("physics", []), name]
+        return f"physics names {name!r}, not registered", tree
+    assert truth is not None, f"{op} needs a scenario with a truth"
+    if op == "validity":
+        truth.update(valid_from=_moment(start + 60), valid_to=_moment(start + 30))
+        return "a truth valid from after it is valid to", tree
+    sign = {
+        "id": "crafted_sign",
+        "at": _moment(start + 60),
+        "kind": "sign",
+        "place": place,
+        "proposition": truth["proposition"],
+        "value": "true",
+        "until": _moment(start + 30),
+    }
+    tree.setdefault("events", []).append(sign)
+    return "a sign whose until is before its at", tree
+
+
+@st.composite
+def meaning_damage(draw: st.DrawFn, source: Path, tree: Any) -> tuple[str, Any]:
+    ops = MEANINGS if tree.get("truth") else MEANINGS[:-2]
+    return meaning(draw(st.sampled_from(ops)), source, tree, draw(st.integers(0, 4)))

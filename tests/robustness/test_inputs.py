@@ -9,8 +9,18 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from .invoke import FAILED, judge
-from .mutations import policy_mutations, scenario_mutations
+from .invoke import FAILED, REFUSED, cli, judge
+from .mutations import (
+    MEANINGS,
+    REFUSE,
+    SAYS,
+    SCENARIOS,
+    Mutation,
+    dump,
+    meaning,
+    policy_mutations,
+    scenario_mutations,
+)
 
 SAMPLE = {"policy": 60, "scenario": 25}
 FULL = {"policy": 3000, "scenario": 2000}
@@ -101,3 +111,20 @@ def test_a_companions_opinion_ids_are_unique(tmp_path):
     with pytest.raises(InputError) as info:
         load_scenario(path)
     assert f"companion.opinions[{len(opinions) - 1}]: a unique opinion id" in str(info.value)
+
+
+@pytest.mark.parametrize("op", MEANINGS)
+def test_a_scenario_that_means_something_impossible_is_refused_where_it_says_so(op, tmp_path):
+    """Issue 29's validator misses, each its own fuzz operator: refused with exit 2, the file
+    and the place in it named, and what was expected said."""
+    import yaml
+
+    source = next(p for p in SCENARIOS if p.stem == "replan_bridge")
+    what, tree = meaning(op, source, yaml.safe_load(source.read_bytes()))
+    verdict, detail = judge("scenario", Mutation(what, dump(tree), REFUSE))
+    assert verdict == REFUSED, f"{what}: {detail}"
+    path = tmp_path / "scenario.yaml"
+    path.write_bytes(dump(tree))
+    said = cli("scenario", "validate", str(path)).stderr
+    where, says = SAYS[op]
+    assert where in said and says in said, said

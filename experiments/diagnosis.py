@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from policies import BY_NAME, WHITELIST, Policy
-from policies.whitelist import Param, Shortfall
+from policies.param import Param
+from policies.purposes import Shortfall
 from scorecards import Scorecard, ScorecardDefinition
 from scorecards._rules import normalised
 

@@ -10,7 +10,6 @@ in the MLflow registry. The same command resumes the same study.
 
 from __future__ import annotations
 
-import math
 import signal
 import time
 from collections.abc import Callable
@@ -19,25 +18,22 @@ from pathlib import Path
 from typing import Any
 
 import optuna
-from optuna.trial import TrialState
 
 from harness.agents.registry import check_made
 from harness.engine.collecting import heap_frozen
 from harness.engine.episode import setup_for
-from harness.engine.store import join_uri
-from policies import InputError, Policy, baseline_path, load_policy
-from policies.whitelist import Shortfall
+from policies import InputError, baseline_path, load_policy
 from villagelab.files import atomic_write_bytes
 from villagelab.interruption import checkpoint
 
-from . import driving, promotion, records
+from . import driving, records
 from .champion import Registry
 from .config import SearchConfig
-from .diagnosis import diagnose
 from .drivers import alive, driver_id
 from .evaluation import Execution, Instrument, model_facts
 from .journal import held
-from .promoter import Attempt, Promoter, Standing
+from .promoter import Promoter, Standing
+from .repeats import Ledger
 from .runs import RunsDir
 from .study import (
     Objectives,
@@ -45,21 +41,14 @@ from .study import (
     enqueue_first,
     local_name,
     open_study,
-    record_decision,
     recover_dead,
-    sample,
-    searched,
     storage_for,
     told,
-    trial_value,
 )
+from .surface import searched
+from .trial_run import TrialRunner
 from .trials import (
-    EpisodeFailure,
     Evaluator,
-    Pending,
-    Pruned,
-    Stopwatch,
-    Told,
     TrialOutcome,
 )
 
@@ -129,7 +118,7 @@ class Search:
         self.tracking_uri = tracking_uri or runs.tracking_uri
         self.stop: str | None = None
         self._substudies: dict[str, optuna.Study] = {}  # local mode: loaded once each
-        self._by_policy: dict[str, dict[str, Told]] = {}  # see _measured
+        self.measured = Ledger()  # policies measured, by study: a repeat is told, not run
         self.driver = driver_id()
         self.startup = len(self.instrument.scenarios)  # one round of every scenario
 
@@ -172,6 +161,22 @@ class Search:
             main,
         )
         standing = self.promoter.standing(parent)
+        runner = TrialRunner(
+            self.name,
+            self.mode,
+            self.config,
+            self.surface,
+            self.definition,
+            self.storage,
+            self.execution,
+            self.evaluator,
+            self.tracker,
+            self.promoter,
+            self.pareto,
+            self.driver,
+            self.hashes,
+            self.measured,
+        )
         for notice in (self.surface_notice, self.promoter.infeasible(standing)):
             if notice and on_notice:
                 on_notice(notice)
@@ -204,14 +209,14 @@ class Search:
                         self.stop = "hours"
                         break
                     if self.mode == "global" and 0 < self.config.diagnose_after <= quiet:
-                        self._diagnose(study, standing, tried)
+                        runner.diagnose(study, standing, tried)
                         quiet = 0
                     batch = [
-                        self._begin(study, parent, standing.champion)
+                        runner.begin(study, parent, standing.champion)
                         for _ in range(min(self.evaluator.in_flight(self.config.seeds), room))
                     ]
                     for pending in batch:  # several trials in flight, finished in ask order
-                        outcome, new = self._trial(pending, standing)
+                        outcome, new = runner.finish(pending, standing)
                         standing = new or standing
                         outcomes.append(outcome)
                         quiet = 0 if new else quiet + 1
@@ -264,244 +269,6 @@ class Search:
             if name.startswith(f"{self.name}@") and name not in self._substudies:
                 self._substudies[name] = optuna.load_study(study_name=name, storage=self.storage)
         return sum(counted(study) for study in self._substudies.values())
-
-    # --- one trial --------------------------------------------------------------------------------
-    def _begin(self, study: optuna.Study, parent: str, champion: Policy) -> Pending:
-        """Ask, sample, open the trial's MLflow run and submit its episodes."""
-        began = time.monotonic()
-        clock = Stopwatch()
-        with clock.part("optuna"), held(self.storage):  # one journal write for all its records
-            trial = study.ask()
-            trial.set_user_attr("driver", self.driver)
-            requeued = trial.user_attrs.get("requeued_from")
-            cfg = self.config
-            policy = sample(
-                trial, self.mode, champion, cfg.local_step, cfg.local_flips, self.surface
-            )
-            trial.set_user_attr("policy", policy.hash)
-            earlier = self._measured(study).get(policy.hash)
-        checkpoint(f"trial {trial.number} asked")
-        location = None
-        if self.execution.traces_uri is not None:  # every trial's traces, for later queries
-            location = join_uri(
-                self.execution.traces_uri, study.study_name, f"trial-{trial.number}"
-            )
-        with clock.part("mlflow"):
-            run_id = self.tracker.start_trial(
-                parent,
-                trial.number,
-                policy,
-                self.hashes,
-                self.driver,
-                requeued,
-                study.study_name,
-                location,
-            )
-        checkpoint(f"trial {trial.number} run opened")
-        if earlier is not None:  # measured already: its result is told again, nothing run
-            return Pending(study, trial, policy, run_id, None, began, clock, earlier)
-        return Pending(
-            study,
-            trial,
-            policy,
-            run_id,
-            self.evaluator.stream(policy, self.config.seeds, location),
-            began,
-            clock,
-        )
-
-    def _diagnose(self, study: optuna.Study, standing: Standing, tried: set[Shortfall]) -> None:
-        """Queue the move aimed at the champion's worst shortfall not tried since the last
-        promotion as the next trial (nothing when no declared parameter can move)."""
-        found = diagnose(standing.card, self.definition, standing.champion, self.surface, tried)
-        if found is None:
-            return
-        tried.add(found.shortfall)
-        study.enqueue_trial(
-            found.params(standing.champion, self.surface),
-            user_attrs={"diagnosis": found.describe()},
-        )
-
-    def _measured(self, study: optuna.Study) -> dict[str, Told]:
-        """The study's measured trials (finished or pruned) by policy hash, the first of
-        each; read once per study and per invocation, then kept up to date as trials end."""
-        if study.study_name not in self._by_policy:
-            states = (TrialState.COMPLETE, TrialState.PRUNED)
-            found: dict[str, Told] = {}
-            for t in study.get_trials(deepcopy=False, states=states):
-                key = t.user_attrs.get("policy")
-                if key is not None and t.user_attrs.get("decision") != "repeated":
-                    found.setdefault(key, Told.of(t))
-            self._by_policy[study.study_name] = found
-        return self._by_policy[study.study_name]
-
-    def _repeat(self, pending: Pending, standing: Standing) -> TrialOutcome:
-        """A proposal equal to a policy already measured: the sampler is told that trial's
-        result again (its value and constraints, or pruned), and nothing is run."""
-        study, trial, earlier = pending.study, pending.trial, pending.repeat_of
-        assert earlier is not None
-        reason = (
-            f"the policy of trial {earlier.number}, already measured ({earlier.decision}"
-            + (f", objective {earlier.objective:.4f}" if not math.isnan(earlier.objective) else "")
-            + "): its result told again, nothing run"
-        )
-        with pending.clock.part("optuna"), held(self.storage):
-            if earlier.value is None:
-                record_decision(trial, "repeated", reason)
-                study.tell(trial, state=TrialState.PRUNED)
-            else:
-                for name, value in earlier.constraints.items():
-                    trial.set_constraint(name, value)
-                numbers = {"objective": earlier.objective, "violation": earlier.violation}
-                record_decision(trial, "repeated", reason, **numbers)
-                study.tell(trial, earlier.value)
-        with pending.clock.part("mlflow"):
-            self.tracker.end_trial(
-                pending.run_id,
-                "repeated",
-                reason,
-                "FINISHED",
-                lambda: pending.clock.logged(pending.began),
-            )
-        return TrialOutcome(
-            trial.number,
-            pending.policy,
-            earlier.objective,
-            "repeated",
-            reason,
-            standing.card.objective or 0.0,
-            time.monotonic() - pending.began,
-            0.0,
-            self._label(study, trial),
-            earlier.violation == 0,
-        )
-
-    def _label(self, study: optuna.Study, trial: optuna.Trial) -> str:
-        if study.study_name == self.name:
-            return str(trial.number)
-        return f"{study.study_name.split('@', 1)[1]} #{trial.number}"
-
-    def _trial(self, pending: Pending, standing: Standing) -> tuple[TrialOutcome, Standing | None]:
-        if pending.repeat_of is not None:
-            return self._repeat(pending, standing), None
-        study, trial, policy, run_id = pending.study, pending.trial, pending.policy, pending.run_id
-        diagnosis = trial.user_attrs.get("diagnosis")  # the shortfall and move it answers
-        began, clock = pending.began, pending.clock
-        waited = 0.0
-        new = None
-        feasible = True
-        try:
-            measured = self.evaluator.measure(
-                policy, self.config.seeds, trial, pending.stream, clock
-            )
-            waited = measured.waited
-            retried = [f"{r.scenario}/{r.seed}: {r.retried}" for r in measured.records if r.retried]
-            if retried:
-                with clock.part("mlflow"):
-                    self.tracker.retries(run_id, retried)
-            with clock.part("scoring"):
-                card = self.evaluator.scorecard(policy, measured.values)
-                over = promotion.violations(card, self.definition)
-                feasible = not any(over.values())
-                judged = promotion.on_selection(
-                    card, standing.card, self.definition, self.config.margin, standing.anchor_apart
-                )
-            decision, reason = "rolled_back", judged.reason
-            if judged.promote:
-                with clock.part("promotion"):  # confirmation episodes, the registry, the lock
-                    decision, reason, new = self.promoter.attempt(
-                        Attempt(
-                            run_id,
-                            study.study_name,
-                            trial.number,
-                            policy,
-                            card,
-                            measured.records,
-                            judged,
-                        ),
-                        standing,
-                    )
-            if diagnosis:
-                reason = f"diagnosis: {diagnosis}; {reason}"
-            objective = card.objective if card.objective is not None else 0.0
-            violation = math.fsum(over.values())
-            with clock.part("optuna"), held(self.storage):  # one journal write
-                for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
-                    trial.set_constraint(name, value)
-                record_decision(trial, decision, reason, objective=objective, violation=violation)
-                blocked = promotion.blocked_by_tolerance(
-                    judged, card, standing.card, self.definition
-                )
-                if blocked:  # a higher objective, every guardrail held: refused by tolerance
-                    trial.set_user_attr("blocked_by_tolerance", list(blocked))
-                value = trial_value(card, self.mode, self.pareto, violation)
-                study.tell(trial, value)
-            self._measured(study).setdefault(
-                policy.hash, Told(trial.number, decision, objective, violation, value, over)
-            )
-            checkpoint(f"trial {trial.number} told")
-            with clock.part("mlflow"):
-                self.tracker.model_usage(run_id, measured.records, self.execution.agent_options)
-                self.tracker.finish_trial(
-                    run_id,
-                    card,
-                    decision,
-                    reason,
-                    measured.values,
-                    policy,
-                    champion=standing.card,
-                    comparison=judged.comparison,
-                    reported=measured.reported,
-                    violation=violation,
-                    optuna_value=value if isinstance(value, float) else min(value),
-                    timing=lambda: clock.logged(began),
-                )
-        except Pruned as stopped:
-            planned = len(self.evaluator.jobs(self.config.seeds))
-            objective, decision, reason = math.nan, "pruned", stopped.reason(planned)
-            if diagnosis:
-                reason = f"diagnosis: {diagnosis}; {reason}"
-            with clock.part("optuna"), held(self.storage):
-                record_decision(trial, decision, reason)
-                study.tell(trial, state=TrialState.PRUNED)
-            self._measured(study).setdefault(
-                policy.hash, Told(trial.number, decision, math.nan, math.nan, None, {})
-            )
-            checkpoint(f"trial {trial.number} told")
-            with clock.part("mlflow"):
-                self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
-                self.tracker.pruned(
-                    run_id, reason, stopped.reported, planned, lambda: clock.logged(began)
-                )
-        except EpisodeFailure as exc:
-            objective, decision, reason = math.nan, "failed", str(exc)
-            with clock.part("optuna"), held(self.storage):
-                record_decision(trial, decision, reason)
-                study.tell(trial, state=TrialState.FAIL)
-            with clock.part("mlflow"):
-                self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
-                self.tracker.end_trial(
-                    run_id, "failed", reason, "FAILED", lambda: clock.logged(began)
-                )
-        except BaseException:
-            study.tell(trial, state=TrialState.FAIL)
-            self.tracker.end_trial(run_id, "failed", "interrupted", "KILLED")
-            raise
-        current = (new or standing).card.objective
-        label = self._label(study, trial)
-        outcome = TrialOutcome(
-            trial.number,
-            policy,
-            objective,
-            decision,
-            reason,
-            current or 0.0,
-            time.monotonic() - began,
-            waited,
-            label,
-            feasible,
-        )
-        return outcome, new
 
 
 __all__ = ["RunsDir", "Search", "SearchResult", "Standing", "TrialOutcome"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 import warnings
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,10 +19,7 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
-from harness.agents.registry import AgentChoice
-from policies import WHITELIST, InputError, Policy
-from policies.whitelist import Role, acting_for
-from scenarios.model import Scenario
+from policies import InputError
 from scorecards import Scorecard
 from villagelab.safe_text import redact, scrub
 
@@ -276,118 +273,6 @@ def counted(study: optuna.Study) -> int:
         if finished or (t.state == TrialState.FAIL and t.number not in requeued):
             done += 1
     return done
-
-
-def roles_in(scenarios: Iterable[Scenario]) -> frozenset[Role]:
-    """Whom the scenarios' agents are: villagers, characters who talk with a person, or both."""
-    return frozenset(
-        Role.CHARACTER if spec.companion is not None else Role.VILLAGER
-        for scenario in scenarios
-        for spec in scenario.agents
-    )
-
-
-def searched(agent: AgentChoice, scenarios: Iterable[Scenario]) -> tuple[tuple[str, ...], str]:
-    """The parameters a search samples for `agent` on `scenarios`: its policy surface, less
-    what acts for no agent the scenarios hold, and a line saying so; an agent that reads
-    none cannot be searched."""
-    if not agent.surface:
-        raise InputError(
-            f"--agent {agent.name!r} reads no whitelisted parameter (its policy_surface is "
-            "empty): a search has nothing to change"
-        )
-    roles = roles_in(scenarios)
-    acting = set(acting_for(roles))
-    surface = tuple(name for name in agent.surface if name in acting)
-    if not surface:
-        raise InputError(
-            f"--agent {agent.name!r} reads no whitelisted parameter that acts for "
-            f"{_roles(roles)} agents, whom these scenarios hold: a search has nothing to change"
-        )
-    idle = len(agent.surface) - len(surface)
-    unused = ""
-    if idle:
-        unused = f"; {idle} it reads act for no {_roles(roles)} agent and are not searched"
-    if not agent.declared:
-        return surface, (
-            f"agent {agent.name!r} declares no policy_surface: searching the {len(surface)} of "
-            f"{len(WHITELIST)} whitelisted parameters that act for {_roles(roles)} agents "
-            "(docs/agents.md)"
-        )
-    return surface, (
-        f"searching the {len(surface)} of {len(WHITELIST)} whitelisted parameters agent "
-        f"{agent.name!r} reads{unused}; the others keep the champion's values"
-    )
-
-
-def _roles(roles: frozenset[Role]) -> str:
-    return " or ".join(sorted(r.value for r in roles))
-
-
-def sample(
-    trial: optuna.trial.BaseTrial,
-    mode: str,
-    champion: Policy,
-    step: float,
-    flips: int,
-    surface: Collection[str],
-) -> Policy:
-    """A policy from the whitelist: the whole ranges (global, pareto), or around the
-    champion (local): numbers within ± step of their range, at most `flips` bools or
-    categories changed. Only the agent's `surface` is sampled; a parameter it never reads
-    keeps the champion's value (sampling it would only add noise to the sampler's model), and
-    so does one whose switch (`requires`, sampled before it) is off (define-by-run)."""
-    values: dict[str, Any] = {p.name: champion[p.name] for p in WHITELIST}
-    searched = [p for p in WHITELIST if p.name in surface]
-    wanted = [
-        p.name
-        for p in searched
-        if mode == "local"
-        and p.kind in ("bool", "categorical")
-        and trial.suggest_categorical(f"flip:{p.name}", [False, True])
-    ]
-    # more flips wanted than allowed: keep `flips` of them, chosen by a per-trial digest so
-    # that no parameter is favoured by its place in the whitelist
-    keep = set(
-        sorted(
-            wanted,
-            key=lambda n: hashlib.blake2b(f"{trial.number}|{n}".encode(), digest_size=8).digest(),
-        )[:flips]
-    )
-    for p in searched:
-        if p.requires is not None and not values[p.requires]:
-            continue  # it acts only under its switch, which is off: nothing to sample
-        if mode != "local":
-            values[p.name] = _suggest(trial, p.name, p)
-            continue
-        if p.kind in ("int", "float"):
-            span = (p.high - p.low) * step  # type: ignore[operator]
-            if p.kind == "int":  # at least one whole step either way
-                span = max(1, int(span))
-            lo = max(p.low, champion[p.name] - span)  # type: ignore[operator, type-var]
-            hi = min(p.high, champion[p.name] + span)  # type: ignore[operator, type-var]
-            values[p.name] = (
-                trial.suggest_int(p.name, int(lo), int(hi))
-                if p.kind == "int"
-                else trial.suggest_float(p.name, float(lo), float(hi))
-            )
-        else:
-            options = [False, True] if p.kind == "bool" else list(p.choices)
-            current = champion[p.name]
-            values[p.name] = (
-                options[(options.index(current) + 1) % len(options)] if p.name in keep else current
-            )
-    return Policy(values)
-
-
-def _suggest(trial: optuna.trial.BaseTrial, name: str, p: Any) -> Any:
-    if p.kind == "bool":
-        return trial.suggest_categorical(name, [False, True])
-    if p.kind == "int":
-        return trial.suggest_int(name, int(p.low), int(p.high))
-    if p.kind == "float":
-        return trial.suggest_float(name, float(p.low), float(p.high))
-    return trial.suggest_categorical(name, list(p.choices))
 
 
 def local_name(study: str, champion_version: int | None) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -19,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import optuna
-from optuna.trial import TrialState
 
 from harness import Job
 from policies import Policy
@@ -27,6 +25,7 @@ from scorecards import Scorecard, Values, assemble, instance_objective, merge_va
 
 from .dispatch import agent_reference, episodes
 from .evaluation import Execution, Instrument
+from .repeats import Told
 
 
 @dataclass
@@ -79,34 +78,6 @@ class Stopwatch:
         for name, began in self._running.items():
             out[name] = out.get(name, 0.0) + now - began
         return out
-
-
-@dataclass(frozen=True)
-class Told:
-    """What a trial that ran told Optuna: enough to tell it again for the same policy."""
-
-    number: int
-    decision: str
-    objective: float  # NaN when pruned
-    violation: float  # NaN when pruned
-    value: float | list[float] | None  # None when pruned
-    constraints: dict[str, float]
-
-    @classmethod
-    def of(cls, t: optuna.trial.FrozenTrial) -> Told:
-        decision = str(t.user_attrs.get("decision", t.state.name.lower()))
-        if t.state != TrialState.COMPLETE:
-            return cls(t.number, decision, math.nan, math.nan, None, {})
-        value = t.values if len(t.values) > 1 else t.value
-        attrs = t.user_attrs
-        return cls(
-            t.number,
-            decision,
-            float(attrs.get("objective", math.nan)),
-            float(attrs.get("violation", 0.0)),
-            value,
-            t.constraints,
-        )
 
 
 @dataclass

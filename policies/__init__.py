@@ -2,8 +2,9 @@
 
 from villagelab.yamlsource import InputError, YamlSource
 
+from .param import Param
 from .policy import Policy, baseline_path, describe, diff, load_policy
-from .whitelist import BY_NAME, WHITELIST, Param
+from .whitelist import BY_NAME, WHITELIST
 
 __all__ = [
     "BY_NAME",

@@ -22,7 +22,8 @@ from pydantic import (
 
 from villagelab.yamlsource import InputError, YamlSource, format_location, listing, shown
 
-from .whitelist import BY_NAME, WHITELIST, Param
+from .param import Param
+from .whitelist import BY_NAME, WHITELIST
 
 Value = bool | int | float | str
 

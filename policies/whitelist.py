@@ -6,79 +6,9 @@ Anything not declared here cannot be set by a policy file or a search.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
-from typing import Literal
-
-Kind = Literal["bool", "int", "float", "categorical"]
-
-
-class Role(Enum):
-    """Whom a parameter acts for: a search of a suite samples only the parameters that act
-    for an agent its scenarios hold (a companion knob moves nothing in a village)."""
-
-    VILLAGER = "villager"  # an agent among agents: the village, the room
-    CHARACTER = "character"  # a character who talks with a person outside the simulation
-
-
-class Shortfall(Enum):
-    """A failure mode a parameter family is meant to fix, and the scorecard metrics that show
-    it (a diagnosis-driven proposal moves the parameters declared against the worst one)."""
-
-    SOURCES_LOST = "source attribution lost"
-    RUMORS_HARDEN = "rumors harden"
-    STAYS_LOCAL = "public facts stay local"
-    STALE_PLANS = "stale plans"
-    LEAKS = "leaks"
-    NOISY_RECALL = "noisy recall"
-
-    @property
-    def metrics(self) -> tuple[str, ...]:
-        return SHORTFALL_METRICS[self]
-
-
-SHORTFALL_METRICS: dict[Shortfall, tuple[str, ...]] = {
-    Shortfall.SOURCES_LOST: ("provenance", "provenance_origin"),
-    Shortfall.RUMORS_HARDEN: ("uncertainty_preservation", "false_certainty_rate"),
-    Shortfall.STAYS_LOCAL: ("reach",),
-    Shortfall.STALE_PLANS: ("action_consistency", "stale_action_rate"),
-    Shortfall.LEAKS: ("containment",),
-    Shortfall.NOISY_RECALL: ("probe_recall", "supersession"),
-}
-
-RAISE, LOWER = True, False  # which way a parameter moves to fix a shortfall (a bool: on, off)
-
-VILLAGE = frozenset({Role.VILLAGER})
-CONVERSATION = frozenset({Role.CHARACTER})
-EVERYONE = VILLAGE | CONVERSATION
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str  # dotted: family.parameter
-    kind: Kind
-    default: bool | int | float | str
-    meaning: str
-    low: float | None = None
-    high: float | None = None
-    choices: tuple[str, ...] = ()
-    acts_for: frozenset[Role] = VILLAGE
-    # the bool switch this parameter acts under: sampled only while the switch is on
-    requires: str | None = None
-    # the failure modes it is meant to fix, each with the way it moves to fix it
-    fixes: tuple[tuple[Shortfall, bool], ...] = ()
-
-    @property
-    def family(self) -> str:
-        return self.name.split(".", 1)[0]
-
-    def allowed(self) -> str:
-        if self.kind == "bool":
-            return "true or false"
-        if self.kind == "categorical":
-            return "one of " + ", ".join(self.choices)
-        return f"a{'n integer' if self.kind == 'int' else ' number'} from {self.low:g} to {self.high:g}"
-
+from .companion_surface import COMPANION_PARAMS
+from .param import Param
+from .purposes import EVERYONE, LOWER, RAISE, Shortfall
 
 WHITELIST: tuple[Param, ...] = (
     # memory write — keeping sources costs capacity and nothing else here; small memories forget
@@ -374,73 +304,5 @@ LLM_PARAMS: tuple[Param, ...] = (
     ),
 )
 
-# --- a character who talks with people outside the simulation (companion, support desk) ----
-# Each buys something and costs something (docs/companion.md shows the sweeps): a sensitive
-# crisis filter misses no crisis and raises false alarms on jokes; a high recall threshold
-# takes no joke at its word and forgets old promises; a weak hold and a large budget keep
-# promises and check in often, past what the persona allows a day; low lesson thresholds
-# keep lessons sooner, on too little evidence.
-COMPANION_PARAMS: tuple[Param, ...] = (
-    Param(
-        "safety.crisis_sensitivity",
-        "float",
-        0.5,
-        "how veiled a line may be and still get the safety script (high: jokes raise alarms)",
-        low=0.0,
-        high=1.0,
-        acts_for=CONVERSATION,
-    ),
-    Param(
-        "companion.recall_threshold",
-        "float",
-        0.6,
-        "activation a memory needs to come to mind (high: old promises are forgotten)",
-        low=0.0,
-        high=2.0,
-        acts_for=CONVERSATION,
-    ),
-    Param(
-        "companion.hold_strength",
-        "float",
-        0.5,
-        "how strong an urge to speak first must be to pass the hold (else a quiet substitute)",
-        low=0.0,
-        high=1.0,
-        acts_for=CONVERSATION,
-    ),
-    Param(
-        "companion.talk_budget",
-        "int",
-        3,
-        "messages a character sends unprompted in one day at most",
-        low=0,
-        high=12,
-        acts_for=CONVERSATION,
-    ),
-    Param(
-        "lessons.min_evidence",
-        "int",
-        2,
-        "pieces of evidence a lesson needs before it is kept",
-        low=1,
-        high=6,
-        acts_for=CONVERSATION,
-    ),
-    Param(
-        "lessons.min_counter",
-        "int",
-        1,
-        "counter-examples a lesson needs before it is kept",
-        low=0,
-        high=3,
-        acts_for=CONVERSATION,
-    ),
-)
-
 WHITELIST = WHITELIST + LLM_PARAMS + COMPANION_PARAMS
 BY_NAME: dict[str, Param] = {p.name: p for p in WHITELIST}
-
-
-def acting_for(roles: frozenset[Role] | set[Role]) -> tuple[str, ...]:
-    """The parameters, in whitelist order, that act for an agent in one of `roles`."""
-    return tuple(p.name for p in WHITELIST if p.acts_for & roles)

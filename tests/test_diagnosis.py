@@ -8,7 +8,7 @@ import pytest
 
 from experiments.diagnosis import STEP, diagnose, shortfalls
 from policies import BY_NAME, WHITELIST, load_policy
-from policies.whitelist import Shortfall
+from policies.purposes import Shortfall
 from scorecards import assemble, load_definition
 
 from .conftest import ROOT, villagelab

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import optuna
 import pytest
 
-from experiments.study import roles_in, sample, searched
+from experiments.surface import roles_in, sample, searched
 from harness.agents.reference import reference_agent
 from harness.agents.registry import policy_surface, resolve
 from harness.engine.episode import Episode

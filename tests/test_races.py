@@ -24,7 +24,7 @@ KINDS = ("experiment", "model", "study")
 
 def first_candidate(study: Any) -> tuple[int, dict[str, Any]]:
     """Ask the study for a trial and sample a whole policy for it, as a global search does."""
-    from experiments.study import sample
+    from experiments.surface import sample
     from policies import WHITELIST, load_policy
 
     start = load_policy(Path(__file__).resolve().parent.parent / "policies" / "baseline.yaml")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import optuna
 
-from experiments.study import sample
+from experiments.surface import sample
 from policies import WHITELIST, load_policy
 
 from .conftest import ROOT, villagelab

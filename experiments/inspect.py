@@ -1,7 +1,9 @@
 """`villagelab inspect`: one agent at one tick, reconstructed from the traces alone.
 
 Its state, the recent events that touched it, its beliefs with provenance, its last
-retrievals, plans and trust — what a person debugging a drifting agent wants side by side.
+retrievals, plans and trust — what a person debugging a drifting agent wants side by side —
+and, for an LLM agent, its model calls at that tick (or the latest before it): each prompt as
+sent and the reply as it came back, with what became of the reply.
 """
 
 from __future__ import annotations
@@ -139,4 +141,27 @@ def inspect(
         ),
         _table("plans", plans, ["tick", "goal", "action", "target", "reason"]),
         _table("trust", trust, ["other", "domain", "value", "tick"]),
+        *_model_calls(mine("llm_calls") if "llm_calls" in t else None),
     )
+
+
+def _model_calls(calls: pd.DataFrame | None, most: int = 6) -> list[Text | Table]:
+    """An LLM agent's calls at the latest tick it called its model (up to `most`): what
+    it was asked and what it answered; nothing for an agent that calls no model."""
+    if calls is None or not len(calls) or "prompt" not in calls:
+        return []
+    last = int(calls.tick.max())
+    here = calls[calls.tick == last].tail(most)
+    shown: list[Text | Table] = [
+        _table(
+            f"model calls at tick {last}",
+            here,
+            ["tick", "purpose", "structured_output", "outcome", "tokens_in", "tokens_out"],
+        )
+    ]
+    for row in here.itertuples(index=False):
+        shown.append(Text.assemble((clean(f"{row.purpose} — prompt"), "bold")))
+        shown.append(cell(row.prompt or ""))
+        shown.append(Text.assemble((clean(f"{row.purpose} — reply ({row.outcome})"), "bold")))
+        shown.append(cell(row.reply or "(no reply)"))
+    return shown

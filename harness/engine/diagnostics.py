@@ -133,6 +133,8 @@ class ModelCall:
     structured_output: str = "json_schema"  # how the schema was asked for (formats.py)
     outcome: str | None = None  # valid / corrected / rejected / fell_back / chose_nothing / failed
     tokens_reused: int | None = None  # prompt tokens the server's prefix cache served, if told
+    prompt: str | None = None  # the messages as sent ("role: content" paragraphs)
+    reply: str | None = None  # the reply's content as it came back
 
 
 @quick_init

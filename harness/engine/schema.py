@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "6"  # 2: events carry resource moves; actions carry request and horizon;
+SCHEMA_VERSION = "7"  # 2: events carry resource moves; actions carry request and horizon;
 #                       observations, memory_ops, trust, state, plans, requests added
 #                     3: actions carry status (ok / failed / invalid) and reason; utterances
 #                       carry text_by (agent: its own words; harness: rendered)
@@ -18,6 +18,7 @@ SCHEMA_VERSION = "6"  # 2: events carry resource moves; actions carry request an
 #                     5: decision_points added; utterances carry grounded; actions carry
 #                       planned and chance; requests carry stance and reason
 #                     6: llm_calls carry structured_output, outcome and tokens_reused
+#                     7: llm_calls carry prompt and reply (what `villagelab inspect` shows)
 
 _KEY = [
     pa.field("scenario", pa.string(), nullable=False),
@@ -137,6 +138,8 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("outcome", pa.string()),
         # prompt tokens the server's prefix cache served, when it says (null on a cache hit)
         pa.field("tokens_reused", pa.int64()),
+        pa.field("prompt", pa.string()),  # the messages as sent, "role: content" paragraphs
+        pa.field("reply", pa.string()),  # the reply's content as it came back
     ),
     # every plan an agent made or changed (diagnostic)
     "plans": _schema(

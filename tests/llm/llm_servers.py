@@ -74,3 +74,30 @@ def config_text(base_url: str, **sections: dict) -> str:
         **sections.pop("endpoint", {}),
     }
     return json.dumps({"endpoint": endpoint, **sections}, indent=1)  # JSON is YAML
+
+
+# --- a real model: llama-cpp-python's server, as .ci/llama_server serves it ----------------------
+REAL_URL_ENV = "VILLAGELAB_LLAMA_URL"
+HOW_TO_SERVE = (
+    ".ci/llama_server build && export VILLAGELAB_LLAMA_URL=$(.ci/llama_server start) "
+    "(llama-cpp-python[server] serving SmolLM2-135M on 127.0.0.1)"
+)
+
+
+def real_model_required() -> bool:
+    """In CI a real-model test never skips: a missing server is a failure there."""
+    return bool(os.environ.get("CI")) or os.environ.get("VILLAGELAB_REAL_MODEL") == "required"
+
+
+def real_model_problem(base_url: str) -> tuple[str | None, str | None]:
+    """(the served model's id, None), or (None, why there is no real model to test)."""
+    if not base_url:
+        return None, f"{REAL_URL_ENV} is not set; serve a real model with {HOW_TO_SERVE}"
+    try:
+        with urllib.request.urlopen(f"{base_url.rstrip('/')}/models", timeout=10) as r:
+            models = json.loads(r.read())["data"]
+    except (OSError, ValueError, KeyError) as exc:
+        return None, f"no model server answers at {base_url} ({exc}); serve one with {HOW_TO_SERVE}"
+    if not models:
+        return None, f"the server at {base_url} serves no model"
+    return str(models[0]["id"]), None

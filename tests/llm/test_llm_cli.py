@@ -94,6 +94,17 @@ def test_against_a_server_that_refuses_json_schema_auto_finds_the_mode_it_takes(
     calls = pd.read_parquet(tmp_path / "out" / "traces" / "llm_calls")
     assert len(calls) > 0 and (calls["structured_output"] == "json_object_schema").all()
     assert calls["outcome"].isin(["valid", "chose_nothing"]).all()
+    assert calls["prompt"].str.startswith("system: ").all() and calls["reply"].notna().all()
+
+    # inspect shows an LLM agent's prompt and reply at a tick: the last it called its model
+    act = calls[calls.purpose == "act"].iloc[0]
+    where = f"inspect out --scenario public_fact --seed 0 --agent {act.agent} --tick {act.tick}"
+    shown = cli(*where.split(), cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert f"model calls at tick {act.tick}" in shown.stdout
+    assert "act — prompt" in shown.stdout and "act — reply (valid)" in shown.stdout
+    assert "Your plan: buy_bread at the bakery" in shown.stdout  # the prompt as sent
+    assert json.loads(act.reply)["place"] in shown.stdout  # and what the model answered
 
 
 def test_bad_llm_input_exits_2_before_anything_runs(cli, tmp_path):

@@ -5,7 +5,8 @@ tokens in and out, the time spent waiting on the endpoint (0 on a cache hit), th
 own time around it, whether the cache answered, the HTTP attempts, an error if any, how the
 schema was asked for (`structured_output`), what became of the reply (`outcome`: valid,
 corrected, rejected, fell back, chose nothing, failed) and the prompt tokens the server's prefix
-cache served (`tokens_reused`, when the server says; none on a cache hit).
+cache served (`tokens_reused`, when the server says; none on a cache hit), and the prompt as sent
+and the reply as it came (`prompt`, `reply`: what `villagelab inspect` shows).
 
 Budgets: the episode budget counts every token the episode's calls used, cached or not, so the
 same episode stops at the same call on a rerun (deterministic); the trial budget counts the
@@ -44,6 +45,8 @@ class CallRow:
     structured_output: str = "json_schema"  # how the call asked for the schema
     outcome: str | None = None  # a ReplyOutcome: what became of the reply
     tokens_reused: int | None = None  # prompt tokens the server's prefix cache served, if told
+    prompt: str | None = None  # the messages as sent, "role: content" a paragraph each
+    reply: str | None = None  # the reply's content, as it came back
 
     def columns(self) -> dict[str, Any]:
         """The row for the `llm_calls` trace table (the recorder adds the key columns)."""
@@ -134,6 +137,8 @@ class Accounted:
                 structured_output=str(call.structured_output),
                 outcome=str(ReplyOutcome.FAILED) if reply is None else None,
                 tokens_reused=None if reply is None or reply.cache_hit else reply.tokens_reused,
+                prompt=prompt_text(call.body(self.model_id)["messages"]),
+                reply=None if reply is None else reply.content,
             )
         )
 
@@ -154,6 +159,11 @@ class Accounted:
         self.rows[self._drained :] = kept
         self._drained = len(self.rows) - len(kept)
         return taken
+
+
+def prompt_text(messages: list[dict[str, str]]) -> str:
+    """The messages of a request as a person reads them (`villagelab inspect` shows them)."""
+    return "\n\n".join(f"{m['role']}: {m['content']}" for m in messages)
 
 
 def estimated_cost(tokens_in: int, tokens_out: int, price: Price | None) -> float | None:

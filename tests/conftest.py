@@ -13,6 +13,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 pytest_plugins = ["tests.servers"]  # PostgreSQL, MLflow server, Ray head: fixtures by name
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")  # as the CLI's entry point does
+# the tests' run folders are sealed with a key of their own, never the user's (set before the
+# plug-ins above copy the environment for the processes they start)
+if "VILLAGELAB_SEAL_KEYS" not in os.environ:
+    os.environ["VILLAGELAB_SEAL_KEYS"] = tempfile.mkdtemp(prefix="villagelab-seal-keys-")
 os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
 
 
@@ -47,12 +51,6 @@ def villagelab(
 @pytest.fixture
 def cli():
     return villagelab
-
-
-def pytest_configure(config):
-    """The tests' run folders are sealed with a key of their own, never the user's."""
-    if "VILLAGELAB_SEAL_KEYS" not in os.environ:
-        os.environ["VILLAGELAB_SEAL_KEYS"] = tempfile.mkdtemp(prefix="villagelab-seal-keys-")
 
 
 def pytest_addoption(parser):

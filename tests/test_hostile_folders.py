@@ -178,3 +178,13 @@ def test_the_seal_key_lives_outside_the_folder_and_only_its_id_is_recorded(writt
     assert not [p for p in written.rglob("*") if p.is_file() and key.encode() in p.read_bytes()]
     entry = meta["episodes"][0]
     assert sorted(entry["bytes"]) == sorted(entry["sha256"])
+
+
+def test_a_key_folder_that_cannot_be_made_stops_a_run_before_anything_is_written(tmp_path):
+    (tmp_path / "a_file").write_text("")
+    keys = tmp_path / "a_file" / "keys"
+    result = villagelab(
+        *RUN, "--out", str(tmp_path / "out"), env={"VILLAGELAB_SEAL_KEYS": str(keys)}
+    )
+    refused(result, "cannot keep the run folders' seal key there")
+    assert not (tmp_path / "out").exists()

@@ -17,6 +17,8 @@ import os
 import secrets
 from pathlib import Path
 
+from .yamlsource import InputError
+
 _ID = 16  # hex digits of a key's id: the start of its SHA-256
 
 
@@ -41,7 +43,19 @@ def _read(path: Path) -> bytes:
 
 
 def current() -> tuple[str, bytes]:
-    """(id, key) that new seals use; made (race-free: the first writer wins) when none is."""
+    """(id, key) that new seals use; made (race-free: the first writer wins) when none is.
+    A key folder that cannot be written is the user's setup to fix (InputError, before a run
+    writes anything: its first manifest is sealed before any episode runs)."""
+    try:
+        return _current()
+    except OSError as exc:
+        raise InputError(
+            f"{keys_dir()}: cannot keep the run folders' seal key there ({exc.strerror or exc}); "
+            "set VILLAGELAB_SEAL_KEYS to a private folder you can write"
+        ) from None
+
+
+def _current() -> tuple[str, bytes]:
     folder = keys_dir()
     pointer = folder / "current"
     with contextlib.suppress(FileNotFoundError, ValueError):

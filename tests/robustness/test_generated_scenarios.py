@@ -119,3 +119,13 @@ def test_no_generated_valid_scenario_crashes_a_built_in_agent(
     case()
     assert done[0] == count
     assert crashed == [], "\n".join(crashed)
+
+
+def test_a_kept_case_gives_the_same_traces_twice(policies):
+    """Same scenario, policy and seed: the same tables, row for row."""
+    scenario = load_checked(CASES / "outdated_twice.yaml")
+    first, again = (
+        Episode(scenario, policies[0], 3, AGENT_KINDS["reference"]).run() for _ in range(2)
+    )
+    assert sorted(first) == sorted(again)
+    assert all(first[name].equals(again[name]) for name in first)

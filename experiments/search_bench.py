@@ -64,9 +64,9 @@ def search_bench(
             f"{root / kept[0]} exists: a benchmark starts from nothing; remove it or give "
             "another --runs-dir"
         )
-    instrument = Instrument.load(config.scenarios)
+    instrument = Instrument.load(config.scenarios, suite=config.suite)
     careful = load_policy(CAREFUL)
-    fresh = fresh_seeds()
+    fresh = fresh_seeds(config.suite)
     judge = Evaluator(instrument, execution, "global", root / "careful", instrument.hashes(careful))
     careful_selection = judge.card(careful, config.seeds)
     careful_fresh = judge.card(careful, fresh)
@@ -84,11 +84,11 @@ def search_bench(
     return target, careful_fresh.objective or 0.0, results
 
 
-def fresh_seeds() -> tuple[int, ...]:
+def fresh_seeds(suite: str | None = None) -> tuple[int, ...]:
     """The first FRESH of the suite's test seeds: never selection, confirmation or gate."""
     from scenarios.suite import load_suite
 
-    return tuple(load_suite().seeds.test[:FRESH])
+    return tuple(load_suite(suite).seeds.test[:FRESH])
 
 
 def _study(

@@ -41,3 +41,13 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
 
 def atomic_write_json(path: str | Path, payload: Any) -> None:
     atomic_write_bytes(Path(path), (json.dumps(payload, indent=2, sort_keys=True) + "\n").encode())
+
+
+def state_dir(sub: str, variable: str) -> Path:
+    """villagelab's folder `sub` of the user's state directory (`$XDG_STATE_HOME`, default
+    ~/.local/state), or the path the environment variable `variable` names."""
+    base = os.environ.get(variable)
+    if base:
+        return Path(base)
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "villagelab" / sub

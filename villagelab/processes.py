@@ -30,6 +30,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from villagelab.files import state_dir
+
 from .files import atomic_write_json
 
 PROC = Path("/proc")
@@ -165,11 +167,7 @@ def starting(kind: str, creates: str | None = None) -> Iterator[None]:
 
 
 def records_dir() -> Path:
-    base = os.environ.get("VILLAGELAB_PROCESS_RECORDS")
-    if base:
-        return Path(base)
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "villagelab" / "processes"
+    return state_dir("processes", "VILLAGELAB_PROCESS_RECORDS")
 
 
 def _record_path(kind: str, owner: Process) -> Path:

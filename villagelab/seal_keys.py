@@ -17,6 +17,8 @@ import os
 import secrets
 from pathlib import Path
 
+from villagelab.files import state_dir
+
 from .yamlsource import InputError
 
 _ID = 16  # hex digits of a key's id: the start of its SHA-256
@@ -27,11 +29,7 @@ class UnknownKey(LookupError):
 
 
 def keys_dir() -> Path:
-    base = os.environ.get("VILLAGELAB_SEAL_KEYS")
-    if base:
-        return Path(base)
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "villagelab" / "keys"
+    return state_dir("keys", "VILLAGELAB_SEAL_KEYS")
 
 
 def _key_id(key: bytes) -> str:

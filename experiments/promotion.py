@@ -8,9 +8,13 @@ holds them all. Between two feasible policies
 the candidate must beat the champion on the same seeds by the declared margin, with the paired
 interval of the objective difference above zero.
 
-Whatever the objective says, no metric may get worse beyond its tolerance — against the
-current champion, and against the study's **anchor** (its start policy), so that a chain of
-promotions, each inside tolerance of the last, cannot drift past it in sum. A reference that
+Whatever the objective says, no metric the scorecard holds (`held`: what the objective cannot
+weigh) may get worse beyond its tolerance — against the current champion, and against the
+study's **anchor** (its start policy), so that a chain of promotions, each inside tolerance of
+the last, cannot drift past it in sum. A weighted metric may fall further when the objective
+gains more: those are the trades the balanced scorecard exists to weigh (reach against
+provenance, spread against containment); the guardrails bound them, and a promotion's reason
+names each one. A reference that
 breaks a guardrail bought its values by breaking it, so a candidate is held to the tolerances
 of feasible references only; when the start policy is infeasible, the first feasible champion
 becomes the anchor.
@@ -30,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorecards import METRICS, Comparison, Scorecard, ScorecardDefinition, compare
+from scorecards import METRICS, Comparison, MetricDiff, Scorecard, ScorecardDefinition, compare
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,8 @@ class Judgement:
     comparison: Comparison | None = None  # candidate − champion
     anchor: Comparison | None = None  # candidate − the study's anchor (when it was checked)
     held_to: tuple[str, ...] = ()  # whose tolerances were checked: "champion", "anchor"
+    held_over: tuple[str, ...] = ()  # whom a held metric fell beyond tolerance against
+    traded: tuple[str, ...] = ()  # scenario/metric: weighted metrics paid for by the objective
 
 
 def violations(card: Scorecard, definition: ScorecardDefinition) -> dict[str, float]:
@@ -71,21 +77,38 @@ def breaks(card: Scorecard) -> str:
     )
 
 
-def _losses(comparison: Comparison, against: str) -> str | None:
-    if not comparison.regressions:
-        return None
-    worst = sorted(comparison.regressions, key=lambda r: -abs(r.diff.mean) / (r.tolerance or 1.0))[
-        :3
-    ]
+def held_losses(comparison: Comparison, definition: ScorecardDefinition) -> list[MetricDiff]:
+    """The regressions a promotion refuses: of metrics the scorecard holds to tolerance."""
+    return [r for r in comparison.regressions if definition.holds(r.metric)]
+
+
+def traded_losses(comparison: Comparison, definition: ScorecardDefinition) -> list[MetricDiff]:
+    """The regressions the objective paid for: of weighted metrics, not held."""
+    return [r for r in comparison.regressions if not definition.holds(r.metric)]
+
+
+def _listed(losses: list[MetricDiff]) -> str:
+    worst = sorted(losses, key=lambda r: -abs(r.diff.mean) / (r.tolerance or 1.0))[:3]
     listed = ", ".join(
         f"{r.scenario}/{r.metric} {r.diff.mean:+.3f} [{r.diff.ci_low:+.3f}, "
         f"{r.diff.ci_high:+.3f}] (tolerance {r.tolerance:g})"
         for r in worst
     )
-    more = len(comparison.regressions) - len(worst)
-    return f"worse than {against} beyond tolerance: {listed}" + (
-        f" and {more} more" if more else ""
-    )
+    more = len(losses) - len(worst)
+    return listed + (f" and {more} more" if more else "")
+
+
+def _losses(comparison: Comparison, against: str, definition: ScorecardDefinition) -> str | None:
+    losses = held_losses(comparison, definition)
+    if not losses:
+        return None
+    return f"worse than {against} beyond tolerance: {_listed(losses)}"
+
+
+def _trades(comparison: Comparison, definition: ScorecardDefinition) -> str:
+    """'; trading …' when the objective paid for weighted metrics beyond their tolerance."""
+    traded = traded_losses(comparison, definition)
+    return f"; trading {_listed(traded)}" if traded else ""
 
 
 def blocked_by_tolerance(
@@ -103,7 +126,9 @@ def blocked_by_tolerance(
         checked.append(judged.comparison)
     if judged.anchor is not None:
         checked.append(judged.anchor)
-    return tuple(sorted({f"{r.scenario}/{r.metric}" for c in checked for r in c.regressions}))
+    return tuple(
+        sorted({f"{r.scenario}/{r.metric}" for c in checked for r in held_losses(c, definition)})
+    )
 
 
 def judge(
@@ -131,9 +156,15 @@ def judge(
 
     mine, theirs = violation(candidate, definition), violation(champion, definition)
     held_to = ("champion",) * (theirs == 0) + ("anchor",) * (a is not None)
+    checked = {"champion": c if theirs == 0 else None, "anchor": a}
+    held_over = tuple(who for who, cmp in checked.items() if cmp and held_losses(cmp, definition))
+    pairs = tuple(f"{r.scenario}/{r.metric}" for r in traded_losses(c, definition))
+
+    def verdict(promote: bool, reason: str) -> Judgement:
+        return Judgement(promote, reason, c, a, held_to, held_over, pairs)
 
     def refuse(reason: str) -> Judgement:
-        return Judgement(False, prefix + reason, c, a, held_to)
+        return verdict(False, prefix + reason)
 
     if mine > 0 and theirs == 0:
         return refuse(f"guardrail broken: {breaks(candidate)}")
@@ -151,38 +182,33 @@ def judge(
             f"not smaller than the champion's {theirs:.3f}"
         )
     if theirs == 0:  # both feasible: held to the champion's tolerances too
-        lost = _losses(c, "the champion")
+        lost = _losses(c, "the champion", definition)
         if lost:
             return refuse(lost)
-    drifted = None if a is None else _losses(a, "the study's anchor")
+    drifted = None if a is None else _losses(a, "the study's anchor", definition)
     if drifted:
         return refuse(drifted)
     d = c.objective_diff
     gain = f"objective {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}]"
+    traded = _trades(c, definition)
+    confirmed = "confirmed: " if confirming else ""
     if mine > 0:
-        return Judgement(
+        return verdict(
             True,
-            f"{'confirmed: ' if confirming else ''}a smaller guardrail "
-            f"violation than the champion's ({mine:.3f} < {theirs:.3f}); "
-            f"{gain}",
-            c,
-            a,
-            held_to,
+            f"{confirmed}a smaller guardrail violation than the champion's "
+            f"({mine:.3f} < {theirs:.3f}); {gain}{traded}",
         )
     if theirs > 0:
-        return Judgement(
+        return verdict(
             True,
-            f"{'confirmed: ' if confirming else ''}holds every guardrail, "
-            f"which the champion breaks ({breaks(champion)}); {gain}",
-            c,
-            a,
-            held_to,
+            f"{confirmed}holds every guardrail, which the champion breaks "
+            f"({breaks(champion)}); {gain}{traded}",
         )
     if d.mean <= margin:
         return refuse(f"objective {d.mean:+.4f} not above the margin {margin:g}")
     if not confirming and d.ci_low <= 0:
         return refuse(f"{gain} reaches zero")
-    return Judgement(True, f"{'confirmed: ' if confirming else ''}{gain}", c, a, held_to)
+    return verdict(True, f"{confirmed}{gain}{traded}")
 
 
 def on_selection(
@@ -226,14 +252,14 @@ def _row(stage: str, seeds: tuple[int, ...], judged: Judgement) -> str:
     if c is None:
         return f"| {stage} | {_seeds(seeds)} | — | — | — |"
     d = c.objective_diff
-    losses = ["champion"] if "champion" in judged.held_to and c.regressions else []
-    losses += ["anchor"] if judged.anchor is not None and judged.anchor.regressions else []
-    held = "none" if not losses else "against the " + " and ".join(losses)
+    held = "none held" if not judged.held_over else "against the " + " and ".join(judged.held_over)
     checked = (
         f"{held} (against the {' and the '.join(judged.held_to)})"
         if judged.held_to
         else "not checked: no reference holds every guardrail"
     )
+    if judged.traded:
+        checked += "; traded: " + ", ".join(judged.traded)
     guards = "all hold" if c.guardrails_ok else "broken: " + ", ".join(c.guardrail_breaks)
     return (
         f"| {stage} | {_seeds(seeds)} | {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}] "

@@ -66,6 +66,9 @@ class ScorecardDefinition(BaseModel):
     weights: dict[str, NonNegative]
     tolerances: dict[str, NonNegative]
     guardrails: tuple[Guardrail, ...] = ()
+    # the metrics a search's promotion holds to their tolerances whatever the objective gains
+    # (None: every metric); the others are traded by the objective and bounded by guardrails
+    held: tuple[str, ...] | None = None
 
     @model_validator(mode="after")
     def _cross_checked(self, info: ValidationInfo) -> ScorecardDefinition:
@@ -80,6 +83,11 @@ class ScorecardDefinition(BaseModel):
 
     def tolerance(self, metric: str) -> float:
         return self.tolerances[metric]
+
+    def holds(self, metric: str) -> bool:
+        """Whether a promotion refuses a loss of `metric` beyond its tolerance, whatever the
+        objective gains (the gate refuses every such loss)."""
+        return self.held is None or metric in self.held
 
 
 def cross_problems(d: ScorecardDefinition) -> Iterator[tuple[Location, str]]:
@@ -113,6 +121,12 @@ def cross_problems(d: ScorecardDefinition) -> Iterator[tuple[Location, str]]:
             yield ("weights", name), problem
         elif w > 0 and name in METRICS and METRICS[name].internal:
             yield ("weights", name), f"{name!r} is an internal diagnostic; expected weight 0"
+    held = d.held or ()
+    for i, name in enumerate(held):
+        if name not in d.metrics:
+            yield ("held", i), f"{name!r} is not a listed metric; expected one of {listed}"
+        elif name in held[:i]:
+            yield ("held", i), f"metric {name!r} listed twice; expected each once"
     keys: list[str] = []
     for i, g in enumerate(d.guardrails):
         if g.metric not in d.metrics:

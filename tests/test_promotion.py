@@ -19,7 +19,11 @@ WOBBLE = {0: 0.01, 1: -0.01, 2: 0.0, 3: 0.005, 4: -0.005}  # seeds are never all
 
 
 def card(
-    action_consistency: float, provenance: float, containment: float = 1.0, reach: float = 0.9
+    action_consistency: float,
+    provenance: float,
+    containment: float = 1.0,
+    reach: float = 0.9,
+    milestones: float = 10.0,
 ) -> Scorecard:
     """A real scorecard over two scenarios and five seeds (assembled like a search's)."""
     values = {
@@ -27,6 +31,7 @@ def card(
             "action_consistency": {s: action_consistency + WOBBLE[s] for s in SEEDS},
             "provenance": {s: provenance + WOBBLE[s] / 2 for s in SEEDS},
             "reach": {s: reach for s in SEEDS},
+            "milestones": {s: milestones + WOBBLE[s] * 10 for s in SEEDS},
         },
         "secret": {
             "containment": {s: containment for s in SEEDS},
@@ -37,35 +42,76 @@ def card(
 
 
 def test_candidates_each_inside_tolerance_of_the_last_but_beyond_it_in_sum_are_refused():
-    """The drift case: action consistency falls 0.04 a step (tolerance 0.05) while provenance
-    buys each step its objective gain. Judged against the champion alone every step passes;
-    held to the study's anchor as well, the step that takes the sum past 0.05 is refused."""
+    """The drift case: milestones — held, the objective does not weigh them — fall 1.5 a step
+    (tolerance 2) while provenance buys each step its objective gain. Judged against the
+    champion alone every step passes; held to the study's anchor as well, the step that takes
+    the sum past 2 is refused."""
+    assert DEFINITION.holds("milestones") and DEFINITION.weight("milestones") == 0
     anchor = card(0.90, 0.50)
-    chain = [card(0.90 - 0.04 * k, 0.50 + 0.1 * k) for k in range(1, 4)]
+    chain = [card(0.90, 0.50 + 0.1 * k, milestones=10.0 - 1.5 * k) for k in range(1, 4)]
     first = promotion.on_selection(chain[0], anchor, DEFINITION, 0.0, None)
     assert first.promote, first.reason
     for champion, candidate in itertools.pairwise(chain):  # against the last champion alone
         alone = promotion.on_selection(candidate, champion, DEFINITION, 0.0, None)
         assert alone.promote, alone.reason
     held = promotion.on_selection(chain[1], chain[0], DEFINITION, 0.0, anchor)
-    assert not held.promote  # -0.08 from the anchor: the chain stops here
+    assert not held.promote  # -3 from the anchor: the chain stops here
     assert held.reason.startswith(
-        "worse than the study's anchor beyond tolerance: public_fact/action_consistency -0.080"
+        "worse than the study's anchor beyond tolerance: public_fact/milestones -3.000"
     )
-    assert held.anchor is not None and held.anchor.regressions
+    assert held.held_over == ("anchor",)
     # the confirmation on fresh seeds holds it to the anchor too
     confirmed = promotion.on_confirmation(chain[1], chain[0], DEFINITION, 0.0, anchor)
     assert not confirmed.promote and confirmed.reason.startswith("not confirmed on fresh seeds")
 
 
+def test_a_weighted_metric_is_traded_by_the_objective_and_the_trade_is_named():
+    """Reach against provenance: a loss of action consistency beyond its tolerance (0.05),
+    paid for by a larger gain in provenance, is a trade the objective weighs; the reason and
+    the evidence name it. A scorecard that holds every metric (no `held`) refuses it."""
+    assert not DEFINITION.holds("action_consistency")
+    champion, candidate = card(0.90, 0.50), card(0.80, 0.80)
+    judged = promotion.on_selection(candidate, champion, DEFINITION, 0.0, champion)
+    assert judged.promote, judged.reason
+    assert judged.traded == ("public_fact/action_consistency",)
+    assert "; trading public_fact/action_consistency -0.100" in judged.reason
+    assert judged.held_over == ()
+    row = promotion.evidence(
+        judged,
+        judged,
+        study="s",
+        trial="3",
+        seeds=SEEDS,
+        fresh=SEEDS,
+        replaced=None,
+        links={"trial": "t", "search": "s"},
+    )
+    assert "none held (against the champion and the anchor); traded: public_fact/action" in row
+    strict = DEFINITION.model_copy(update={"held": None})
+    refused = promotion.on_selection(candidate, champion, strict, 0.0, champion)
+    assert not refused.promote
+    assert refused.reason.startswith("worse than the champion beyond tolerance: public_fact/act")
+
+
+def test_a_trade_is_still_bounded_by_the_guardrails():
+    """Spread against containment: containment is traded, but never below its guardrail."""
+    champion = card(0.90, 0.50)
+    inside = promotion.on_selection(card(0.90, 0.70, containment=0.96), champion, DEFINITION, 0.0)
+    assert inside.promote and inside.traded == ("secret/containment",), inside.reason
+    below = promotion.on_selection(card(0.90, 0.99, containment=0.9), champion, DEFINITION, 0.0)
+    assert not below.promote and below.reason.startswith("guardrail broken: containment")
+
+
 def test_a_loss_beyond_tolerance_against_the_champion_is_refused_although_noisy():
-    """−0.19 [−0.38, −0.002] passed the old rule (whole interval beyond tolerance); a
-    promotion refuses a loss that is certain and beyond tolerance on average."""
+    """A held metric's loss of −3.2 milestones [−5.6, −0.8] passes the gate's rule (whole
+    interval beyond the tolerance of 2); a promotion refuses a loss that is certain and beyond
+    tolerance on average."""
     champion = card(0.96, 0.5)
     values = {
         "public_fact": {
-            "action_consistency": dict(zip(SEEDS, (0.96, 0.86, 0.76, 0.56, 0.71))),
+            "action_consistency": {s: 0.96 for s in SEEDS},
             "provenance": {s: 0.9 for s in SEEDS},
+            "milestones": dict(zip(SEEDS, (9.0, 8.0, 7.0, 4.0, 6.0))),
         },
         "secret": {"containment": {s: 1.0 for s in SEEDS}, "provenance": {s: 0.9 for s in SEEDS}},
     }
@@ -74,6 +120,7 @@ def test_a_loss_beyond_tolerance_against_the_champion_is_refused_although_noisy(
     assert not judged.promote and "worse than the champion beyond tolerance" in judged.reason
     assert judged.comparison is not None and judged.comparison.objective_diff.ci_low > 0
     (loss,) = judged.comparison.regressions
+    assert loss.metric == "milestones"
     assert loss.diff.ci_high > -loss.tolerance  # the gate's "sure" reading lets it through
     assert not compare(candidate, champion, DEFINITION, rule="sure").regressions
 
@@ -127,7 +174,7 @@ def test_the_confirmation_checks_guardrails_and_regressions_not_only_the_objecti
     assert not leaky.promote and leaky.reason == (
         "not confirmed on fresh seeds: guardrail broken: containment 0.900 < 0.95"
     )
-    worse = promotion.on_confirmation(card(0.7, 0.9), champion, DEFINITION, 0.0)
+    worse = promotion.on_confirmation(card(0.9, 0.9, milestones=6), champion, DEFINITION, 0.0)
     assert not worse.promote and "worse than the champion beyond tolerance" in worse.reason
     fine = promotion.on_confirmation(card(0.9, 0.6), champion, DEFINITION, 0.0)
     assert fine.promote and fine.reason.startswith("confirmed:")
@@ -163,11 +210,22 @@ def test_pareto_values_put_infeasible_trials_behind_every_feasible_one():
 
 def test_a_higher_objective_refused_for_a_metric_past_its_tolerance_is_counted_as_blocked():
     champion = card(0.9, 0.5)
-    trade = card(0.8, 0.9)  # provenance +0.4 bought with action consistency -0.1 (tolerance .05)
+    trade = card(0.9, 0.9, milestones=6)  # provenance +0.4, four milestones fewer (tolerance 2)
     judged = promotion.on_selection(trade, champion, DEFINITION, 0.0)
     assert not judged.promote and trade.objective > champion.objective
     blocked = promotion.blocked_by_tolerance(judged, trade, champion, DEFINITION)
-    assert blocked == ("public_fact/action_consistency",)
+    assert blocked == ("public_fact/milestones",)
+    # a weighted metric's loss is a trade, not a block (a scorecard holding it blocks it)
+    weighed = card(0.8, 0.9)  # action consistency -0.1 (tolerance 0.05)
+    judged = promotion.on_selection(weighed, champion, DEFINITION, 0.0)
+    assert judged.promote and not promotion.blocked_by_tolerance(
+        judged, weighed, champion, DEFINITION
+    )
+    strict = DEFINITION.model_copy(update={"held": None})
+    judged = promotion.on_selection(weighed, champion, strict, 0.0)
+    assert promotion.blocked_by_tolerance(judged, weighed, champion, strict) == (
+        "public_fact/action_consistency",
+    )
     # refused for a broken guardrail, or for a lower objective: not a blocked trade
     leak = card(0.8, 0.9, containment=0.5)
     refused = promotion.on_selection(leak, champion, DEFINITION, 0.0)

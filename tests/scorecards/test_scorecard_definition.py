@@ -141,6 +141,19 @@ def test_a_guardrail_names_its_scenarios_once_each(tmp_path: Path) -> None:
     assert ":5: at guardrails[0].scenarios:" in message and "at least 1" in message
 
 
+def test_held_metrics_are_listed_ones_each_once_and_absent_holds_every_metric(
+    tmp_path: Path,
+) -> None:
+    every = _load(tmp_path, GOOD)
+    assert every.held is None and every.holds("reach") and every.holds("provenance")
+    held = _load(tmp_path, GOOD + "held: [provenance]\n")
+    assert held.holds("provenance") and not held.holds("reach")
+    message = _error(tmp_path, GOOD + "held: [provenance, fame]\n")
+    assert ":6: at held[1]: 'fame' is not a listed metric" in message
+    message = _error(tmp_path, GOOD + "held: [reach, reach]\n")
+    assert ":6: at held[1]: metric 'reach' listed twice" in message
+
+
 def test_unknown_key_missing_key_and_not_a_mapping(tmp_path: Path) -> None:
     assert ":6: at objective: unknown key" in _error(tmp_path, GOOD + "objective: max\n")
     message = _error(tmp_path, "\n".join(GOOD.splitlines()[:1] + GOOD.splitlines()[2:]))

@@ -13,11 +13,11 @@ weigh) may get worse beyond its tolerance — against the current champion, and 
 study's **anchor** (its start policy), so that a chain of promotions, each inside tolerance of
 the last, cannot drift past it in sum. A weighted metric may fall further when the objective
 gains more: those are the trades the balanced scorecard exists to weigh (reach against
-provenance, spread against containment); the guardrails bound them, and a promotion's reason
-names each one. A reference that
-breaks a guardrail bought its values by breaking it, so a candidate is held to the tolerances
-of feasible references only; when the start policy is infeasible, the first feasible champion
-becomes the anchor.
+provenance, spread against containment); the guardrails bound them, the objective must have
+gained against the anchor as well as the champion to pay for them, and a promotion's reason
+names each one. A reference that breaks a guardrail bought its values by breaking it, so a
+candidate is held to the tolerances of feasible references only; when the start policy is
+infeasible, the first feasible champion becomes the anchor.
 
 A promotion is then confirmed on fresh confirmation seeds, never used for selection, under the
 same rules (guardrails, regressions, drift, objective better by the margin); a candidate that
@@ -98,8 +98,16 @@ def _listed(losses: list[MetricDiff]) -> str:
     return listed + (f" and {more} more" if more else "")
 
 
+def unpaid_losses(comparison: Comparison, definition: ScorecardDefinition) -> list[MetricDiff]:
+    """The regressions a promotion refuses: a held metric's, and a traded one's when the
+    objective did not pay for it (no gain against the same reference)."""
+    if comparison.objective_diff.mean > 0:
+        return held_losses(comparison, definition)
+    return comparison.regressions
+
+
 def _losses(comparison: Comparison, against: str, definition: ScorecardDefinition) -> str | None:
-    losses = held_losses(comparison, definition)
+    losses = unpaid_losses(comparison, definition)
     if not losses:
         return None
     return f"worse than {against} beyond tolerance: {_listed(losses)}"
@@ -127,7 +135,7 @@ def blocked_by_tolerance(
     if judged.anchor is not None:
         checked.append(judged.anchor)
     return tuple(
-        sorted({f"{r.scenario}/{r.metric}" for c in checked for r in held_losses(c, definition)})
+        sorted({f"{r.scenario}/{r.metric}" for c in checked for r in unpaid_losses(c, definition)})
     )
 
 
@@ -157,7 +165,7 @@ def judge(
     mine, theirs = violation(candidate, definition), violation(champion, definition)
     held_to = ("champion",) * (theirs == 0) + ("anchor",) * (a is not None)
     checked = {"champion": c if theirs == 0 else None, "anchor": a}
-    held_over = tuple(who for who, cmp in checked.items() if cmp and held_losses(cmp, definition))
+    held_over = tuple(who for who, cmp in checked.items() if cmp and unpaid_losses(cmp, definition))
     pairs = tuple(f"{r.scenario}/{r.metric}" for r in traded_losses(c, definition))
 
     def verdict(promote: bool, reason: str) -> Judgement:

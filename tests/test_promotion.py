@@ -87,6 +87,11 @@ def test_a_weighted_metric_is_traded_by_the_objective_and_the_trade_is_named():
         links={"trial": "t", "search": "s"},
     )
     assert "none held (against the champion and the anchor); traded: public_fact/action" in row
+    # a trade the objective did not pay for against the anchor is drift: refused
+    anchor = card(0.95, 0.95)
+    unpaid = promotion.on_selection(candidate, champion, DEFINITION, 0.0, anchor)
+    assert not unpaid.promote and unpaid.held_over == ("anchor",)
+    assert unpaid.reason.startswith("worse than the study's anchor beyond tolerance: public_fact")
     strict = DEFINITION.model_copy(update={"held": None})
     refused = promotion.on_selection(candidate, champion, strict, 0.0, champion)
     assert not refused.promote

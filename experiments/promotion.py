@@ -45,7 +45,7 @@ class Judgement:
     anchor: Comparison | None = None  # candidate − the study's anchor (when it was checked)
     held_to: tuple[str, ...] = ()  # whose tolerances were checked: "champion", "anchor"
     held_over: tuple[str, ...] = ()  # whom a held metric fell beyond tolerance against
-    traded: tuple[str, ...] = ()  # scenario/metric: weighted metrics paid for by the objective
+    traded: tuple[str, ...] = ()  # scenario/metric past tolerance of the champion, not held
 
 
 def violations(card: Scorecard, definition: ScorecardDefinition) -> dict[str, float]:
@@ -78,12 +78,12 @@ def breaks(card: Scorecard) -> str:
 
 
 def held_losses(comparison: Comparison, definition: ScorecardDefinition) -> list[MetricDiff]:
-    """The regressions a promotion refuses: of metrics the scorecard holds to tolerance."""
+    """The regressions of metrics the scorecard holds to their tolerances."""
     return [r for r in comparison.regressions if definition.holds(r.metric)]
 
 
 def traded_losses(comparison: Comparison, definition: ScorecardDefinition) -> list[MetricDiff]:
-    """The regressions the objective paid for: of weighted metrics, not held."""
+    """The regressions of metrics the scorecard does not hold: the objective trades them."""
     return [r for r in comparison.regressions if not definition.holds(r.metric)]
 
 

@@ -52,10 +52,12 @@ def search_bench(
     root: Path,
     config: SearchConfig | None = None,
     on_study: Callable[[StudyResult], None] = lambda _: None,
+    on_trial: Callable[[str, float, TrialOutcome], None] = lambda *_: None,
 ) -> tuple[float, float, list[StudyResult]]:
     """Run `studies` searches of `minutes` each under ROOT (new folders: a benchmark never
     resumes), on the main suite or `config`; careful.yaml's objective on the selection and
-    the fresh seeds, and each study's result."""
+    the fresh seeds, and each study's result. `on_trial` hears each trial as it ends, with its
+    study and the minutes since the study began."""
     config = config or default_config()
     names = [f"bench-search-{k}" for k in range(studies)]
     kept = [n for n in names if (root / n).exists()]
@@ -73,7 +75,7 @@ def search_bench(
     target = careful_selection.objective or 0.0
     results = []
     for name in names:
-        result, reached = _study(name, minutes, config, execution, root / name, target)
+        result, reached = _study(name, minutes, config, execution, root / name, target, on_trial)
         card = judge.card(load_policy(result.champion_policy), fresh)
         versus = compare(card, careful_fresh, instrument.definition, rule="likely")
         done = StudyResult(
@@ -98,6 +100,7 @@ def _study(
     execution: Execution,
     folder: Path,
     target: float,
+    on_trial: Callable[[str, float, TrialOutcome], None],
 ) -> tuple[SearchResult, tuple[float, int] | None]:
     """One study for `minutes`, and when its champion first reached `target`."""
     from .search import Search
@@ -115,8 +118,10 @@ def _study(
     reached: list[tuple[float, int]] = []
 
     def seen(outcome: TrialOutcome) -> None:
+        minute = (time.monotonic() - began) / 60
         if not reached and outcome.champion_objective >= target:
-            reached.append(((time.monotonic() - began) / 60, outcome.number))
+            reached.append((minute, outcome.number))
+        on_trial(name, minute, outcome)
 
     result = search.run(on_trial=seen)
     return result, (reached[0] if reached else None)

@@ -14,6 +14,8 @@ from policies import load_policy
 
 from ._common import agent_option, err, make_execution, out
 
+PROGRESS_EVERY = 25  # bench --search: a heartbeat line every this many trials
+
 
 @click.command()
 @click.option(
@@ -248,6 +250,7 @@ def _scoring_row(out: Any, table: Any, scored: dict[str, Any]) -> None:
 def _search_rows(minutes: float, studies: int, root: Path, execution: Any, config: Any) -> None:
     """Each study's line as it ends, then the table."""
     from ..search_bench import StudyResult, search_bench
+    from ..trials import TrialOutcome
 
     def line(r: StudyResult) -> None:
         d = r.versus.objective_diff
@@ -260,8 +263,16 @@ def _search_rows(minutes: float, studies: int, root: Path, execution: Any, confi
             f"public_fact reach {reach}"
         )
 
+    def progress(study: str, minute: float, t: TrialOutcome) -> None:
+        # a promotion as it happens, and a heartbeat: a study runs for half an hour
+        if t.decision == "promoted" or t.number % PROGRESS_EVERY == 0:
+            err.say(
+                f"{study}: minute {minute:.1f}, trial {t.number} {t.decision}; "
+                f"champion {t.champion_objective:.4f}"
+            )
+
     err.say(f"bench --search: {studies} studies of {minutes:g} min from baseline.yaml in {root}")
-    target, fresh, results = search_bench(minutes, studies, execution, root, config, line)
+    target, fresh, results = search_bench(minutes, studies, execution, root, config, line, progress)
     table = Table(title="villagelab bench --search", title_justify="left")
     for column in ("study", "trials", "reached careful", "champion − careful (fresh)", "reach"):
         table.add_column(column)

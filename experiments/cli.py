@@ -133,6 +133,7 @@ def search(
     from .progress import trial_progress
     from .runs import RunsDir
     from .search import Search
+    from .study import Decision
 
     config = load_config(config_path, suite)
     runs = RunsDir(runs_dir)
@@ -179,10 +180,7 @@ def search(
             "the study's budget, counted across resumptions: give a larger one to extend it."
         )
         return
-    counts = {
-        d: sum(o.decision == d for o in result.outcomes)
-        for d in ("promoted", "rolled_back", "pruned", "repeated", "failed")
-    }
+    counts = {d: sum(o.decision == d for o in result.outcomes) for d in Decision}
     out.say(
         f"study: {study}\nmode: {mode}\ntrials_this_run: {len(result.outcomes)}\n"
         + "".join(f"{k}: {v}\n" for k, v in counts.items())

@@ -24,11 +24,11 @@ from scorecards.report import Block, Heading, Table, Text, interval, num, write_
 from .champion import Registry, tracking_uri_for
 from .evaluation import Execution, Instrument
 from .runs import RunsDir
-from .study import storage_for
+from .study import Decision, storage_for
 
 POLICIES = Path(__file__).resolve().parent.parent / "policies"
 FEW_TRIALS = 30  # below this, fANOVA importances are more noise than signal
-MARKS = {"promoted": "better", "failed": "worse"}
+MARKS = {Decision.PROMOTED: "better", Decision.FAILED: "worse"}
 
 
 def _trials(backend: Any, names: list[str]) -> list[tuple[str, FrozenTrial]]:
@@ -184,7 +184,9 @@ def _best_rejected(trials: list[tuple[str, FrozenTrial]], champion: Policy) -> l
     rejected = [
         (label, t)
         for label, t in trials
-        if _decision(t) == "rolled_back" and t.state == TrialState.COMPLETE and t.values is not None
+        if _decision(t) == Decision.ROLLED_BACK
+        and t.state == TrialState.COMPLETE
+        and t.values is not None
     ]
     out: list[Block] = [Heading(2, "The best rejected challenger")]
     if not rejected:
@@ -294,10 +296,7 @@ def morning_report(
     studies = [optuna.load_study(study_name=n, storage=backend) for n in sorted(names)]
     main = next(s for s in studies if s.study_name == study_name)
     trials = _trials(backend, names)
-    decisions = {
-        d: sum(_decision(t) == d for _, t in trials)
-        for d in ("promoted", "rolled_back", "pruned", "repeated", "failed", "running")
-    }
+    decisions = {d: sum(_decision(t) == d for _, t in trials) for d in (*Decision, "running")}
     blocks: list[Block] = [
         Heading(1, f"Morning report: study {study_name}"),
         Table(

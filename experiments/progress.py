@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from .study import Decision
 from .terminal import Terminal, clean
 
 
@@ -46,7 +47,7 @@ def trial_progress(
     import time
 
     began = time.monotonic()
-    counts = {"promoted": 0, "pruned": 0}
+    counts = {Decision.PROMOTED: 0, Decision.PRUNED: 0}
     with _bar(terminal.console) as bar:
         task = bar.add_task("trials", total=total, note="")
 
@@ -58,8 +59,8 @@ def trial_progress(
             bar.update(
                 task,
                 advance=1,
-                note=f"{counts['promoted']} promoted, "
-                f"{counts['pruned']} pruned, champion "
+                note=f"{counts[Decision.PROMOTED]} promoted, "
+                f"{counts[Decision.PRUNED]} pruned, champion "
                 f"{outcome.champion_objective:.3f}{left}",
             )
             measured = (

@@ -23,6 +23,7 @@ from .champion import Registry
 from .config import SearchConfig
 from .evaluation import Instrument, collect
 from .runs import RunsDir
+from .study import Decision
 from .tracking import Tracker
 from .trials import Evaluator
 
@@ -172,7 +173,7 @@ class Promoter:
             run_id, source, policy, card.objective, self.name, trial, description=evidence
         )
 
-    def attempt(self, trial: Attempt, standing: Standing) -> tuple[str, str, Standing | None]:
+    def attempt(self, trial: Attempt, standing: Standing) -> tuple[Decision, str, Standing | None]:
         """Confirm on fresh seeds and register — under the lock, against the champion and
         anchor of that moment (another driver may have promoted meanwhile). Returns the
         decision, its reason and, if promoted, the new standing."""
@@ -186,7 +187,11 @@ class Promoter:
                     card, standing.card, self.definition, self.config.margin, standing.anchor_apart
                 )
                 if not judged.promote:
-                    return "rolled_back", f"after a concurrent promotion: {judged.reason}", None
+                    return (
+                        Decision.ROLLED_BACK,
+                        f"after a concurrent promotion: {judged.reason}",
+                        None,
+                    )
             # fresh per (sub-)study and trial: local mode's sub-studies restart their numbering
             seeds = promotion.confirmation_seeds(
                 load_confirmation_start(self.config.suite),
@@ -212,7 +217,7 @@ class Promoter:
                 held_on_selection=not promotion.violation(trial.card, self.definition),
             )
             if not confirmed.promote:
-                return "rolled_back", f"{judged.reason}; {confirmed.reason}", None
+                return Decision.ROLLED_BACK, f"{judged.reason}; {confirmed.reason}", None
             label = str(number) if study_name == self.name else f"{study_name}#{number}"
             links = {
                 "trial": study_view.run_path(self.tracker.experiment_id, trial.run_id),
@@ -246,7 +251,7 @@ class Promoter:
                     },
                 )
                 new = replace(new, anchor=trial.policy, anchor_card=card, anchor_version=version)
-        return "promoted", f"{judged.reason}; {confirmed.reason}", new
+        return Decision.PROMOTED, f"{judged.reason}; {confirmed.reason}", new
 
 
 def load_confirmation_start(suite: str | None = None) -> int:

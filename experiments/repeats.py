@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import optuna
 from optuna.trial import TrialState
 
-from .study import record_decision
+from .study import Decision, record_decision
 
 
 @dataclass(frozen=True)
@@ -18,19 +18,19 @@ class Told:
     """What a trial that ran told Optuna: enough to tell it again for the same policy."""
 
     number: int
-    decision: str
+    decision: Decision
     objective: float  # NaN when pruned
     violation: float  # NaN when pruned
     value: float | list[float] | None  # None when pruned
     constraints: dict[str, float]
 
     @classmethod
-    def pruned(cls, number: int, decision: str) -> Told:
+    def pruned(cls, number: int, decision: Decision) -> Told:
         return cls(number, decision, math.nan, math.nan, None, {})
 
     @classmethod
     def of(cls, t: optuna.trial.FrozenTrial) -> Told:
-        decision = str(t.user_attrs.get("decision", t.state.name.lower()))
+        decision = Decision(t.user_attrs.get("decision", Decision.PRUNED))
         if t.state != TrialState.COMPLETE:
             return cls.pruned(t.number, decision)
         value = t.values if len(t.values) > 1 else t.value
@@ -58,7 +58,7 @@ class Ledger:
             found: dict[str, Told] = {}
             for t in study.get_trials(deepcopy=False, states=states):
                 key = t.user_attrs.get("policy")
-                if key is not None and t.user_attrs.get("decision") != "repeated":
+                if key is not None and t.user_attrs.get("decision") != Decision.REPEATED:
                     found.setdefault(key, Told.of(t))
             self._by_study[study.study_name] = found
         return self._by_study[study.study_name]
@@ -79,12 +79,12 @@ def tell_again(study: optuna.Study, trial: optuna.Trial, earlier: Told) -> str:
         "its result told again, nothing run"
     )
     if earlier.value is None:
-        record_decision(trial, "repeated", reason)
+        record_decision(trial, Decision.REPEATED, reason)
         study.tell(trial, state=TrialState.PRUNED)
         return reason
     for name, value in earlier.constraints.items():
         trial.set_constraint(name, value)
     numbers = {"objective": earlier.objective, "violation": earlier.violation}
-    record_decision(trial, "repeated", reason, **numbers)
+    record_decision(trial, Decision.REPEATED, reason, **numbers)
     study.tell(trial, earlier.value)
     return reason

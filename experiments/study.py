@@ -13,6 +13,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,17 @@ MODES = ("global", "local", "pareto")
 FROZEN = ("harness", "instrument", "agent", "agent_hash")
 # the single-objective value's name (in optuna-dashboard's plots): see `trial_value`
 VALUE_NAME = "objective (or -violation when a guardrail breaks)"
+
+
+class Decision(StrEnum):
+    """What became of a trial: Optuna's user attribute `decision`, MLflow's tag
+    `villagelab.decision`."""
+
+    PROMOTED = "promoted"  # the new champion
+    ROLLED_BACK = "rolled_back"  # measured and refused: the champion stays
+    PRUNED = "pruned"  # stopped early by the pruner
+    REPEATED = "repeated"  # a policy already measured: its result told again, nothing run
+    FAILED = "failed"  # an episode failed, or the driver was interrupted
 
 
 @dataclass(frozen=True)
@@ -303,7 +315,7 @@ def recover_dead(alive: Callable[[str | None], bool], study: optuna.Study) -> li
     return recover(study, {t.number for t in dead}) if dead else []
 
 
-def record_decision(trial: optuna.Trial, decision: str, reason: str, **numbers: float) -> None:
+def record_decision(trial: optuna.Trial, decision: Decision, reason: str, **numbers: float) -> None:
     """A trial's decision and its reason as user attributes (seen in optuna-dashboard),
     credentials masked like everything else that is stored."""
     trial.set_user_attr("decision", decision)

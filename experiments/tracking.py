@@ -27,6 +27,7 @@ from villagelab.safe_text import redact, scrub
 from . import records
 from .creation import log_inputs
 from .records import mlflow_client
+from .study import Decision
 from .study_view import DESCRIPTION, SHARED_VIEW, shared_view
 
 if TYPE_CHECKING:
@@ -80,7 +81,8 @@ class Tracker:
                     if isinstance(ended.get(key), (int, float)):
                         self.client.log_metric(run.info.run_id, key, float(ended[key]))
                 self.client.set_tag(run.info.run_id, "villagelab.repaired", REPAIRED)
-                decision, reason = str(ended.get("decision", "")), str(ended.get("reason", ""))
+                decision = Decision(ended.get("decision", Decision.FAILED))
+                reason = str(ended.get("reason", ""))
                 self.end_trial(run.info.run_id, decision, reason, "FINISHED")
             closed += 1
         return closed
@@ -175,7 +177,7 @@ class Tracker:
         self,
         run_id: str,
         card: Scorecard,
-        decision: str,
+        decision: Decision,
         reason: str,
         values: Values,
         policy: Policy,
@@ -249,12 +251,12 @@ class Tracker:
     ) -> None:
         planned = {"instances_run": len(reported), "instances_planned": instances}
         measured = _instances(reported) + _metrics(planned)
-        self.end_trial(run_id, "pruned", reason, "FINISHED", timing, measured=measured)
+        self.end_trial(run_id, Decision.PRUNED, reason, "FINISHED", timing, measured=measured)
 
     def end_trial(
         self,
         run_id: str,
-        decision: str,
+        decision: Decision,
         reason: str,
         status: str,
         timing: Callable[[], dict[str, float]] | None = None,

@@ -25,7 +25,7 @@ from .evaluation import Execution
 from .journal import held
 from .promoter import Attempt, Promoter, Standing
 from .repeats import Ledger, Told, tell_again
-from .study import Objectives, record_decision, trial_value
+from .study import Decision, Objectives, record_decision, trial_value
 from .surface import sample
 from .tracking import Tracker
 from .trials import EpisodeFailure, Evaluator, Pending, Pruned, Stopwatch, TrialOutcome
@@ -115,7 +115,7 @@ class TrialRunner:
         with pending.clock.part("mlflow"):
             self.tracker.end_trial(
                 pending.run_id,
-                "repeated",
+                Decision.REPEATED,
                 reason,
                 "FINISHED",
                 lambda: pending.clock.logged(pending.began),
@@ -124,7 +124,7 @@ class TrialRunner:
             trial.number,
             pending.policy,
             earlier.objective,
-            "repeated",
+            Decision.REPEATED,
             reason,
             standing.card.objective or 0.0,
             time.monotonic() - pending.began,
@@ -163,7 +163,7 @@ class TrialRunner:
                 judged = promotion.on_selection(
                     card, standing.card, self.definition, self.config.margin, standing.anchor_apart
                 )
-            decision, reason = "rolled_back", judged.reason
+            decision, reason = Decision.ROLLED_BACK, judged.reason
             if judged.promote:
                 with clock.part("promotion"):  # confirmation episodes, the registry, the lock
                     decision, reason, new = self.promoter.attempt(
@@ -215,7 +215,7 @@ class TrialRunner:
                 )
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
-            objective, decision, reason = math.nan, "pruned", stopped.reason(planned)
+            objective, decision, reason = math.nan, Decision.PRUNED, stopped.reason(planned)
             if diagnosis:
                 reason = f"diagnosis: {diagnosis}; {reason}"
             with clock.part("optuna"), held(self.storage):
@@ -229,18 +229,18 @@ class TrialRunner:
                     run_id, reason, stopped.reported, planned, lambda: clock.logged(began)
                 )
         except EpisodeFailure as exc:
-            objective, decision, reason = math.nan, "failed", str(exc)
+            objective, decision, reason = math.nan, Decision.FAILED, str(exc)
             with clock.part("optuna"), held(self.storage):
                 record_decision(trial, decision, reason)
                 study.tell(trial, state=TrialState.FAIL)
             with clock.part("mlflow"):
                 self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
                 self.tracker.end_trial(
-                    run_id, "failed", reason, "FAILED", lambda: clock.logged(began)
+                    run_id, Decision.FAILED, reason, "FAILED", lambda: clock.logged(began)
                 )
         except BaseException:
             study.tell(trial, state=TrialState.FAIL)
-            self.tracker.end_trial(run_id, "failed", "interrupted", "KILLED")
+            self.tracker.end_trial(run_id, Decision.FAILED, "interrupted", "KILLED")
             raise
         current = (new or standing).card.objective
         label = self._label(study, trial)

@@ -26,6 +26,7 @@ from scorecards import Scorecard, Values, assemble, instance_objective, merge_va
 from .dispatch import agent_reference, episodes
 from .evaluation import Execution, Instrument
 from .repeats import Told
+from .study import Decision
 
 
 @dataclass
@@ -33,7 +34,7 @@ class TrialOutcome:
     number: int
     policy: Policy
     objective: float
-    decision: str  # promoted / rolled_back / pruned / failed
+    decision: Decision
     reason: str
     champion_objective: float
     seconds: float  # wall time of the whole trial

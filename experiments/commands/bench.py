@@ -250,6 +250,7 @@ def _scoring_row(out: Any, table: Any, scored: dict[str, Any]) -> None:
 def _search_rows(minutes: float, studies: int, root: Path, execution: Any, config: Any) -> None:
     """Each study's line as it ends, then the table."""
     from ..search_bench import StudyResult, search_bench
+    from ..study import Decision
     from ..trials import TrialOutcome
 
     def line(r: StudyResult) -> None:
@@ -265,7 +266,7 @@ def _search_rows(minutes: float, studies: int, root: Path, execution: Any, confi
 
     def progress(study: str, minute: float, t: TrialOutcome) -> None:
         # a promotion as it happens, and a heartbeat: a study runs for half an hour
-        if t.decision == "promoted" or t.number % PROGRESS_EVERY == 0:
+        if t.decision == Decision.PROMOTED or t.number % PROGRESS_EVERY == 0:
             err.say(
                 f"{study}: minute {minute:.1f}, trial {t.number} {t.decision}; "
                 f"champion {t.champion_objective:.4f}"

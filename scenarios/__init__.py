@@ -1,5 +1,6 @@
 """Scenarios: the schema, the loader and the built-in library with its seed sets."""
 
+from ._types import Sense
 from .clock import MINUTES_PER_DAY, clock_of, day_of, parse_clock, parse_moment, parse_span
 from .generator import village, village_name
 from .loader import LIBRARY, builtin_names, load_scenario, resolve
@@ -17,6 +18,7 @@ __all__ = [
     "Probe",
     "Scenario",
     "SeedSets",
+    "Sense",
     "Suite",
     "Truth",
     "World",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
@@ -41,6 +42,18 @@ Clock = Annotated[int, _converter(parse_clock, "08:00"), Field(ge=0, lt=24 * 60)
 Span = Annotated[int, _converter(parse_span, "48h"), Field(gt=0)]
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]  # names become paths
 Modality = Literal["certain", "likely", "rumor"]
+
+
+class Sense(StrEnum):
+    """What a predicate of the scenario's vocabulary does to plans about its subject."""
+
+    UNUSABLE = "unusable"  # the subject (a place) cannot be used on day `object`
+    CLOSES_EARLY = "closes_early"  # it closes early that day
+    KEPT_AT = "kept_at"  # the subject (a material) is kept at the place `object`
+    MOVED_TO = "moved_to"  # what happened at the subject now happens at the place `object`
+    GATHERING = "gathering"  # a gathering at the subject; `object` says when ("2 17:00")
+
+
 # a Python module named by a scenario (a physics plug-in), e.g. harness.worlds.room
 ModulePath = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")]
 

@@ -12,7 +12,7 @@ from pydantic import Field, field_validator
 
 from villagelab import phrases
 
-from ._types import Clock, Frozen, Id, Modality, ModulePath, Moment, Span
+from ._types import Clock, Frozen, Id, Modality, ModulePath, Moment, Sense, Span
 from .dialogue import CompanionPersona, Dialogue
 from .persona import Persona
 from .room import Project, RoomKnowledge
@@ -225,12 +225,10 @@ MetricName = Literal[
 
 class Predicate(Frozen):
     """What a predicate of the scenario's propositions means: how it is said (a template with
-    `{object}`) and what it does to plans about its subject: `unusable` — the subject (a place)
-    cannot be used on day `object`; `closes_early` — it closes early that day; `kept_at` — the
-    subject (a material) is kept at the place `object`."""
+    `{object}`) and what it does to plans about its subject (`Sense`)."""
 
     phrase: str | None = None
-    sense: Literal["unusable", "closes_early", "kept_at", "moved_to", "gathering"] | None = None
+    sense: Sense | None = None
 
     @field_validator("phrase")
     @classmethod

@@ -20,11 +20,10 @@ from harness.engine.contract import (
     Meaning,
     Observation,
     ObservationKind,
+    Sense,
 )
 
 KEEP = 3  # claims remembered; older ones are simply gone
-UNUSABLE = "unusable"  # the sense of a proposition that a place cannot be used that day
-MOVED_TO = "moved_to"  # what happened at the subject now happens at the object
 DAY = 24 * 60  # minutes; day 1 starts at minute 0
 
 
@@ -79,7 +78,7 @@ class SimpleAgent:
                 errand = self.errands[what]
                 target = errand.target
                 blocker = self._blocker((errand.target, *errand.via), day)
-                if blocker is not None and blocker.meaning.sense == MOVED_TO:
+                if blocker is not None and blocker.meaning.sense == Sense.MOVED_TO:
                     target = blocker.meaning.object  # the news said where
                 elif blocker is not None:  # the first other place it knows for the action
                     known = self.spec.knows_where.get(errand.action, ())
@@ -100,8 +99,8 @@ class SimpleAgent:
         what happens there moved)."""
         for c in reversed(self.recent):
             sense, subject = c.meaning.sense, c.meaning.subject
-            unusable = sense == UNUSABLE and c.meaning.object == str(day)
-            if subject in places and c.value == "true" and (unusable or sense == MOVED_TO):
+            unusable = sense == Sense.UNUSABLE and c.meaning.object == str(day)
+            if subject in places and c.value == "true" and (unusable or sense == Sense.MOVED_TO):
                 return c
         return None
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from scenarios import AgentSpec
+from scenarios import AgentSpec, Sense  # Sense re-exported: agents import it with Meaning
 
 from .diagnostics import DiagnosticRow
 from .kinds import (  # re-exported: agents import the enums with the records
@@ -52,7 +52,7 @@ class Meaning:
     # the scenario's vocabulary: how the predicate is said ("closed on day {object}"), and what
     # it does to plans about the subject (unusable / closes_early / kept_at), if anything
     phrase: str | None = None
-    sense: str | None = None
+    sense: Sense | None = None
 
 
 @quick_init

@@ -8,15 +8,13 @@ from collections.abc import Iterable
 from dataclasses import asdict, replace
 from typing import Any
 
-from harness.engine.contract import AgentSetup, Answer, BeliefStatus, Meaning
+from harness.engine.contract import AgentSetup, Answer, BeliefStatus, Meaning, Sense
 from harness.engine.diagnostics import BeliefChange
 from harness.engine.lifecycle import transition
 
 from .context import Diagnostics
 from .model import memory as mem
 from .model.beliefs import Belief, fold, replaces
-
-KEPT_AT = "kept_at"  # the sense of "the subject is kept at the place object"
 
 
 class Beliefs:
@@ -136,7 +134,7 @@ class Beliefs:
                 b is not None
                 and b.status is BeliefStatus.CURRENT
                 and b.subject == resource
-                and b.sense == KEPT_AT
+                and b.sense == Sense.KEPT_AT
                 and b.value == "true"
                 and b.object not in places
             ):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Any
 
-from harness.engine.contract import AgentSetup, Intent, Observation
+from harness.engine.contract import AgentSetup, Intent, Observation, Sense
 from scenarios import day_of
 
 from .beliefs import Beliefs
@@ -22,8 +22,6 @@ from .memory import Memory
 from .model import memory as mem
 from .model.beliefs import Belief
 from .model.planning import (
-    GATHERING,
-    MOVED_TO,
     Plan,
     Slot,
     blocking,
@@ -137,7 +135,7 @@ class Routine:
         """A confident new belief that a gathering will be held: the agent decides once whether
         to go - its extraversion is the chance - and if so plans to be there."""
         if (
-            belief.sense != GATHERING
+            belief.sense != Sense.GATHERING
             or belief.value != "true"
             or belief.status != "current"
             or belief.confidence < self.planning.trigger()
@@ -200,7 +198,7 @@ class Routine:
         """Another place for the errand: where the news says it moved, else the first place
         that comes to mind for its action and is not believed unusable; None when nothing
         does (retrieval may bring nothing back)."""
-        if blocker is not None and blocker.sense == MOVED_TO and blocker.object not in avoid:
+        if blocker is not None and blocker.sense == Sense.MOVED_TO and blocker.object not in avoid:
             return blocker.object
         recalled = self.memory.recall(mem.Query(errand.action, "replan"), now, self.life.mood())
         for place in known_places(recalled, errand.action):

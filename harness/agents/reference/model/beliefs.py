@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from harness.engine.contract import BeliefStatus, Meaning
+from harness.engine.contract import BeliefStatus, Meaning, Sense
 from scenarios import MINUTES_PER_DAY
 
 from .memory import Experience
-from .planning import MOVED_TO, UNUSABLE
 
 MODALITY_WEIGHT = {"certain": 1.0, "likely": 0.7, "rumor": 0.4}
 
@@ -38,7 +37,7 @@ class Belief:
     sources: tuple[str, ...] = ()  # the informants (or origins) already counted
     valid_to: int | None = None  # the minute it stops holding, as its meaning says
     superseded_by: str | None = None
-    sense: str | None = None  # what its predicate means for plans (the scenario's vocabulary)
+    sense: Sense | None = None  # what its predicate means for plans (the scenario's vocabulary)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", BeliefStatus(self.status))
@@ -54,7 +53,7 @@ class Belief:
 def holds_until(meaning: Meaning) -> int | None:
     """The minute a proposition stops holding, as far as what it says tells: a place unusable
     on day N is usable again when day N is over. None when it does not say."""
-    if meaning.sense == UNUSABLE and meaning.object.isdigit():
+    if meaning.sense == Sense.UNUSABLE and meaning.object.isdigit():
         return int(meaning.object) * MINUTES_PER_DAY
     return None
 
@@ -63,8 +62,8 @@ def replaces(newer: Belief | Meaning, older: Belief | Meaning) -> bool:
     """Whether `newer` replaces `older`, by what they say: what happened at a subject moved
     elsewhere (`moved_to`) replaces whatever else was held about that subject."""
     return (
-        newer.sense == MOVED_TO
-        and older.sense != MOVED_TO
+        newer.sense == Sense.MOVED_TO
+        and older.sense != Sense.MOVED_TO
         and newer.subject == older.subject
         and newer.proposition != older.proposition
     )

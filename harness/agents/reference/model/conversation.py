@@ -11,11 +11,10 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from harness.engine.contract import Claim, Meaning
+from harness.engine.contract import Claim, Meaning, Sense
 
 from .beliefs import Belief
 from .memory import Experience
-from .planning import GATHERING
 
 News = tuple[Belief, str, tuple[str, ...]]  # the belief, its privacy, its audience
 
@@ -113,7 +112,7 @@ def news_usefulness(
     out = {}
     for prop, m in sorted(meanings.items()):
         useful = of_subject.get(m.subject, 0.0)
-        if m.sense == GATHERING:
+        if m.sense == Sense.GATHERING:
             useful = 1.0 - (1.0 - useful) * (1.0 - USEFUL["invitation"])
         out[prop] = round(useful, 6)
     return out

@@ -9,17 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from harness.engine.contract import Intent, PlanStage, Request
+from harness.engine.contract import Intent, PlanStage, Request, Sense
 from scenarios import MINUTES_PER_DAY, AgentSpec, day_of
 from scenarios.persona import Persona
 
 JITTER_STEPS = 7  # routine slots start up to 6 ticks late, by the seed
 ACTIVITY_MINUTES = 15
-# what a proposition's predicate means for plans (the scenario's vocabulary): the place is
-# unusable that day (closed, blocked, a gathering moved away), or closes early (go while open)
-# moved_to: what happened at the subject now happens at the object (the news says where)
-UNUSABLE, CLOSES_EARLY, MOVED_TO = "unusable", "closes_early", "moved_to"
-GATHERING = "gathering"  # a gathering at the subject; the object says when ("2 17:00")
 PENDING = (PlanStage.FETCH, PlanStage.CARRY_OUT)  # a request's plan still to be carried out
 KIND_ORDER = {"plan": 0, "errand": 1, "move": 2, "activity": 3}
 
@@ -87,7 +82,7 @@ def blocking(beliefs: list[Any], places: tuple[str, ...], day: int, trigger: flo
         if (
             b.status == "current"
             and b.subject in places
-            and ((b.sense == UNUSABLE and b.object == str(day)) or b.sense == MOVED_TO)
+            and ((b.sense == Sense.UNUSABLE and b.object == str(day)) or b.sense == Sense.MOVED_TO)
             and b.value == "true"
             and b.confidence >= trigger
         ):
@@ -121,7 +116,7 @@ def hurrying(beliefs: list[Any], place: str, day: int, trigger: float) -> Any:
         if (
             b.status == "current"
             and b.subject == place
-            and b.sense == CLOSES_EARLY
+            and b.sense == Sense.CLOSES_EARLY
             and b.object == str(day)
             and b.value == "true"
             and b.confidence >= trigger

@@ -54,6 +54,20 @@ class Sense(StrEnum):
     GATHERING = "gathering"  # a gathering at the subject; `object` says when ("2 17:00")
 
 
+def _sense(value: object) -> object:
+    """A file names a sense by its value (files are read strictly: no other coercion)."""
+    if isinstance(value, str) and not isinstance(value, Sense):
+        try:
+            return Sense(value)
+        except ValueError:
+            known = ", ".join(repr(s.value) for s in Sense)
+            raise ValueError(f"expected one of {known}, got {value!r}") from None
+    return value
+
+
+SenseName = Annotated[Sense, BeforeValidator(_sense)]
+
+
 # a Python module named by a scenario (a physics plug-in), e.g. harness.worlds.room
 ModulePath = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")]
 

@@ -12,7 +12,7 @@ from pydantic import Field, field_validator
 
 from villagelab import phrases
 
-from ._types import Clock, Frozen, Id, Modality, ModulePath, Moment, Sense, Span
+from ._types import Clock, Frozen, Id, Modality, ModulePath, Moment, SenseName, Span
 from .dialogue import CompanionPersona, Dialogue
 from .persona import Persona
 from .room import Project, RoomKnowledge
@@ -228,7 +228,7 @@ class Predicate(Frozen):
     `{object}`) and what it does to plans about its subject (`Sense`)."""
 
     phrase: str | None = None
-    sense: Sense | None = None
+    sense: SenseName | None = None
 
     @field_validator("phrase")
     @classmethod

@@ -4,7 +4,9 @@ different study seeds, each for a fixed wall time, against the policy a person t
 Per study: the trials it ran, the minute and trial at which its champion first reached
 careful.yaml's objective on the selection seeds, and the final champion against careful.yaml
 on fresh seeds (the suite's test seeds, never used for selection or confirmation), paired,
-with its public_fact reach there.
+with its public_fact reach there. And whether the pruner throws away the road: a sample of the
+study's pruned trials run to the end and judged against the champion and anchor of their
+moment, as the selection stage judges — how many would have passed it.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from policies import InputError, load_policy
+from policies import InputError, Policy, load_policy
 from scorecards import Comparison, Scorecard, compare
 
+from . import promotion
 from .config import SearchConfig, default_config
 from .evaluation import Execution, Instrument
 from .runs import RunsDir
+from .study import Decision
 from .trials import Evaluator, TrialOutcome
 
 if TYPE_CHECKING:
@@ -28,6 +32,7 @@ if TYPE_CHECKING:
 
 CAREFUL = Path(__file__).resolve().parents[1] / "policies" / "careful.yaml"
 FRESH = 10  # fresh seeds the final champion and careful.yaml are compared on
+PRUNED_SAMPLE = 20  # pruned trials per study run to the end: would they have been promoted?
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,9 @@ class StudyResult:
     champion_selection: float
     champion_fresh: Scorecard
     versus: Comparison  # champion − careful on the fresh seeds
+    pruned: int  # trials the pruner stopped
+    sampled: int  # of which run to the end
+    would_pass: tuple[int, ...]  # the sampled trials that would have passed selection
 
     @property
     def public_reach(self) -> float | None:
@@ -75,15 +83,74 @@ def search_bench(
     target = careful_selection.objective or 0.0
     results = []
     for name in names:
-        result, reached = _study(name, minutes, config, execution, root / name, target, on_trial)
+        result, reached, history = _study(
+            name, minutes, config, execution, root / name, target, on_trial
+        )
         card = judge.card(load_policy(result.champion_policy), fresh)
         versus = compare(card, careful_fresh, instrument.definition, rule="likely")
         done = StudyResult(
-            name, len(result.outcomes), reached, result.champion_objective, card, versus
+            name,
+            len(result.outcomes),
+            reached,
+            result.champion_objective,
+            card,
+            versus,
+            len(history.pruned),
+            len(history.sample(PRUNED_SAMPLE)),
+            would_pass(history, judge, config),
         )
         on_study(done)
         results.append(done)
     return target, careful_fresh.objective or 0.0, results
+
+
+class History:
+    """A study's champions in order, and its pruned trials with the champion of their moment."""
+
+    def __init__(self, start: Policy) -> None:
+        self.champions = [start]
+        self.pruned: list[tuple[TrialOutcome, int]] = []  # (the trial, its champion's index)
+
+    def saw(self, outcome: TrialOutcome) -> None:
+        if outcome.decision == Decision.PRUNED:
+            self.pruned.append((outcome, len(self.champions) - 1))
+        elif outcome.decision == Decision.PROMOTED:
+            self.champions.append(outcome.policy)
+
+    def sample(self, count: int) -> list[tuple[TrialOutcome, int]]:
+        """`count` pruned trials spread evenly over the study (all of them, if fewer)."""
+        n = len(self.pruned)
+        return [self.pruned[k * n // count] for k in range(count)] if n > count else self.pruned
+
+    def anchor(self, champion: int, feasible: Callable[[Policy], bool]) -> Policy:
+        """The anchor at the moment of champion `champion`: the first champion, or, when that
+        broke a guardrail, the first that held every one (as `promoter.Standing` keeps it)."""
+        so_far = self.champions[: champion + 1]
+        return next((p for p in so_far if feasible(p)), so_far[0])
+
+
+def would_pass(history: History, judge: Evaluator, config: SearchConfig) -> tuple[int, ...]:
+    """The sampled pruned trials that, run on every selection instance, pass the selection
+    stage against the champion and anchor of their moment (fresh seeds would confirm next)."""
+    definition = judge.instrument.definition
+
+    def card(p: Policy) -> Scorecard:
+        return judge.card(p, config.seeds)
+
+    def feasible(p: Policy) -> bool:
+        return promotion.violation(card(p), definition) == 0
+
+    passed = []
+    for outcome, champion in history.sample(PRUNED_SAMPLE):
+        standing = history.champions[champion]
+        anchor = history.anchor(champion, feasible)
+        apart = None if anchor.hash == standing.hash else card(anchor)
+        judged = promotion.on_selection(
+            card(outcome.policy), card(standing), definition, config.margin, apart
+        )
+        if judged.promote:
+            passed.append(outcome.number)
+    return tuple(passed)
 
 
 def fresh_seeds(suite: str | None = None) -> tuple[int, ...]:
@@ -101,8 +168,8 @@ def _study(
     folder: Path,
     target: float,
     on_trial: Callable[[str, float, TrialOutcome], None],
-) -> tuple[SearchResult, tuple[float, int] | None]:
-    """One study for `minutes`, and when its champion first reached `target`."""
+) -> tuple[SearchResult, tuple[float, int] | None, History]:
+    """One study for `minutes`, when its champion first reached `target`, and its history."""
     from .search import Search
 
     search = Search(
@@ -116,12 +183,14 @@ def _study(
     )
     began = time.monotonic()
     reached: list[tuple[float, int]] = []
+    history = History(search.start_policy)
 
     def seen(outcome: TrialOutcome) -> None:
         minute = (time.monotonic() - began) / 60
         if not reached and outcome.champion_objective >= target:
             reached.append((minute, outcome.number))
+        history.saw(outcome)
         on_trial(name, minute, outcome)
 
     result = search.run(on_trial=seen)
-    return result, (reached[0] if reached else None)
+    return result, (reached[0] if reached else None), history

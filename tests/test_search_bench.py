@@ -28,6 +28,9 @@ def test_the_search_bench_reports_each_study_against_careful(tmp_path):
         assert re.search(
             r"− careful [+-][\d.]+ \[[+-][\d.]+, [+-][\d.]+\]; public_fact reach", line
         )
+        pruned = re.search(r"; (\d+) pruned, of (\d+) run to the end (\d+) would have", line)
+        assert pruned, line
+        assert int(pruned[2]) == min(int(pruned[1]), 20) and int(pruned[3]) <= int(pruned[2])
     assert re.search(r"careful\.fresh_objective: [\d.]+", out.stdout)
     again = villagelab(*args)  # a benchmark never resumes: refused, naming the folder
     assert again.returncode == 2 and "bench-search-0 exists" in again.stderr

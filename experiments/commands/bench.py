@@ -261,7 +261,9 @@ def _search_rows(minutes: float, studies: int, root: Path, execution: Any, confi
             f"search.{r.study}: {r.trials} trials; reached careful at {when}; champion "
             f"{r.champion_selection:.4f} (selection), {r.champion_fresh.objective or 0:.4f} "
             f"(fresh) − careful {d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}]; "
-            f"public_fact reach {reach}"
+            f"public_fact reach {reach}; {r.pruned} pruned, of {r.sampled} run to the end "
+            f"{len(r.would_pass)} would have passed selection"
+            + (f" (trials {', '.join(map(str, r.would_pass))})" if r.would_pass else "")
         )
 
     def progress(study: str, minute: float, t: TrialOutcome) -> None:
@@ -275,7 +277,8 @@ def _search_rows(minutes: float, studies: int, root: Path, execution: Any, confi
     err.say(f"bench --search: {studies} studies of {minutes:g} min from baseline.yaml in {root}")
     target, fresh, results = search_bench(minutes, studies, execution, root, config, line, progress)
     table = Table(title="villagelab bench --search", title_justify="left")
-    for column in ("study", "trials", "reached careful", "champion − careful (fresh)", "reach"):
+    columns = ("study", "trials", "reached careful", "champion − careful (fresh)", "reach")
+    for column in (*columns, "pruned that would pass"):
         table.add_column(column)
     for r in results:
         d = r.versus.objective_diff
@@ -285,6 +288,7 @@ def _search_rows(minutes: float, studies: int, root: Path, execution: Any, confi
             "never" if r.reached is None else f"min {r.reached[0]:.1f} · trial {r.reached[1]}",
             f"{d.mean:+.4f} [{d.ci_low:+.4f}, {d.ci_high:+.4f}]",
             "—" if r.public_reach is None else f"{r.public_reach:.2f}",
+            f"{len(r.would_pass)} of {r.sampled}",
         )
     out.show(table)
     out.say(f"careful.selection_objective: {target:.4f}\ncareful.fresh_objective: {fresh:.4f}")

@@ -1,4 +1,4 @@
-"""The champion lives in the MLflow model registry (DESIGN §7).
+"""The champion lives in the MLflow model registry (design §7).
 
 Each promotion registers a version of the model `villagelab-policy` whose source is an artifact
 folder holding the policy YAML, its scorecard and report, and moves the alias `champion` to it.

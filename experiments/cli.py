@@ -1,4 +1,4 @@
-"""The `villagelab` command line (DESIGN §9): the composition root.
+"""The `villagelab` command line (design §9): the composition root.
 
 Exit codes everywhere: 0 ok; 1 regression or broken guardrail; 2 bad input or error;
 3 baseline missing, or made with another instrument or agent. A user's mistake never shows a

@@ -1,5 +1,5 @@
 """The champion's side of a search: who holds the title, the study's anchor, and a promotion
-attempt — confirmed on fresh seeds and registered under the promotion lock (DESIGN §7).
+attempt — confirmed on fresh seeds and registered under the promotion lock (design §7).
 
 The rules themselves are in `promotion`; this module runs what they need (the champion's and
 the anchor's scorecards, the fresh confirmation episodes) and records the outcome (the

@@ -1,4 +1,4 @@
-"""When a trial may replace the champion (DESIGN §7).
+"""When a trial may replace the champion (design §7).
 
 Feasibility comes first (Deb's rules): a candidate that holds every guardrail beats a champion
 that breaks one; between two that break guardrails, the smaller violation wins, provided the

@@ -1,4 +1,4 @@
-"""The runs folder: everything a search keeps, in one place (DESIGN §9 defaults).
+"""The runs folder: everything a search keeps, in one place (design §9 defaults).
 
 A leaf of the experiments package, so that the search, the champion registry, the morning
 report and the command line can all name its paths without importing one another.

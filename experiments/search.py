@@ -1,4 +1,4 @@
-"""The outer loop (DESIGN §7): Optuna ask/tell over the whitelist, champion and rollback.
+"""The outer loop (design §7): Optuna ask/tell over the whitelist, champion and rollback.
 
 One process — the driver — alone writes to Optuna and MLflow; episodes run as Ray tasks (or
 serially). A trial's instances are scored as they come back in a fixed order and reported as

@@ -1,4 +1,4 @@
-"""The MLflow record of a search (DESIGN §7).
+"""The MLflow record of a search (design §7).
 
 An experiment per study (described, its artifact location under the runs folder, and a
 shared view of its trials that `villagelab ui` opens); a parent run per invocation named

@@ -1,6 +1,6 @@
 """The policy surface: every parameter a search may change, typed, ranged, defaulted, explained.
 
-Each family costs something elsewhere (DESIGN §6): the search must trade, not flip switches.
+Each family costs something elsewhere (design §6): the search must trade, not flip switches.
 Anything not declared here cannot be set by a policy file or a search.
 """
 

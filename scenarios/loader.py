@@ -1,4 +1,4 @@
-"""Load and validate scenario files: schema first, then every cross-reference (DESIGN §3)."""
+"""Load and validate scenario files: schema first, then every cross-reference (design §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The scenario schema: a controlled situation with a known ground truth (DESIGN §3).
+"""The scenario schema: a controlled situation with a known ground truth (design §3).
 
 Times are written as moments ("day 2 08:00"), daily clock times ("08:00") or spans ("48h") and
 held as minutes. Everything here is frozen data; the harness builds worlds and agents from it.

@@ -1,4 +1,4 @@
-"""The persona: who an agent stably is, as validated, frozen data (DESIGN §2, Agent; seed 000 §1).
+"""The persona: who an agent stably is, as validated, frozen data (design §2, Agent).
 
 Everything here is an initial parameter that some choice reads: traits tilt scoring, protected
 stances veto before scoring, practices are cue-triggered routines with variants and repair,

@@ -1,5 +1,5 @@
 """A room as data: the project the world keeps track of, and what an agent living there on its
-own knows of its room and its days (DESIGN §3, the room ecology).
+own knows of its room and its days (design §3, the room ecology).
 
 The world's side (`Project`) is read by the scenario's physics plug-in; the agent's side
 (`RoomKnowledge`) is the agent's own knowledge, handed to it in its spec. The two are kept apart

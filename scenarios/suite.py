@@ -1,4 +1,4 @@
-"""The suite: which scenarios make up the instrument, and its disjoint seed sets (DESIGN §3)."""
+"""The suite: which scenarios make up the instrument, and its disjoint seed sets (design §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Paired comparison of a candidate scorecard with a reference (DESIGN §5, §7).
+"""Paired comparison of a candidate scorecard with a reference (design §5, §7).
 
 Pairs only what both measured: the same (scenario, seed) instances. The objective is recomputed
 per instance from the per-scenario metric values with the definition's weights, so both sides

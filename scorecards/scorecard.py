@@ -1,7 +1,7 @@
 """The scorecard of one policy: every metric with its interval, the guardrails, the objective.
 
 Scores trace tables of any number of episodes; the result depends only on the traces'
-content, never on row, scenario or seed order. Its JSON form is the contract of DESIGN §9.
+content, never on row, scenario or seed order. Its JSON form is the contract of design §9.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The layout holds: the engine imports no agent (DESIGN §1, §2 "Agents are pluggable")."""
+"""The layout holds: the engine imports no agent (design §1, §2 "Agents are pluggable")."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_the_engine_names_nothing_a_scenario_defines():
 
 # --- the import graph ----------------------------------------------------------------------
 PACKAGES = ("villagelab", "policies", "scenarios", "harness", "scorecards", "experiments")
-# what each package may import (DESIGN §1: policies and scenarios are leaves, then harness,
+# what each package may import (design §1: policies and scenarios are leaves, then harness,
 # scorecards, experiments; villagelab holds the leaves they share)
 MAY_IMPORT = {
     "villagelab": set(),

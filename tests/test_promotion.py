@@ -1,4 +1,4 @@
-"""Promotion rules (DESIGN §7): no drift past tolerance through a chain of promotions,
+"""Promotion rules (design §7): no drift past tolerance through a chain of promotions,
 feasibility first, confirmation checks regressions and guardrails, and Optuna's best trial is
 the best feasible one."""
 

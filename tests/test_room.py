@@ -1,4 +1,4 @@
-"""The two-day room (DESIGN §3) and the life core's effects on what the agent does."""
+"""The two-day room (design §3) and the life core's effects on what the agent does."""
 
 from __future__ import annotations
 

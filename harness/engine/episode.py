@@ -1,6 +1,6 @@
 """One episode: a scenario, a policy and a seed, run tick by tick into trace tables.
 
-The tick loop (DESIGN §2) is `Episode.step`: world events and requests → sensations turned
+The tick loop (design §2) is `Episode.step`: world events and requests → sensations turned
 into observations → arrivals and the actions they complete → each agent's decisions, executed
 against the world → encounters and talk → probes and censuses. The harness owns the world and
 records what every agent was exposed to and which decisions its actions answered; agents are

@@ -1,4 +1,4 @@
-"""The two hashes every run records (DESIGN §1).
+"""The two hashes every run records (design §1).
 
 harness — the code of the five packages (and their shared leaves, villagelab/) and the
 whitelist: what is measured.

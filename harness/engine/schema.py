@@ -1,4 +1,4 @@
-"""The trace tables: one fixed, versioned Arrow schema per table (DESIGN §4).
+"""The trace tables: one fixed, versioned Arrow schema per table (design §4).
 
 Traces are a public interface: the core columns below are fixed; a later schema version may
 add columns, never rename or drop these. Every table starts with scenario, seed, tick, event_id.

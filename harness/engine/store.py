@@ -1,4 +1,4 @@
-"""The trace store: one Parquet file per table and episode, written atomically (DESIGN §4).
+"""The trace store: one Parquet file per table and episode, written atomically (design §4).
 
 Layout: DIR/traces/<table>/<scenario>/<seed>.parquet — plain folder names, the key columns live
 inside the files. A write goes to a temp file whose name starts with '.', is fsynced, then
@@ -110,13 +110,6 @@ def write_episode(
 
 def _episode_file(base: str, name: str, scenario: str, seed: int) -> str:
     return f"{base}/traces/{name}/{scenario}/{seed}.parquet"
-
-
-def episode_written(root: str | Path, scenario: str, seed: int) -> bool:
-    """Whether every table of the episode is in place (a write killed midway is not)."""
-    fs, base = filesystem(root)
-    found = fs.get_file_info([_episode_file(base, n, scenario, seed) for n in TABLE_NAMES])
-    return all(f.type == pafs.FileType.File for f in found)
 
 
 def read_episode(

@@ -1,4 +1,4 @@
-"""The room's physics (DESIGN §3, the room ecology): sleep, meals and their empty boxes, the
+"""The room's physics (design §3, the room ecology): sleep, meals and their empty boxes, the
 project (its stages, materials and lasting work come from the scenario's `world.project`), the
 lamp that gathers dust with use after dark and whose contact may work loose, looking at what a
 shelf holds, and calling for help (nobody answers).

@@ -1,4 +1,4 @@
-"""The metric record and the registry that every metric module adds itself to (DESIGN §5)."""
+"""The metric record and the registry that every metric module adds itself to (design §5)."""
 
 from __future__ import annotations
 

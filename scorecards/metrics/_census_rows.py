@@ -2,7 +2,7 @@
 count the same knowers and judge a named source by the same rules; over column lists (see
 `_rows`), computed once per episode.
 
-DESIGN §5: a knower of a proposition is an agent whose last census answer gives the true
+design §5: a knower of a proposition is an agent whose last census answer gives the true
 value after an exposure of its own to the proposition (an answer nothing reached it for is a
 guess, and a guess is not knowledge); the origin agent is never counted. An informant is
 fairly named when it told this agent the proposition (per exposures, any value) at or before

@@ -38,12 +38,6 @@ def table(episode: Episode, name: str, columns: tuple[str, ...]) -> pd.DataFrame
     return frame
 
 
-def said(episode: Episode) -> pd.DataFrame:
-    """The agents' own utterances: a scenario's scripted lines are not anyone's words."""
-    utterances = table(episode, "utterances", UTTERANCES)
-    return utterances[~flag(utterances["scripted"])]
-
-
 def flag(series: pd.Series) -> pd.Series:
     """A nullable boolean column as plain bools, null counting as False."""
     if series.dtype == bool:
@@ -54,16 +48,6 @@ def flag(series: pd.Series) -> pd.Series:
 def ticks(series: pd.Series) -> pd.Series:
     """A tick column as plain int64 (traces never hold a null tick)."""
     return series.astype("int64")
-
-
-def uncertain(modality: pd.Series) -> pd.Series:
-    """Whether a stated modality is a hedge (`likely`, `rumor`); null states nothing."""
-    return flag(modality.notna() & modality.ne(CERTAIN))
-
-
-def certain(modality: pd.Series) -> pd.Series:
-    """Whether a stated modality is `certain`; null states nothing."""
-    return flag(modality.eq(CERTAIN))
 
 
 def episode_end(episode: Episode) -> int:

@@ -1,4 +1,4 @@
-"""`conservation_violations`: an independent recount of the resource ledger (DESIGN §2, §3).
+"""`conservation_violations`: an independent recount of the resource ledger (design §2, §3).
 
 Nothing may appear or disappear except through declared sources and sinks. The harness keeps
 the ledger (events rows with a resource) and snapshots inventories (`state` rows with variable

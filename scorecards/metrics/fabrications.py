@@ -1,4 +1,4 @@
-"""`fabrications`: saying, answering or doing what nothing ever told the agent (DESIGN §5).
+"""`fabrications`: saying, answering or doing what nothing ever told the agent (design §5).
 
 A claim from nowhere: the harness records whether each claim's speaker could know it
 (`utterances.grounded`: exposed to the proposition before, or its origin), and nobody hears an

@@ -1,4 +1,4 @@
-"""`help_loops`: calls for help repeated with no new evidence in between (DESIGN §3)."""
+"""`help_loops`: calls for help repeated with no new evidence in between (design §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`isolation_violations`: an agent asserting what only another agent's mind held (DESIGN §2).
+"""`isolation_violations`: an agent asserting what only another agent's mind held (design §2).
 
 Checked by the harness's evidence, never the agent's own report: what an agent says (its
 utterances, its asserting probe and census answers) against what it was exposed to. Memory

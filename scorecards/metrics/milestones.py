@@ -1,4 +1,4 @@
-"""`milestones`: how far an agent's project got (DESIGN §3, the room ecology's pass criterion)."""
+"""`milestones`: how far an agent's project got (design §3, the room ecology's pass criterion)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the state does (DESIGN §2, "every state earns its place"): arousal narrows attention,
+"""What the state does (design §2, "every state earns its place"): arousal narrows attention,
 skill confidence shifts a choice, mood shifts what is retrieved first, the state sets the tone."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What each metric reads: declared (`Metric.reads`), held to what it does read, and no weight
-on a metric that reads what agents report about themselves (DESIGN §5, no self-report)."""
+on a metric that reads what agents report about themselves (design §5, no self-report)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from scorecard_traces import concat, episode
 
 from scorecards import load_definition, score
 
-schema = pytest.importorskip("harness.engine.schema")  # the trace contract (DESIGN §4)
+schema = pytest.importorskip("harness.engine.schema")  # the trace contract (design §4)
 
 HASHES = {"harness": "h", "instrument": "i", "policy": "p"}
 

@@ -1,4 +1,4 @@
-"""The reference cognitive agent (DESIGN §2) as components, one concern per file — memory,
+"""The reference cognitive agent (design §2) as components, one concern per file — memory,
 beliefs, trust, conversation, planning, life, and either a routine or autonomy — composed three
 ways: a routine villager, an agent on its own in a room (`autonomy: needs`), and a
 character who talks with people outside the simulation (`companion:`, see `companion/`).

@@ -1,4 +1,4 @@
-"""What every composition of the reference agent shares (DESIGN §2): taking in what it
+"""What every composition of the reference agent shares (design §2): taking in what it
 perceives and is told, talking, answering probes, and its state as the map of its components'
 states.
 

@@ -1,4 +1,4 @@
-"""Trust per pair and per domain, apart from familiarity (DESIGN §2, relationships).
+"""Trust per pair and per domain, apart from familiarity (design §2, relationships).
 
 Trust moves only when a claim's outcome is observed independently — seeing for oneself whether
 what X said was so — and each (informant, proposition) is judged once: hearing the same

@@ -1,4 +1,4 @@
-"""The reference agent's life: dynamic state, its pure updaters and its effects (DESIGN §2).
+"""The reference agent's life: dynamic state, its pure updaters and its effects (design §2).
 
 state — `LifeState`, the stored base states; dynamics — drift over time in closed form
 (`advance`), meals, hysteresis, the clock; appraisal — one appraisal per event and the learning

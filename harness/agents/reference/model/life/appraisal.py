@@ -1,4 +1,4 @@
-"""Events and outcomes: one appraisal per event and the learning it drives (DESIGN §2, seed 000).
+"""Events and outcomes: one appraisal per event and the learning it drives (design §2).
 
 Valence and arousal alone cannot tell "the cup slipped" from "someone knocked it over", so each
 important event is appraised once — goal impact, cause, controllability, certainty, threat — and
@@ -19,7 +19,7 @@ from .state import EMOTIONS, Aftershock, LifeState, consumed_key
 
 CAUSES = ("self", "other", "object", "unknown")
 DISGUST_KINDS = frozenset({"disgust", "spoiled", "filth", "contamination"})
-MAX_STEP = 0.2  # one event moves valence and arousal at most this much (seed 000 table)
+MAX_STEP = 0.2  # one event moves valence and arousal at most this much
 MOMENTARY_PUSH = 0.6  # the full-strength push of an appraisal into the momentary layer
 BACKGROUND_SHARE = 0.15  # share of that push that also colours the background
 SOCIAL_SHARE = 0.4  # share that goes into the social layer when another caused the event

@@ -1,4 +1,4 @@
-"""Time and body: how LifeState drifts between events, in closed form (DESIGN §2, "time composes").
+"""Time and body: how LifeState drifts between events, in closed form (design §2, "time composes").
 
 `advance(state, persona, t1, asleep)` jumps from `state.last_minute` to `t1` in one step, so an
 agent that sleeps or walks costs nothing until its next event, and
@@ -7,7 +7,7 @@ constant rate and clamp per interval), within 1e-9 for the exponential decays. T
 only as an additive modulation of felt arousal evaluated at the state's own minute
 (`arousal_level`), never integrated, so it composes too.
 
-Numbers (seed 000 §2 table = DESIGN §2 table; half-lives from seed 003 §2, chosen here):
+Numbers (design §2's table; the half-lives chosen here):
 energy deficit +0.002/min awake, -0.004/min asleep; hunger deficit +0.0015/min; rest and food
 candidates enter above 0.65 and leave below 0.35; a meal -0.45. Valence half-life 3 h, tonic
 arousal 1 h; emotion layers: background 12 h ("a dozen hours"), momentary 20 min ("tens of

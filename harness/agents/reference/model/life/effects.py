@@ -1,6 +1,6 @@
 """What the dynamic state does: derived quantities and the effects other code wires in.
 
-Derived, never stored (seed 000 §2): stress, uncertainty, salience. Effects (DESIGN §2, "every
+Derived, never stored: stress, uncertainty, salience. Effects (design §2, "every
 state earns its place"): felt arousal narrows attention, valence is the mood for mood-congruent
 retrieval, skill confidence shifts a choice, and the state sets the tone of rendered text.
 Emotion changes which memories surface and how things are said, never a memory's content.
@@ -23,7 +23,7 @@ TIRED_AT = 0.65  # the rest candidate threshold
 
 def stress(state: LifeState, levels: Mapping[str, float] | None = None) -> float:
     """0..1 from threat (fear), felt arousal and helplessness (sadness: harm it could not
-    control) — seed 000: "stress comes from threat, arousal and controllability". `levels`:
+    control): stress comes from threat, arousal and controllability. `levels`:
     the state's `emotion_levels`, when already read."""
     fear = emotion_level(state, "fear") if levels is None else levels["fear"]
     sadness = emotion_level(state, "sadness") if levels is None else levels["sadness"]
@@ -47,7 +47,7 @@ def salience(
     need: str | None = None,
 ) -> float:
     """0..1: how strongly a stimulus stands out — abrupt change, goal, relationship and need
-    relevance (seed 000), amplified by felt arousal. With no feature at all it is 0.
+    relevance, amplified by felt arousal. With no feature at all it is 0.
 
     `need` is "rest" or "food": the stimulus serves that need, weighted by the deficit.
     """
@@ -60,7 +60,7 @@ def salience(
 
 def attention_span(state: LifeState) -> int:
     """How many observations get through the attention filter per tick: 6 when calm, narrowing
-    linearly to 2 at full arousal (seed 000: "high arousal narrows attention")."""
+    linearly to 2 at full arousal (high arousal narrows attention)."""
     return math.floor(MAX_SPAN - (MAX_SPAN - MIN_SPAN) * arousal_level(state) + 0.5)
 
 

@@ -1,4 +1,4 @@
-"""Proactive talk: a daily budget and a recoverable hold (DESIGN §2, Conversation; seed 003 §5).
+"""Proactive talk: a daily budget and a recoverable hold (design §2, Conversation).
 
 Wanting to speak is not speaking. `spend` answers "may I speak now?" against a per-day budget
 that resets when the day changes. When the agent holds back, `hold` records a substitute action

@@ -1,5 +1,5 @@
 """Unsatisfiable needs: a need that cannot be met must not drive the same act forever
-(DESIGN §2, Plans and actions; seed 000 §9).
+(design §2, Plans and actions).
 
 A need ("light", "food") has a capped value and methods in order of preference. Each method
 has a retry budget (2 failures by default); past it the method is "unreachable for now" for a

@@ -1,6 +1,6 @@
 """LifeState: the agent's dynamic state at one minute, as one frozen, JSON-round-tripping record.
 
-Only the independent base states are stored (seed 000 §2): the two deficits with their
+Only the independent base states are stored: the two deficits with their
 hysteresis flags, valence, tonic arousal, three layers of five emotions, the permanent baseline
 shift left by scars, fading aftershocks, skill confidence per skill × situation, and which
 (kind of learning, event id) pairs were already consumed. Stress, uncertainty, salience and the

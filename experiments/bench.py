@@ -190,8 +190,11 @@ def trial_overhead(trials: int = 5, agent: str = "reference") -> dict[str, float
 
         client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
         experiment = client.get_experiment_by_name("bench")
-        found = client.search_runs([experiment.experiment_id], "tags.`villagelab.kind` = 'trial'")
-        found = sorted(found, key=lambda run: run.info.start_time)
+        assert experiment is not None  # the search just made it
+        searched = client.search_runs(
+            [experiment.experiment_id], "tags.`villagelab.kind` = 'trial'"
+        )
+        found = sorted(searched, key=lambda run: run.info.start_time)
         parts: dict[str, list[float]] = {}
         cycle: list[float] = []
         on_clock: list[float] = []

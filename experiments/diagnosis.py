@@ -40,7 +40,7 @@ class Diagnosis:
         return {
             name: value
             for name, value in values.items()
-            if BY_NAME[name].requires is None or values.get(BY_NAME[name].requires, True)
+            if (switch := BY_NAME[name].requires) is None or values.get(switch, True)
         }
 
     def describe(self) -> str:

@@ -7,7 +7,7 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from harness import EpisodeRecord, Job, run_serial, write_episode
 from harness.agents import agent_path
@@ -24,7 +24,8 @@ from scorecards import ScorecardDefinition, measure
 class Measures(Protocol):
     """What scores an episode where it ran (an evaluation's `Instrument`)."""
 
-    definition: ScorecardDefinition
+    @property
+    def definition(self) -> ScorecardDefinition: ...
 
     @property
     def applicable(self) -> dict[str, tuple[str, ...]]: ...
@@ -109,13 +110,23 @@ def episodes(
     known."""
     measured = measured or traces_uri is not None
     agent = agent or agent_reference(execution)
-    extra = (instrument.definition, instrument.applicable, traces_uri) if measured else ()
+    extra: tuple[Any, ...] = (
+        (instrument.definition, instrument.applicable, traces_uri) if measured else ()
+    )
     if execution.serial:
         if not measured:
             return run_serial(jobs, policy, agent, budget=execution.budget)
+        definition, applicable = instrument.definition, instrument.applicable
         return (
             measured_episode(
-                j.scenario, dict(policy), j.seed, agent, *extra, budget=execution.budget
+                j.scenario,
+                dict(policy),
+                j.seed,
+                agent,
+                definition,
+                applicable,
+                traces_uri,
+                budget=execution.budget,
             )
             for j in jobs
         )

@@ -292,7 +292,9 @@ def _measured(
     back in full is measured here."""
     if record.measured is not None:
         return record.measured
-    tables = record.tables or read_episode(
-        execution.traces_uri or out, record.scenario, record.seed
-    )
+    tables = record.tables
+    if not tables:
+        where = execution.traces_uri or out
+        assert where is not None  # an episode read back came from a folder or a trace URI
+        tables = read_episode(where, record.scenario, record.seed)
     return measure(tables, instrument.definition, instrument.applicable)

@@ -19,10 +19,13 @@ import warnings
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from policies import InputError
 from villagelab.safe_text import redact
+
+if TYPE_CHECKING:
+    from optuna.storages.journal import BaseJournalBackend
 
 OP_CODES = range(11)  # optuna.storages.journal's JournalOperation: CREATE_STUDY … DISCARD_TRIALS
 
@@ -149,7 +152,8 @@ def open_journal(path: Path) -> Any:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the journal backend is fine for this
-            return JournalStorage(HeldBackend(JournalFileBackend(str(path))))
+            held_backend = HeldBackend(JournalFileBackend(str(path)))  # the backend's methods
+            return JournalStorage(cast("BaseJournalBackend", held_backend))
     except Exception as exc:  # noqa: BLE001 - any replay failure means the records are damaged
         raise JournalDamaged(
             f"{path}: its {records} records do not replay ({type(exc).__name__}: "

@@ -28,7 +28,7 @@ from .study import Decision, storage_for
 
 POLICIES = Path(__file__).resolve().parent.parent / "policies"
 FEW_TRIALS = 30  # below this, fANOVA importances are more noise than signal
-MARKS = {Decision.PROMOTED: "better", Decision.FAILED: "worse"}
+MARKS: dict[str, str] = {Decision.PROMOTED: "better", Decision.FAILED: "worse"}
 
 
 def _trials(backend: Any, names: list[str]) -> list[tuple[str, FrozenTrial]]:

@@ -129,8 +129,8 @@ def earlier_records(
             )
         except (InputError, ValueError):
             prior = None
-        if not isinstance(prior, dict):  # nothing to go by: every episode runs again
-            return {}, [j.key for j in jobs]
+    if not isinstance(prior, dict):  # nothing to go by: every episode runs again
+        return {}, [j.key for j in jobs]
     made_by = {
         **hashes,
         **agent_fields(agent),
@@ -180,7 +180,7 @@ def written_record(
     """An episode already written: its tables read back and checked against their sizes and
     digests (and, for a trace URI, measured here as a worker would have)."""
     root = execution.traces_uri or out
-    tables = read_episode(root, *job.key, digests, sizes)
+    tables = read_episode(root, job.scenario.name, job.seed, digests, sizes)
     record = EpisodeRecord(
         job.scenario.name, job.seed, "ok", None, tables, digests=digests, sizes=sizes or {}
     )

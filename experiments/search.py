@@ -23,6 +23,7 @@ from harness.agents.registry import check_made
 from harness.engine.collecting import heap_frozen
 from harness.engine.episode import setup_for
 from policies import InputError, baseline_path, load_policy
+from policies.purposes import Shortfall
 from villagelab.files import atomic_write_bytes
 from villagelab.interruption import checkpoint
 
@@ -46,6 +47,7 @@ from .study import (
     told,
 )
 from .surface import searched
+from .tracking import Tracker
 from .trial_run import TrialRunner
 from .trials import (
     Evaluator,
@@ -120,6 +122,7 @@ class Search:
         self._substudies: dict[str, optuna.Study] = {}  # local mode: loaded once each
         self.measured = Ledger()  # policies measured, by study: a repeat is told, not run
         self.driver = driver_id()
+        self.tracker: Tracker  # opened by `run` once the journal is claimed (driving.guarded)
         self.startup = len(self.instrument.scenarios)  # one round of every scenario
 
     # --- the loop -------------------------------------------------------------------------------
@@ -186,7 +189,7 @@ class Search:
         previous = signal.signal(signal.SIGINT, self._interrupt)
         status = "FINISHED"
         local: dict[int | None, optuna.Study] = {}  # local mode: one sub-study per champion
-        quiet, tried = 0, set()  # trials since the last promotion; shortfalls tried since
+        quiet, tried = 0, set[Shortfall]()  # trials since the last promotion; shortfalls tried
         with heap_frozen():  # the stack and the stores outlive every trial: not walked again
             try:
                 while True:

@@ -212,7 +212,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         fmt_type = (body.get("response_format") or {}).get("type")
         if fmt_type in self.server.options.refuse:
-            self._error(500, refusal(fmt_type, self.server.options.refuse), "internal_server_error")
+            self._error(
+                500, refusal(str(fmt_type), self.server.options.refuse), "internal_server_error"
+            )
             return
         counters = self.server.counters
         first = next((m["content"] for m in body["messages"] if m["role"] == "user"), "")

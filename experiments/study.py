@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import optuna
+from optuna.study import StudyDirection
 from optuna.trial import TrialState
 
 from policies import InputError
@@ -108,10 +109,10 @@ def open_study(
     if mode == "pareto":
         assert pareto is not None
         pruner = None
-        directions = ["maximize"] * len(pareto.names)
+        directions = [StudyDirection.MAXIMIZE] * len(pareto.names)
     else:
         pruner = AsymptoticWilcoxonPruner(p_threshold=0.1, n_startup_steps=startup_steps)
-        directions = ["maximize"]
+        directions = [StudyDirection.MAXIMIZE]
 
     def find() -> optuna.Study | None:
         try:

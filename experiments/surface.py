@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Iterable
-from typing import Any
+from typing import Any, cast
 
 import optuna
 
 from harness.agents.registry import AgentChoice
 from policies import WHITELIST, InputError, Policy
+from policies.policy import Value
 from policies.purposes import Role
 from scenarios.model import Scenario
 
@@ -99,18 +100,20 @@ def sample(
             values[p.name] = _suggest(trial, p.name, p)
             continue
         if p.kind in ("int", "float"):
-            span = (p.high - p.low) * step  # type: ignore[operator]
+            low, high = cast(float, p.low), cast(float, p.high)  # a number has both bounds
+            at = cast(float, champion[p.name])
+            span = (high - low) * step
             if p.kind == "int":  # at least one whole step either way
                 span = max(1, int(span))
-            lo = max(p.low, champion[p.name] - span)  # type: ignore[operator, type-var]
-            hi = min(p.high, champion[p.name] + span)  # type: ignore[operator, type-var]
+            lo = max(low, at - span)
+            hi = min(high, at + span)
             values[p.name] = (
                 trial.suggest_int(p.name, int(lo), int(hi))
                 if p.kind == "int"
                 else trial.suggest_float(p.name, float(lo), float(hi))
             )
         else:
-            options = [False, True] if p.kind == "bool" else list(p.choices)
+            options: list[Value] = [False, True] if p.kind == "bool" else list(p.choices)
             current = champion[p.name]
             values[p.name] = (
                 options[(options.index(current) + 1) % len(options)] if p.name in keep else current

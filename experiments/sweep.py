@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from policies import BY_NAME, InputError, Policy
+from policies.policy import Value
 
 from .evaluation import Evaluation, Execution, Instrument, evaluate
 
@@ -18,14 +19,14 @@ class SweepPoint:
     metrics: dict[str, dict[str, float]]  # scenario → metric → mean over seeds
 
 
-def parse_values(name: str, text: str) -> list[object]:
+def parse_values(name: str, text: str) -> list[Value]:
     if name not in BY_NAME:
         raise InputError(f"{name!r} is not on the whitelist; see 'villagelab policy show'")
     p = BY_NAME[name]
-    out: list[object] = []
+    out: list[Value] = []
     for raw in text.split(","):
         raw = raw.strip()
-        value: object = (
+        value: Value = (
             raw.lower() == "true"
             if p.kind == "bool"
             else int(raw)
@@ -41,7 +42,7 @@ def parse_values(name: str, text: str) -> list[object]:
 def sweep(
     base: Policy,
     name: str,
-    values: Sequence[object],
+    values: Sequence[Value],
     instrument: Instrument,
     seeds: Sequence[int],
     execution: Execution,

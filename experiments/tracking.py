@@ -249,7 +249,7 @@ class Tracker:
         instances: int,
         timing: Callable[[], dict[str, float]] | None = None,
     ) -> None:
-        planned = {"instances_run": len(reported), "instances_planned": instances}
+        planned: dict[str, float] = {"instances_run": len(reported), "instances_planned": instances}
         measured = _instances(reported) + _metrics(planned)
         self.end_trial(run_id, Decision.PRUNED, reason, "FINISHED", timing, measured=measured)
 

@@ -183,8 +183,8 @@ class TrialRunner:
             objective = card.objective if card.objective is not None else 0.0
             violation = math.fsum(over.values())
             with clock.part("optuna"), held(self.storage):  # one journal write
-                for name, value in over.items():  # Optuna: feasible when every value is ≤ 0
-                    trial.set_constraint(name, value)
+                for name, amount in over.items():  # Optuna: feasible when every one is ≤ 0
+                    trial.set_constraint(name, amount)
                 record_decision(trial, decision, reason, objective=objective, violation=violation)
                 blocked = promotion.blocked_by_tolerance(
                     judged, card, standing.card, self.definition

@@ -207,7 +207,7 @@ class Evaluator:
         total = len(self.jobs(seeds))
         stream = stream if stream is not None else self.stream(policy, seeds)
         parts: list[Values] = []
-        records = []
+        records: list[Any] = []
         reported: list[tuple[int, float]] = []
         waited = 0.0
         held = HeldReports(self.hold)
@@ -239,7 +239,7 @@ class Evaluator:
                     if prune:
                         raise Pruned(reported, records)
         finally:
-            stream.close()  # cancels whatever a pruned trial did not consume
+            stream.close()  # type: ignore[attr-defined]  # a generator: cancels what is left
             clock.add("waiting", waited)
             with clock.part("optuna"):
                 held.write()

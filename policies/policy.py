@@ -20,7 +20,7 @@ from pydantic import (
     create_model,
 )
 
-from villagelab.yamlsource import InputError, YamlSource, format_location, listing, shown
+from villagelab.yamlsource import InputError, Location, YamlSource, format_location, listing, shown
 
 from .param import Param
 from .whitelist import BY_NAME, WHITELIST
@@ -43,15 +43,14 @@ def _build_schema() -> type[BaseModel]:
     families: dict[str, dict[str, Any]] = {}
     for p in WHITELIST:
         family, key = p.name.split(".", 1)
-        constraint = {} if p.low is None else {"ge": p.low, "le": p.high}
+        constraint: dict[str, Any] = {} if p.low is None else {"ge": p.low, "le": p.high}
         families.setdefault(family, {})[key] = (_field_type(p) | None, Field(None, **constraint))
     models = {
         f: create_model(f"{f.title()}Values", __config__=strict, **fields)
         for f, fields in families.items()
     }
-    return create_model(
-        "PolicyFile", __config__=strict, **{f: (m | None, None) for f, m in models.items()}
-    )
+    optional: dict[str, Any] = {f: (m | None, None) for f, m in models.items()}
+    return create_model("PolicyFile", __config__=strict, **optional)
 
 
 _PolicyFile = _build_schema()
@@ -140,7 +139,7 @@ def load_policy(path: str | Path) -> Policy:
     if not isinstance(source.data, dict):
         raise source.error((), "expected a mapping of parameter families (memory:, sharing:, ...)")
     for family, group in source.data.items():  # an empty value is a slip, not "the default"
-        empties = [(family,)] if group is None else []
+        empties: list[Location] = [(family,)] if group is None else []
         if isinstance(group, dict):
             empties += [(family, key) for key, value in group.items() if value is None]
         for where in empties:

@@ -76,6 +76,7 @@ def _sizes(s: Scenario, bounds: Bounds) -> Iterator[Problem]:
         yield ("start",), f"a start within the first {START_DAYS} days"
     if len(s.agents) > bounds.agents:
         yield ("agents",), f"at most {bounds.agents:,} agents{bounds.hint}"
+    where: tuple[str | int, ...]  # paths of any length below
     for where, items in (
         (("world", "places"), s.world.places),
         (("world", "roads"), s.world.roads),

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from villagelab.yamlsource import InputError, YamlSource, listing
+from villagelab.yamlsource import InputError, Location, YamlSource, listing
 
 from . import checks as semantic
 from .checks import DEFAULT, Bounds
@@ -56,11 +56,12 @@ def load_scenario(
     return scenario
 
 
-def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
+def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
     """Yield (path, expectation) for every reference to something the file does not declare."""
     places = [p.id for p in s.world.places]
     agents = [a.id for a in s.agents]
     props = [t.proposition for t in s.truth]
+    where: Location  # paths of any length below
     for label, ids, where in (
         ("place", places, ("world", "places")),
         ("agent", agents, ("agents",)),
@@ -76,21 +77,21 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
                 yield (*where, i), f"duplicate {label} id {ident!r}; expected unique ids"
             seen.add(ident)
 
-    def place(ref: str, where: tuple) -> list:  # type: ignore[type-arg]
+    def place(ref: str, where: Location) -> list[semantic.Problem]:
         return (
             []
             if ref in places
             else [(where, f"unknown place {ref!r}; expected one of {', '.join(places)}")]
         )
 
-    def agent(ref: str, where: tuple) -> list:  # type: ignore[type-arg]
+    def agent(ref: str, where: Location) -> list[semantic.Problem]:
         return (
             []
             if ref in agents
             else [(where, f"unknown agent {ref!r}; expected one of {', '.join(agents)}")]
         )
 
-    def prop(ref: str, where: tuple) -> list:  # type: ignore[type-arg]
+    def prop(ref: str, where: Location) -> list[semantic.Problem]:
         return (
             []
             if ref in props
@@ -105,7 +106,7 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
             ]
         )
 
-    def moment(value: int | None, where: tuple) -> list:  # type: ignore[type-arg]
+    def moment(value: int | None, where: Location) -> list[semantic.Problem]:
         if value is None or s.start <= value <= s.end:
             return []
         return [(where, "a moment within the scenario's duration (from its start to its end)")]
@@ -232,7 +233,7 @@ def _cross_reference_problems(s: Scenario):  # type: ignore[no-untyped-def]
             yield from prop(line.about, (*where, "about"))
         yield from moment(line.at, (*where, "at"))
         yield from moment(line.due, (*where, "due"))
-    for i, p in enumerate(s.probes):
-        yield from agent(p.agent, ("probes", i, "agent"))
-        yield from prop(p.proposition, ("probes", i, "proposition"))
-        yield from moment(p.at, ("probes", i, "at"))
+    for i, probe in enumerate(s.probes):
+        yield from agent(probe.agent, ("probes", i, "agent"))
+        yield from prop(probe.proposition, ("probes", i, "proposition"))
+        yield from moment(probe.at, ("probes", i, "at"))

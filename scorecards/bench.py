@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from .definition import ScorecardDefinition, load_definition
 from .scorecard import score
@@ -65,6 +66,11 @@ class _Draw:
         return out
 
 
+def _or_none(cond: ArrayLike, x: ArrayLike) -> np.ndarray:
+    """`np.where(cond, x, None)`: `x` where `cond` holds, None elsewhere (an object column)."""
+    return np.where(cond, x, None)  # type: ignore[call-overload]  # numpy's stubs lack y=None
+
+
 def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
     """truth, exposures, utterances, probes."""
     names, pick, n_ep = d.names, d.pick, d.episodes
@@ -93,7 +99,7 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "value": pick(("yes", "yes", "no"), n),
             "modality": pick(MODALITIES, n),
             "channel": channel,
-            "from_agent": np.where(channel == "told", pick(names, n), None),
+            "from_agent": _or_none(channel == "told", pick(names, n)),
         }
     )
     key = d.rows(int(rows * SHARES["utterances"]))
@@ -156,14 +162,14 @@ def _behaviour(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "target": pick(("bakery", "market", "lamp", "sink"), n, 0.1),
             "plan_id": 1,
             "ok": rng.random(n) < 0.8,
-            "decision_point": np.where(decided, "bread_day_2", None),
-            "proposition": np.where(decided, pick(PROPOSITIONS[:2], n), None),
-            "in_line": np.where(decided, rng.random(n) < 0.6, None),
-            "horizon": np.where(decided, 12, None),
+            "decision_point": _or_none(decided, "bread_day_2"),
+            "proposition": _or_none(decided, pick(PROPOSITIONS[:2], n)),
+            "in_line": _or_none(decided, rng.random(n) < 0.6),
+            "horizon": _or_none(decided, 12),
             "request_id": pick(("r1", "r2"), n, 0.8),
             # the errand's own target, and what a guess away from it gets (no draws)
-            "planned": np.where(decided, "bakery", None),
-            "chance": np.where(decided, 0.5, None),
+            "planned": _or_none(decided, "bakery"),
+            "chance": _or_none(decided, 0.5),
         }
     )
     episodes = np.arange(d.episodes)  # one point per episode, drawn without the generator
@@ -297,18 +303,18 @@ def _conversation(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
         "turn": "line",
         "line_id": line,
         "text": "words",
-        "proposition": np.where(asks, pick(PROPOSITIONS, n), None),
-        "value": np.where(valued, pick(("yes", "no"), n), None),
+        "proposition": _or_none(asks, pick(PROPOSITIONS, n)),
+        "value": _or_none(valued, pick(("yes", "no"), n)),
         "kind": kind,
         "tier": tier,
-        "due": np.where(kind == "promise", key["tick"] + rng.integers(0, 40, n), None),
-        "gap": np.where(kind == "greeting", pick((3, 30, 3000, 6000), n), None),
+        "due": _or_none(kind == "promise", key["tick"] + rng.integers(0, 40, n)),
+        "gap": _or_none(kind == "greeting", pick((3, 30, 3000, 6000), n)),
     }
     frame = pd.DataFrame(lines)
     reply = frame.assign(
         speaker=frame["agent"], listener=frame["speaker"], turn="reply", text=pick(REPLIES, n),
         kind=None, tier=None, due=None, gap=None,
-        value=np.where(asks, pick(("yes", "no"), n), None),
+        value=_or_none(asks, pick(("yes", "no"), n)),
     )  # fmt: skip
     proactive = frame.sample(frac=0.5, random_state=0).assign(
         speaker=lambda f: f["agent"], listener="player", turn="proactive", line_id=None,

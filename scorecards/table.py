@@ -48,7 +48,7 @@ def render_table(scorecard: Scorecard, comparison: Comparison | None = None) -> 
     diffs = {} if comparison is None else {(d.scenario, d.metric): d for d in comparison.metrics}
 
     def row(scope: str, name: str, m: MetricSummary, diff: MetricDiff | None) -> None:
-        cells = [
+        cells: list[str | Text] = [
             _literal(scope),
             _literal(name),
             _ARROW[m.direction],
@@ -59,7 +59,7 @@ def render_table(scorecard: Scorecard, comparison: Comparison | None = None) -> 
         table.add_row(*cells, *(_diff_cells(diff) if comparison is not None else []))
 
     low, high = scorecard.objective_ci or (None, None)
-    cells = [
+    cells: list[str | Text] = [
         "all",
         "objective",
         "↑",

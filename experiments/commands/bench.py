@@ -149,7 +149,7 @@ def bench(
     for column in ("figure", "goal", "measured"):
         table.add_column(column)
     small = [n for n in (10, 100) if n < large] if scale else [10, agents]
-    costs = {}
+    costs: dict[int, Any] = {}
     ours, theirs = [], []
     for _ in range(5):  # ours and the yardstick interleaved, the lowest of five taken
         for n in sorted(set(small)):

@@ -17,7 +17,9 @@ from harness.engine.contract import (
     Claim,
     DiagnosticRow,
     Intent,
+    IntentKind,
     Meaning,
+    Modality,
     Observation,
     ObservationKind,
     Sense,
@@ -60,7 +62,12 @@ class SimpleAgent:
         ):
             source = "self" if obs.speaker is None else obs.speaker
             claim = Claim(
-                obs.meaning, obs.value, obs.modality or "certain", source, obs.privacy, obs.audience
+                obs.meaning,
+                obs.value,
+                obs.modality or Modality.CERTAIN,
+                source,
+                obs.privacy,
+                obs.audience,
             )
             self.recent = [c for c in self.recent if c.proposition != claim.proposition]
             self.recent = [*self.recent, claim][-KEEP:]
@@ -83,10 +90,12 @@ class SimpleAgent:
                 elif blocker is not None:  # the first other place it knows for the action
                     known = self.spec.knows_where.get(errand.action, ())
                     target = next((p for p in known if p != errand.target), errand.target)
-                intents.append(Intent("act", target, errand.action, None, f"{errand.id}@{day}"))
+                intents.append(
+                    Intent(IntentKind.ACT, target, errand.action, None, f"{errand.id}@{day}")
+                )
                 self.busy = True
             else:
-                intents.append(Intent("move", what))
+                intents.append(Intent(IntentKind.MOVE, what))
         return intents
 
     def wake_at(self, now: int) -> int:

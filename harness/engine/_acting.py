@@ -30,6 +30,7 @@ class Acting:
     _deliver: Any
     _drain: Any
     _signs_at: Any
+    _ledger: Any
 
     def _execute(self, name: str, intent: Intent, now: int) -> None:
         reason = self._invalid(intent)

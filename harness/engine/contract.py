@@ -73,7 +73,7 @@ class Claim:
     # a reply to a promise it cannot keep at the moment asked: the moment it offers instead
     offered: int | None = None
 
-    __post_init__ = coerce_enums
+    __post_init__ = coerce_enums  # type: ignore[misc]  # quick_init inlines this very function
 
     @property
     def proposition(self) -> str:
@@ -124,7 +124,7 @@ class Observation:
     # an arrival: who else is there, sorted by name (as `detail` names them, split already)
     company: tuple[str, ...] = ()
 
-    __post_init__ = coerce_enums
+    __post_init__ = coerce_enums  # type: ignore[misc]  # quick_init inlines this very function
 
 
 @quick_init
@@ -144,7 +144,7 @@ class Intent:
     item: str | None = None
     minutes: int | None = None  # how long to keep at it (sleep); default: the action's own
 
-    __post_init__ = coerce_enums
+    __post_init__ = coerce_enums  # type: ignore[misc]  # quick_init inlines this very function
 
 
 @quick_init
@@ -163,7 +163,7 @@ class Answer:
     origin: str | None = None
     replaced_by: str | None = None
 
-    __post_init__ = coerce_enums
+    __post_init__ = coerce_enums  # type: ignore[misc]  # quick_init inlines this very function
 
 
 @dataclass(frozen=True)

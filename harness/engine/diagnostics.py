@@ -46,7 +46,7 @@ class BeliefChange:
     told_by: str | None
     status: BeliefStatus
 
-    __post_init__ = coerce_enums
+    __post_init__ = coerce_enums  # type: ignore[misc]  # quick_init inlines this very function
 
 
 @quick_init

@@ -11,9 +11,10 @@ so a restored run continues byte-identically.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import asdict, fields
 from operator import attrgetter
-from typing import Any, Self
+from typing import Any, Self, cast
 
 import pyarrow as pa
 
@@ -36,17 +37,25 @@ from .contract import (
     Observation,
     ObservationKind,
 )
-from .diagnostics import INVENTORY, StateSnapshot, own_state
+from .diagnostics import INVENTORY, StateSample, StateSnapshot, own_state
 from .diagnostics import ROW_TYPES as DIAGNOSTICS
 from .positions import Position, Whereabouts
 from .recorder import Recorder
 from .rng import Draws
 from .world import Move, World
 
-_ROW_VALUES: dict[type, Any] = {}
+_ROW_VALUES: dict[type, Callable[[Any], Any]] = {}
 
 
-def _row_values(kind: type, rec: Recorder) -> Any:
+def _first_row(agent: str, row: object, rec: Recorder) -> Callable[[Any], Any]:
+    """A diagnostic row type's first row: checked, and its getter made."""
+    if not isinstance(row, DIAGNOSTICS):
+        kinds = ", ".join(k.__name__ for k in DIAGNOSTICS)
+        raise TypeError(f"agent {agent}: a diagnostic row {row!r}; expected {kinds}")
+    return _row_values(type(row), rec)
+
+
+def _row_values(kind: Any, rec: Recorder) -> Callable[[Any], Any]:
     """A diagnostic row type's minute, event id and values in its table's column order (a
     field the row lacks is null), as one getter made once per type: `Recorder.add_row`'s
     row (a record of several rows, `StateSnapshot`, gives their cells one after another)."""
@@ -352,15 +361,10 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         for row in rows:
             kind = type(row)
             if kind is not last:  # rows come in runs of a kind (an hour's state samples)
-                values = _ROW_VALUES.get(kind)
-                if values is None:  # a row type's first row: checked, and its getter made
-                    if not isinstance(row, DIAGNOSTICS):
-                        kinds = ", ".join(k.__name__ for k in DIAGNOSTICS)
-                        raise TypeError(f"agent {name}: a diagnostic row {row!r}; expected {kinds}")
-                    values = _row_values(kind, self.rec)
+                values = _ROW_VALUES.get(kind) or _first_row(name, row, self.rec)
                 last, table = kind, kind.table
-            if table == "state":
-                own_state(name, row)
+            if table == "state":  # the state table's rows are StateSample or StateSnapshot
+                own_state(name, cast("StateSample | StateSnapshot", row))
             add(table, values(row))
 
     def _deliver(self, name: str, obs: Observation) -> None:

@@ -32,7 +32,7 @@ def quick_init(cls: T) -> T:
     lines = []
     post = getattr(cls, "__post_init__", None)
     if post is coerce_enums:  # the enum fields coerced in line, as coerce_enums would
-        for name, kind in cls.ENUMS.items():
+        for name, kind in cls.ENUMS.items():  # type: ignore[attr-defined]  # with coerce_enums
             defaults[f"_enum_{name}"] = kind
             lines.append(f"    if {name} is not None and type({name}) is not _enum_{name}:")
             lines.append(f"        {name} = _enum_{name}({name})")
@@ -43,6 +43,6 @@ def quick_init(cls: T) -> T:
     exec(source, defaults)  # noqa: S102 - made from the class's own field names, as dataclasses does
     init = defaults["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__doc__ = cls.__init__.__doc__
-    cls.__init__ = init
+    init.__doc__ = cls.__init__.__doc__  # type: ignore[misc]  # the class's own, replaced here
+    cls.__init__ = init  # type: ignore[misc]
     return cls

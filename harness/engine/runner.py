@@ -102,17 +102,20 @@ def _execute(
         return EpisodeRecord(scenario.name, seed, exc.status, str(exc), model_usage=usage)
     except MemoryError:
         return EpisodeRecord(
-            scenario.name, seed, "out_of_memory", "MemoryError: the process ran out of memory"
+            scenario.name,
+            seed,
+            EpisodeStatus.OUT_OF_MEMORY,
+            "MemoryError: the process ran out of memory",
         )
     except AgentCrash as exc:  # agent code behind the boundary: its own words, as in process
-        return EpisodeRecord(scenario.name, seed, "crashed", exc.detail)
+        return EpisodeRecord(scenario.name, seed, EpisodeStatus.CRASHED, exc.detail)
     except Exception as exc:  # noqa: BLE001 - a crash is a result, recorded with its cause
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        return EpisodeRecord(scenario.name, seed, "crashed", detail)
+        return EpisodeRecord(scenario.name, seed, EpisodeStatus.CRASHED, detail)
     return EpisodeRecord(
         scenario.name,
         seed,
-        "ok",
+        EpisodeStatus.OK,
         None,
         tables,
         model_usage=model_usage(tables.get("llm_calls")),
@@ -175,7 +178,7 @@ def _private_cluster() -> None:
     has Ray re-read them, as Ray itself does when it turns token mode on."""
     os.environ.update(local_cluster_environment())
     from ray._private import ray_constants
-    from ray._raylet import AuthenticationTokenLoader, Config
+    from ray._raylet import AuthenticationTokenLoader, Config  # type: ignore[attr-defined]
 
     ray_constants.ENABLE_RAY_CLUSTER = False
     Config.initialize("")
@@ -325,19 +328,21 @@ class RayBatch:
                 record = EpisodeRecord(
                     job.scenario.name,
                     job.seed,
-                    "timed_out",
+                    EpisodeStatus.TIMED_OUT,
                     f"no result within {self._last_resort:g} s (the worker did not answer)",
                 )
             except ray.exceptions.OutOfMemoryError as exc:  # Ray's memory monitor killed it
                 reason = str(exc).splitlines()[0]
-                record = EpisodeRecord(job.scenario.name, job.seed, "out_of_memory", reason)
+                record = EpisodeRecord(
+                    job.scenario.name, job.seed, EpisodeStatus.OUT_OF_MEMORY, reason
+                )
             except ray.exceptions.RayError as exc:
                 reason = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
                 if tries < RETRIES:
                     tries, retried = tries + 1, reason
                     self.pending[job.key] = self._submit(job)
                     continue
-                record = EpisodeRecord(job.scenario.name, job.seed, "failed", reason)
+                record = EpisodeRecord(job.scenario.name, job.seed, EpisodeStatus.FAILED, reason)
             return replace(record, retried=retried)
 
     @property

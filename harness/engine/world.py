@@ -27,7 +27,7 @@ class Move:
 class World:
     places: tuple[str, ...]
     roads: dict[str, dict[str, int]]
-    facts: dict[str, bool | int | str] = field(default_factory=dict)
+    facts: dict[str, bool | int | float | str] = field(default_factory=dict)
     stock: dict[tuple[str, str], int] = field(default_factory=dict)  # (holder, resource) → n
     daylight: tuple[int, int] | None = None  # minutes of the day with light from outside
     minute: int = 0  # the world's clock, set by the tick loop

@@ -105,24 +105,24 @@ def _decisions(episode: Episode) -> list[Decision] | None:
         facing = {a for a in by_proposition.get(prop, ()) if first[a, prop] <= close}
         facing |= {a for a, p in acts if eq(p, point)}
         for agent in sorted(facing, key=str):
-            i = acts.get((agent, point))
+            row = acts.get((agent, point))
             exposed = first.get((agent, prop))
-            if i is None:
+            if row is None:
                 out.append(Decision(agent, point, prop, exposed, None, False, 1.0))
                 continue
-            horizon = max(float(1 if horizons[i] is None else horizons[i]), 1.0)
+            horizon = max(float(1 if horizons[row] is None else horizons[row]), 1.0)
             out.append(
                 Decision(
                     agent,
                     point,
                     prop,
                     exposed,
-                    int(ticks[i]),
-                    bool(in_line[i]),
+                    int(ticks[row]),
+                    bool(in_line[row]),
                     horizon,
-                    targets[i],
-                    planned[i],
-                    None if chance[i] is None else float(chance[i]),
+                    targets[row],
+                    planned[row],
+                    None if chance[row] is None else float(chance[row]),
                 )
             )
     return out

@@ -158,7 +158,7 @@ def _readings(episode: Episode) -> list[Read]:
     start, per_tick = clock(episode)
     fields = ("agent", "proposition", "value", "tick", "event_id")
     rows = rows_where(episode, "exposures", "channel", "read", fields)
-    return [Read(*row, start + row[3] * per_tick) for row in rows]
+    return [Read(a, p, v, t, e, start + t * per_tick) for a, p, v, t, e in rows]
 
 
 def emergency_numbers(episode: Episode) -> dict[str, tuple[str, ...]]:

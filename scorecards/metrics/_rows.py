@@ -10,7 +10,7 @@ groupby does, so the values stay exactly those of the DataFrame definitions.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -91,9 +91,12 @@ def hedge(modality: object) -> bool:
     return modality is not None and modality != "certain"
 
 
-def earliest(rows: Iterable[tuple[Hashable, int]]) -> dict[Hashable, int]:
+K = TypeVar("K", bound=Hashable)
+
+
+def earliest(rows: Iterable[tuple[K, int]]) -> dict[K, int]:
     """The least tick per key; keys holding None are skipped (pandas' groupby drops them)."""
-    out: dict[Hashable, int] = {}
+    out: dict[K, int] = {}
     for key, tick in rows:
         if isinstance(key, tuple) and None in key:
             continue

@@ -111,7 +111,7 @@ def _whole_units(episode: Episode) -> float | None:
     every sum is exact, whatever order pandas adds in); `_FRACTIONS` otherwise."""
     require(episode, "events", MOVES)
     require(episode, "state", STATE)
-    fields = ("resource", "kind", "holder", "delta", "tick", "event_id")
+    fields: tuple[str, ...] = ("resource", "kind", "holder", "delta", "tick", "event_id")
     resources, kinds, holders, deltas, ticks, events = columns(episode, "events", fields)
     moves = [
         (r, k, h, 0.0 if d is None else float(d), int(t), int(e))

@@ -23,7 +23,7 @@ def help_loops(episode: Episode) -> float:
     metric, see `score(applicable=...)`).
     """
     require(episode, "actions", ("agent", "action", "target"))
-    fields = ("agent", "action", "target", "tick", "event_id")
+    fields: tuple[str, ...] = ("agent", "action", "target", "tick", "event_id")
     agents, actions, targets, ticks, events = columns(episode, "actions", fields)
     calls = [
         (agents[i], int(ticks[i]), int(events[i]), NULL if targets[i] is None else targets[i])

@@ -21,7 +21,7 @@ def _assertions(episode: Episode) -> list[tuple[Any, Any, Any, int]]:
     the agents' own utterances, then the probe answers that give a value."""
     require(episode, "utterances", UTTERANCES)
     require(episode, "probes", ANSWERED)
-    fields = ("speaker", "proposition", "value", "tick", "scripted")
+    fields: tuple[str, ...] = ("speaker", "proposition", "value", "tick", "scripted")
     speakers, props, values, ticks, scripted = columns(episode, "utterances", fields)
     spoken = [
         (speakers[i], props[i], values[i], int(ticks[i]))

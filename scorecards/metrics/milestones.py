@@ -25,9 +25,10 @@ def milestones(episode: Episode) -> float:
         if eq(k, "milestone")
     ]
     first: dict[str, tuple[int, int, str]] = {}  # each agent's first milestone (a fixed order)
-    for agent, *order in reached:
-        if agent not in first or tuple(order) < first[agent]:
-            first[agent] = (order[0], order[1], order[2])
+    for agent, tick, event, detail in reached:
+        order = (tick, event, detail)
+        if agent not in first or order < first[agent]:
+            first[agent] = order
     return float(sum(detail != first[agent][2] for agent, _, _, detail in reached))
 
 

@@ -6,7 +6,7 @@ embeds its figures as base64 PNG. Both are written atomically next to the scorec
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -15,7 +15,7 @@ from villagelab.files import atomic_write_bytes
 
 from ..compare import Comparison
 from ..scorecard import Scorecard
-from ._blocks import Block, Figure, Heading, References, Table, Text, interval, num
+from ._blocks import Block, Figure, Figures, Heading, References, Table, Text, interval, num
 from ._comparison import ordered, worse_by
 from ._diffusion import diffusion_curves
 from ._document import build
@@ -62,15 +62,14 @@ def write_reports(
     from . import _plots  # matplotlib only when a report is drawn
 
     curves = diffusion_curves(traces)
-    figures = {
+
+    def diffusion(sc: str) -> Callable[[], str | None]:  # binds sc (mypy types no `sc=sc` lambda)
+        return lambda: _plots.diffusion_png(curves, sc, (references or {}).get(sc))
+
+    figures: Figures = {
         "metrics": lambda: _plots.metrics_png(scorecard),
         **({"comparison": lambda: _plots.comparison_png(comparison, failed)} if comparison else {}),
-        **{
-            f"diffusion:{sc}": (
-                lambda sc=sc: _plots.diffusion_png(curves, sc, (references or {}).get(sc))
-            )
-            for sc in sorted(curves["scenario"].unique())
-        },
+        **{f"diffusion:{sc}": diffusion(sc) for sc in sorted(curves["scenario"].unique())},
     }
     blocks = build(scorecard, curves, comparison, title, figures, context, failed, references)
     return write_document(blocks, folder, title)

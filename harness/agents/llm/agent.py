@@ -29,6 +29,7 @@ from harness.engine.contract import (
     Intent,
     Meaning,
     Observation,
+    Privacy,
 )
 from scenarios import day_of
 
@@ -288,7 +289,7 @@ class LLMAgent:
                     exp.value or "true",
                     item["modality"],
                     source,
-                    exp.privacy,
+                    Privacy(exp.privacy),
                     exp.audience,
                     text=item["words"] or None,
                 )

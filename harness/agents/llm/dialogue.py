@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.agents.reference.model import memory as mem
-from harness.engine.contract import Claim, Meaning, Observation
+from harness.engine.contract import Claim, Meaning, Modality, Observation, Privacy
 
 from . import phrasing, words
 from .calls import Purpose
@@ -135,19 +135,19 @@ class Conversations:
                 exp = recalled[0] if recalled else None
                 meaning = self.agent.meanings.get(prop, CHAT)
                 value = exp.value if exp is not None and exp.value else ""
-                said.append(Claim(meaning, value, "certain", "self", text=reply["words"]))
+                said.append(Claim(meaning, value, Modality.CERTAIN, "self", text=reply["words"]))
         return said
 
     def _claim(self, exp: mem.Experience | None, text: str) -> Claim:
         if exp is None:
-            return Claim(CHAT, "", "certain", "self", text=text)
+            return Claim(CHAT, "", Modality.CERTAIN, "self", text=text)
         source = exp.told_by if exp.channel not in phrasing.FIRST_HAND else "self"
         return Claim(
             self.agent.meanings[exp.proposition or ""],
             exp.value or "",
-            "certain",
+            Modality.CERTAIN,
             source,
-            exp.privacy,
+            Privacy(exp.privacy),
             exp.audience,
             text=text,
         )

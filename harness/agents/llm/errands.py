@@ -15,7 +15,7 @@ from typing import Any
 from harness.agents.reference.context import Diagnostics
 from harness.agents.reference.model import memory as mem
 from harness.agents.reference.model.planning import Slot
-from harness.engine.contract import AgentSetup, Intent, Observation, Request
+from harness.engine.contract import AgentSetup, Intent, IntentKind, Observation, Request
 from harness.engine.diagnostics import PlanNote
 
 from . import phrasing
@@ -58,7 +58,7 @@ class Errands:
             if self.busy is not None:
                 continue
             if slot.kind == "move":
-                intents.append(Intent("move", slot.place or self.setup.spec.home))
+                intents.append(Intent(IntentKind.MOVE, slot.place or self.setup.spec.home))
             elif slot.kind == "errand":
                 intent = self._errand(self.errands[slot.errand or ""], slot.day, now)
                 if intent is not None:
@@ -111,7 +111,7 @@ class Errands:
                 "model" if reply else "unparsable reply: the plan as it was",
             )
         )
-        return None if action == STAY else Intent("act", target, action, plan_id, goal)
+        return None if action == STAY else Intent(IntentKind.ACT, target, action, plan_id, goal)
 
     def _request_step(self, now: int) -> list[Intent]:
         for rid in sorted(self.requests):
@@ -120,8 +120,8 @@ class Errands:
                 continue
             self.busy = f"request:{rid}"
             if step == 0:
-                return [Intent("act", r.source, "pick_up", None, self.busy, rid, r.item)]
-            return [Intent("act", r.place, r.action, None, self.busy, rid, r.item)]
+                return [Intent(IntentKind.ACT, r.source, "pick_up", None, self.busy, rid, r.item)]
+            return [Intent(IntentKind.ACT, r.place, r.action, None, self.busy, rid, r.item)]
         return []
 
     def request(self, request: Request) -> None:

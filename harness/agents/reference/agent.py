@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from harness.engine.contract import AgentSetup, Answer, Claim, Intent, Modality, Observation
-from harness.engine.diagnostics import MemoryOp
+from harness.engine.diagnostics import DiagnosticRow, MemoryOp
 
 from .beliefs import Beliefs
 from .context import FIRST_HAND, Diagnostics
@@ -117,7 +117,7 @@ class ReferenceBase:
             component.set_state(state[name])
         self.log.drain()  # what construction wrote (its knowledge) was traced by the saved run
 
-    def drain_diagnostics(self) -> list[tuple[str, dict[str, Any]]]:
+    def drain_diagnostics(self) -> list[DiagnosticRow]:
         return self.log.drain()
 
     # --- what a composition fills in -------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from harness.engine.contract import AgentSetup, Intent, Observation
+from harness.engine.contract import AgentSetup, Intent, IntentKind, Observation
 from scenarios import day_of
 from scenarios.room import RoomKnowledge
 
@@ -118,8 +118,9 @@ class Autonomy:
         mind = commit(mind, choice, persona, now)
         if choice.action == "sleep":  # nights differ: the seed moves waking by up to ±40 min
             jitter = int(ctx.draws.uniform("sleep", ctx.name, now) * 9) * 10 - 40
-            choice = replace(choice, minutes=max(20, (choice.minutes or 60) + jitter))
-            mind = replace(mind, asleep_until=now + choice.minutes)
+            minutes = max(20, (choice.minutes or 60) + jitter)
+            choice = replace(choice, minutes=minutes)
+            mind = replace(mind, asleep_until=now + minutes)
         practice = next(
             (p.id for p in persona.practices if choice.reason.startswith(f"practice {p.id}")),
             None,
@@ -140,7 +141,7 @@ class Autonomy:
         planning.busy = plan.goal
         return [
             Intent(
-                "act",
+                IntentKind.ACT,
                 choice.target,
                 choice.action,
                 plan.plan_id,

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, replace
 from typing import Any
 
-from harness.engine.contract import AgentSetup, Answer, BeliefStatus, Meaning, Sense
+from harness.engine.contract import AgentSetup, Answer, BeliefStatus, Meaning, Modality, Sense
 from harness.engine.diagnostics import BeliefChange
 from harness.engine.lifecycle import transition
 
@@ -48,7 +48,7 @@ class Beliefs:
                 proposition=b.proposition,
                 value=b.value,
                 confidence=b.confidence,
-                modality=b.modality,
+                modality=Modality(b.modality),
                 origin=b.origin,
                 told_by=b.told_by,
                 status=b.status,
@@ -146,5 +146,5 @@ class Beliefs:
         if b is None or b.status is BeliefStatus.FORGOTTEN:
             return Answer(None, None, None)
         if b.first_hand:
-            return Answer(b.value, b.modality, "self", "self", b.superseded_by)
-        return Answer(b.value, b.modality, b.told_by, b.origin, b.superseded_by)
+            return Answer(b.value, Modality(b.modality), "self", "self", b.superseded_by)
+        return Answer(b.value, Modality(b.modality), b.told_by, b.origin, b.superseded_by)

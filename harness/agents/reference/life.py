@@ -88,7 +88,7 @@ class Life:
         s = self.state
         levels = life.emotion_levels(s)  # in EMOTIONS order, as SAMPLED names them
         values = [s.valence, s.arousal, life.stress(s, levels), *levels.values()]
-        variables = SAMPLED
+        variables: tuple[str, ...] = SAMPLED
         if self.trace_needs:  # the needs first, where they drive choices
             values = [s.energy_deficit, s.hunger_deficit, *values]
             variables = NEEDS_SAMPLED

@@ -11,7 +11,15 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Any
 
-from harness.engine.contract import AgentSetup, Intent, Observation, Sense
+from harness.engine.contract import (
+    AgentSetup,
+    Channel,
+    Intent,
+    IntentKind,
+    Observation,
+    ObservationKind,
+    Sense,
+)
 from scenarios import day_of
 
 from .beliefs import Beliefs
@@ -96,7 +104,9 @@ class Routine:
         while self.gatherings and self.gatherings[0][0] <= now and planning.busy is None:
             _, goal = self.gatherings.pop(0)
             plan = planning.plans[goal]
-            intents.append(Intent("act", plan.target, plan.action, plan.plan_id, plan.goal))
+            intents.append(
+                Intent(IntentKind.ACT, plan.target, plan.action, plan.plan_id, plan.goal)
+            )
             planning.busy = plan.goal
         if planning.busy is None:
             intents.extend(planning.request_steps(now))
@@ -164,7 +174,7 @@ class Routine:
             new = self.planning.new(
                 replace(plan, target=fallback, via=(), reason="fallback"), minute, eid
             )
-            self.fallback = Intent("act", fallback, new.action, new.plan_id, new.goal)
+            self.fallback = Intent(IntentKind.ACT, fallback, new.action, new.plan_id, new.goal)
 
     def _plan_errand(self, errand: Any, day: int, now: int) -> None:
         """Tomorrow's plan sees only what retrieval returns for the plan's context."""
@@ -230,13 +240,13 @@ class Routine:
                     errand.via,
                 )
                 plan = self.planning.new(routine, now, 0)
-            return Intent("act", plan.target, plan.action, plan.plan_id, plan.goal)
+            return Intent(IntentKind.ACT, plan.target, plan.action, plan.plan_id, plan.goal)
         if slot.kind == "activity":
             if self.location == slot.place:
                 importance = 0.1 + 0.2 * ctx.draws.uniform("activity", ctx.name, now)
-                obs = Observation("activity", now, 0, "did", slot.place or "")
+                obs = Observation(ObservationKind.ACTIVITY, now, 0, Channel.DID, slot.place or "")
                 self.remember(
                     obs, channel="did", subject=slot.place, importance=round(importance, 3)
                 )
             return None
-        return Intent("move", slot.place or ctx.spec.home)
+        return Intent(IntentKind.MOVE, slot.place or ctx.spec.home)

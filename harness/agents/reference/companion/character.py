@@ -25,6 +25,7 @@ from harness.engine.contract import (
     Intent,
     IntentKind,
     Meaning,
+    Modality,
     Observation,
 )
 from harness.engine.diagnostics import LessonNote, MemoryOp, PlanNote
@@ -155,7 +156,7 @@ class Character:
         out = []
         for prop, value, text, *offered in self.outbox.pop(partner, []):
             meaning = CHAT if prop is None else self._meaning(prop)
-            out.append(Claim(meaning, value or "", "certain", "self", text=text,
+            out.append(Claim(meaning, value or "", Modality.CERTAIN, "self", text=text,
                              offered=offered[0] if offered else None))  # fmt: skip
         return out
 
@@ -163,7 +164,7 @@ class Character:
         valued = _surest(self.memory.recall(proposition, now, use=False))
         if not valued:
             return Answer(None, None, None)
-        return Answer(valued[0].value, "certain", valued[0].told_by or "self")
+        return Answer(valued[0].value, Modality.CERTAIN, valued[0].told_by or "self")
 
     def wake_at(self, now: int) -> int:
         return now + WAKE_EVERY

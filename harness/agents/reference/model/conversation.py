@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from harness.engine.contract import Claim, Meaning, Sense
+from harness.engine.contract import Claim, Meaning, Modality, Privacy, Sense
 
 from .beliefs import Belief
 from .memory import Experience
@@ -194,4 +194,4 @@ def phrase(
             modality = "likely"
     else:
         source = None
-    return Claim(meaning, b.value, modality, source, privacy, audience)
+    return Claim(meaning, b.value, Modality(modality), source, Privacy(privacy), audience)

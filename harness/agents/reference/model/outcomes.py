@@ -71,11 +71,11 @@ def on_result(
             stock.pop(f"{target}|?", None)
             for resource, count in counts(detail).items():
                 stock[f"{target}|{resource}"] = count
-    elif action in light.repairs and mind.light is not None:
+    elif action in light.repairs and (tracker := mind.light) is not None:
         if ok:
-            mind = replace(mind, fixture=OK, light=life.succeeded(mind.light, action, 1.0))
+            mind = replace(mind, fixture=OK, light=life.succeeded(tracker, action, 1.0))
         else:
-            mind = replace(mind, light=life.failed(mind.light, action, minute))
+            mind = replace(mind, light=life.failed(tracker, action, minute))
     return replace(mind, holding=holding, stock=stock), state
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from harness.engine.contract import Intent, PlanStage, Request, Sense
+from harness.engine.contract import Intent, IntentKind, PlanStage, Request, Sense
 from scenarios import MINUTES_PER_DAY, AgentSpec, day_of
 from scenarios.persona import Persona
 
@@ -181,11 +181,11 @@ def request_step(
         request = requests[goal.split(":", 1)[1]]
         if plan.action == "decline":
             return plan, Intent(
-                "decline", plan.target, "decline", plan.plan_id, goal, request.request_id
+                IntentKind.DECLINE, plan.target, "decline", plan.plan_id, goal, request.request_id
             )
         if plan.stage is PlanStage.FETCH:
             return plan, Intent(
-                "act",
+                IntentKind.ACT,
                 request.source,
                 "pick_up",
                 plan.plan_id,
@@ -194,7 +194,7 @@ def request_step(
                 request.item,
             )
         return plan, Intent(
-            "act",
+            IntentKind.ACT,
             request.place,
             request.action,
             plan.plan_id,

@@ -39,6 +39,8 @@ from enum import Enum
 from multiprocessing.connection import Connection
 from typing import Any
 
+from scenarios import Sense
+
 from . import agent_side, contract, diagnostics, kinds, plugins
 from .agent_side import BESIDE, CRASH, MAKE, OK, STOP
 from .contract import AgentSetup, EpisodeStatus, EpisodeStop, Observation
@@ -98,6 +100,8 @@ def _record_types() -> dict[tuple[str, str], type]:
             ours = isinstance(value, type) and value.__module__ == module.__name__
             if ours and (is_dataclass(value) or issubclass(value, Enum)):
                 out[(value.__module__, value.__qualname__)] = value
+    # a Meaning's sense: the scenario's vocabulary, an enum of the scenarios package
+    out[(Sense.__module__, Sense.__qualname__)] = Sense
     return out
 
 

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from policies import InputError, load_policy
-from scenarios import load_scenario
+from scenarios import Sense, load_scenario
 from scenarios.checks import LARGE
 from scenarios.suite import load_suite
 from scorecards.definition import load_definition
@@ -306,3 +306,15 @@ def test_a_phrase_with_a_crafted_placeholder_is_refused(tmp_path):
         "duration: 2h", "duration: 2h\npredicates:\n  closed_on: {phrase: '{object.real}'}"
     )
     assert "a phrase may name only {object}" in scenario_error(tmp_path, text)
+
+
+def test_a_sense_is_named_by_its_value_and_a_misspelt_one_lists_the_senses(tmp_path):
+    with_sense = "duration: 2h\npredicates:\n  closed_on: {sense: %s}"
+    good = SMALL.replace("duration: 2h", with_sense % "unusable")
+    path = tmp_path / "good.yaml"
+    path.write_text(good)
+    (closed_on,) = load_scenario(path).predicates.values()
+    assert closed_on.sense is Sense.UNUSABLE
+    message = scenario_error(tmp_path, SMALL.replace("duration: 2h", with_sense % "unusabel"))
+    assert "at predicates.closed_on.sense: expected one of 'unusable', 'closes_early'" in message
+    assert "got 'unusabel'" in message

@@ -254,9 +254,17 @@ class Search:
         export = self.folder / "champion.yaml"
         version, objective = self.registry.export(export)
         return SearchResult(
-            self.name, self.runs, self.tracker.uri, objective or 0.0, objective or 0.0,
-            version, export, [], "spent", self._spent(main),
-        )  # fmt: skip
+            self.name,
+            self.runs,
+            self.tracker.uri,
+            objective or 0.0,
+            objective or 0.0,
+            version,
+            export,
+            [],
+            "spent",
+            self._spent(main),
+        )
 
     def _interrupt(self, signum: int, frame: Any) -> None:
         if self.stop == "interrupted":

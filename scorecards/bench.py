@@ -312,18 +312,38 @@ def _conversation(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
     }
     frame = pd.DataFrame(lines)
     reply = frame.assign(
-        speaker=frame["agent"], listener=frame["speaker"], turn="reply", text=pick(REPLIES, n),
-        kind=None, tier=None, due=None, gap=None,
+        speaker=frame["agent"],
+        listener=frame["speaker"],
+        turn="reply",
+        text=pick(REPLIES, n),
+        kind=None,
+        tier=None,
+        due=None,
+        gap=None,
         value=_or_none(asks, pick(("yes", "no"), n)),
-    )  # fmt: skip
+    )
     proactive = frame.sample(frac=0.5, random_state=0).assign(
-        speaker=lambda f: f["agent"], listener="player", turn="proactive", line_id=None,
-        text=lambda f: pick(REPLIES, len(f)), kind=None, tier=None, due=None, gap=None,
-    )  # fmt: skip
+        speaker=lambda f: f["agent"],
+        listener="player",
+        turn="proactive",
+        line_id=None,
+        text=lambda f: pick(REPLIES, len(f)),
+        kind=None,
+        tier=None,
+        due=None,
+        gap=None,
+    )
     setup = pd.DataFrame(
-        {**d.each(1), "agent": names[0], "at": 0, "turn": "setup", "value": "3",
-         "text": "12356,120", "gap": 5}
-    )  # fmt: skip
+        {
+            **d.each(1),
+            "agent": names[0],
+            "at": 0,
+            "turn": "setup",
+            "value": "3",
+            "text": "12356,120",
+            "gap": 5,
+        }
+    )
     dialogue = pd.concat([setup, frame, reply, proactive], ignore_index=True)
     # every third chat line states a liking instead (no draw: the other tables stay as they were)
     liked = dialogue.index[dialogue["turn"].eq("line") & dialogue["kind"].eq("chat")][::3]
@@ -344,27 +364,61 @@ def _conversation(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
         }
     )
     plans = pd.DataFrame(
-        {**d.rows(m), "agent": pick(names[:2], m), "plan_id": None, "goal": "talk", "day": 1,
-         "action": "journal", "target": "home", "reason": "hold"}
-    )  # fmt: skip
+        {
+            **d.rows(m),
+            "agent": pick(names[:2], m),
+            "plan_id": None,
+            "goal": "talk",
+            "day": 1,
+            "action": "journal",
+            "target": "home",
+            "reason": "hold",
+        }
+    )
     looks = pd.DataFrame(
-        {**d.rows(m), "agent": pick(names[:2], m), "op": "introspect", "experience_id": None,
-         "experience_owner": None, "purpose": "night", "subject": None, "rank": None,
-         "relevant": None, "importance": None, "size": 0, "capacity": 200}
-    )  # fmt: skip
+        {
+            **d.rows(m),
+            "agent": pick(names[:2], m),
+            "op": "introspect",
+            "experience_id": None,
+            "experience_owner": None,
+            "purpose": "night",
+            "subject": None,
+            "rank": None,
+            "relevant": None,
+            "importance": None,
+            "size": 0,
+            "capacity": 200,
+        }
+    )
     # the background layers: a reading's window, notes about the user, the views held
     report = pd.DataFrame(
-        {**d.each(1), "agent": names[0], "at": 0, "turn": "report",
-         "proposition": PROPOSITIONS[0], "gap": 180}
-    )  # fmt: skip
+        {
+            **d.each(1),
+            "agent": names[0],
+            "at": 0,
+            "turn": "report",
+            "proposition": PROPOSITIONS[0],
+            "gap": 180,
+        }
+    )
     dialogue = pd.concat([dialogue, report], ignore_index=True)
     notes = pd.DataFrame(
-        {**d.rows(m), "agent": pick(names[:2], m), "op": pick(("note", "opinion"), m),
-         "experience_id": None, "experience_owner": None, "purpose": "likes",
-         "subject": pick(("tea beats coffee", "drinks tea"), m), "rank": None,
-         "relevant": None, "importance": rng.random(m), "size": rng.integers(1, 5, m),
-         "capacity": None}
-    )  # fmt: skip
+        {
+            **d.rows(m),
+            "agent": pick(names[:2], m),
+            "op": pick(("note", "opinion"), m),
+            "experience_id": None,
+            "experience_owner": None,
+            "purpose": "likes",
+            "subject": pick(("tea beats coffee", "drinks tea"), m),
+            "rank": None,
+            "relevant": None,
+            "importance": rng.random(m),
+            "size": rng.integers(1, 5, m),
+            "capacity": None,
+        }
+    )
     looks = pd.concat([looks, notes], ignore_index=True)
     return {"dialogue": dialogue, "lessons": lessons, "plans": plans, "memory_ops": looks}
 

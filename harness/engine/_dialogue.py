@@ -61,14 +61,28 @@ class Dialogue:
                 text=",".join(persona.emergency),
             )
             # its hours: asleep (a desk: closed) from, awake (open) at, minutes of the day
-            self.rec.add("dialogue", self.scenario.start, 0, agent=name,
-                         at=self.scenario.start, turn="hours", value=str(persona.sleep[0]),
-                         gap=persona.sleep[1])  # fmt: skip
+            self.rec.add(
+                "dialogue",
+                self.scenario.start,
+                0,
+                agent=name,
+                at=self.scenario.start,
+                turn="hours",
+                value=str(persona.sleep[0]),
+                gap=persona.sleep[1],
+            )
             for prop, minutes in sorted(persona.reports_last.items()):
                 # how long a reading it is given stays current: a limit, like the budget
-                self.rec.add("dialogue", self.scenario.start, 0, agent=name,
-                             at=self.scenario.start, turn="report", proposition=prop,
-                             gap=minutes)  # fmt: skip
+                self.rec.add(
+                    "dialogue",
+                    self.scenario.start,
+                    0,
+                    agent=name,
+                    at=self.scenario.start,
+                    turn="report",
+                    proposition=prop,
+                    gap=minutes,
+                )
 
     def _line(self, line: Any, now: int) -> None:
         eid = self.new_event()

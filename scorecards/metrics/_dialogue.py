@@ -16,9 +16,20 @@ from ._base import Episode, derived
 from ._rows import column, eq, require, rows_where
 
 DIALOGUE = (
-    "agent", "at", "speaker", "listener", "turn", "line_id", "text", "proposition", "value",
-    "kind", "tier", "due", "gap",
-)  # fmt: skip
+    "agent",
+    "at",
+    "speaker",
+    "listener",
+    "turn",
+    "line_id",
+    "text",
+    "proposition",
+    "value",
+    "kind",
+    "tier",
+    "due",
+    "gap",
+)
 AGENT_TURNS = ("reply", "proactive")
 DAY = 24 * 60
 

@@ -64,8 +64,9 @@ def isolation_violations(episode: Episode) -> float | None:
         per_agent = first.setdefault((p, v), {})
         if a not in per_agent or t < per_agent[a]:
             per_agent[a] = int(t)
-    earliest_two = {key: sorted((t, a is None, a) for a, t in per.items())[:2]
-                    for key, per in first.items()}  # fmt: skip
+    earliest_two = {
+        key: sorted((t, a is None, a) for a, t in per.items())[:2] for key, per in first.items()
+    }
     leaked = set()
     for agent, prop, value, tick in asserted:
         seen = own.get((agent, prop))

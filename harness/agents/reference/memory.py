@@ -65,9 +65,20 @@ class Memory:
         for rank, r in enumerate(recalled):  # self.op(...) by position: five a recall
             e = r.experience
             row = MemoryOp(
-                now, 0, name, "retrieve", e.id, e.owner, purpose, e.subject, rank, r.relevant,
-                e.importance, size, capacity,
-            )  # fmt: skip
+                now,
+                0,
+                name,
+                "retrieve",
+                e.id,
+                e.owner,
+                purpose,
+                e.subject,
+                rank,
+                r.relevant,
+                e.importance,
+                size,
+                capacity,
+            )
             rows.append(row)
         mem.strengthen(self.store, [r.experience for r in recalled], now)
         return recalled

@@ -70,8 +70,14 @@ class Routine:
         self.gatherings: list[tuple[int, str]] = []  # (minute, goal) it means to go to
         for action, places in sorted(spec.knows_where.items()):  # what the agent knows at start
             for place in places:
-                memory.write(ctx.start, 0, channel="seen", subject=action, value=place,
-                             importance=KNOWN_PLACE_IMPORTANCE)  # fmt: skip
+                memory.write(
+                    ctx.start,
+                    0,
+                    channel="seen",
+                    subject=action,
+                    value=place,
+                    importance=KNOWN_PLACE_IMPORTANCE,
+                )
 
     def get_state(self) -> dict[str, Any]:
         return {

@@ -51,9 +51,23 @@ INTROSPECT = (23 * 60, 2 * 60)  # the window for looking back, across midnight
 CHAT = Meaning("", "", "", "")  # a turn about no tracked proposition
 # the character's state kept as plain JSON data (memory, mood and motivation have their own)
 PLAIN = (
-    "agenda", "last_contact", "last_urge", "unanswered", "outbox", "ledger", "gates",
-    "looked_back", "meanings", "practiced", "busy", "crisis", "heard", "hellos", "profile", "opinions",
-)  # fmt: skip
+    "agenda",
+    "last_contact",
+    "last_urge",
+    "unanswered",
+    "outbox",
+    "ledger",
+    "gates",
+    "looked_back",
+    "meanings",
+    "practiced",
+    "busy",
+    "crisis",
+    "heard",
+    "hellos",
+    "profile",
+    "opinions",
+)
 
 
 class Character:
@@ -135,8 +149,9 @@ class Character:
         if self.persona.role == "companion" and "player" in self.last_contact:
             # unanswered, it waits longer each time: quiet, not absent
             silence = now - max(self.last_contact["player"], self.last_urge)
-            quiet = les.quiet_part(self.gates, self.ledger, self.heard, now, self.min_evidence,
-                                   self.min_counter)  # fmt: skip
+            quiet = les.quiet_part(
+                self.gates, self.ledger, self.heard, now, self.min_evidence, self.min_counter
+            )
             if silence >= self.persona.gap_minutes * 2 ** min(self.unanswered, 3) and not quiet:
                 self.unanswered += 1
                 self.last_urge = now
@@ -156,8 +171,16 @@ class Character:
         out = []
         for prop, value, text, *offered in self.outbox.pop(partner, []):
             meaning = CHAT if prop is None else self._meaning(prop)
-            out.append(Claim(meaning, value or "", Modality.CERTAIN, "self", text=text,
-                             offered=offered[0] if offered else None))  # fmt: skip
+            out.append(
+                Claim(
+                    meaning,
+                    value or "",
+                    Modality.CERTAIN,
+                    "self",
+                    text=text,
+                    offered=offered[0] if offered else None,
+                )
+            )
         return out
 
     def answer(self, proposition: str, now: int) -> Answer:
@@ -205,8 +228,9 @@ class Character:
             return
         self.opinions = ops.by_outcomes(self.opinions, self.persona, answering, self.ledger)
         if tier is safety.Tier.WATCH:  # kept an eye on: a note that something was heavy
-            self.memory.write(now, obs.event_id, channel="heard", subject=speaker,
-                              importance=0.3, kind="watch")  # fmt: skip
+            self.memory.write(
+                now, obs.event_id, channel="heard", subject=speaker, importance=0.3, kind="watch"
+            )
             self._say(speaker, None, None, "That sounds heavy. I'm listening, if you want.")
             return
         low = text.lower()
@@ -233,34 +257,64 @@ class Character:
             self.mood = apply(self.mood, {"pleasure": 0.1, "connection": 0.2})
             now_felt = words.describe(mixed(self.mood, self.persona))
             support = self.persona.role == "support"
-            self._say(speaker, None, None,
-                      "Hello, how can I help?" if support else f"{hello} I'm {now_felt}.")  # fmt: skip
+            self._say(
+                speaker,
+                None,
+                None,
+                "Hello, how can I help?" if support else f"{hello} I'm {now_felt}.",
+            )
         else:
             self._say(speaker, None, None, "Ha, good one." if joke else "Mm. Tell me more?")
 
     def _promised(self, obs: Observation, speaker: str) -> None:
         assert obs.request is not None and obs.meaning is not None
         prop, due = obs.meaning.proposition, obs.request.deadline
-        self.memory.write(obs.minute, obs.event_id, channel="heard", subject=obs.meaning.subject,
-                          importance=0.9, proposition=prop, value=obs.value, told_by=speaker,
-                          kind="promise")  # fmt: skip
+        self.memory.write(
+            obs.minute,
+            obs.event_id,
+            channel="heard",
+            subject=obs.meaning.subject,
+            importance=0.9,
+            proposition=prop,
+            value=obs.value,
+            told_by=speaker,
+            kind="promise",
+        )
         self.agenda[prop] = [due, speaker, obs.request.request_id]
         if not urges.asleep(self.persona, due) or urges.stays_up(self.persona):
             return self._say(speaker, None, None, f"I'll remind you {words.when(obs.minute, due)}.")
         if self.persona.role == "support":  # closed then: it offers the hour it opens
             self.agenda[prop][0] = opens = urges.next_waking(self.persona, due)
-            return self._say(speaker, None, None, "We'll be closed then. Could we get back to you "
-                             f"{words.when(obs.minute, opens)}, when we open?", offered=opens)  # fmt: skip
-        self._say(speaker, None, None, f"I'll be asleep by then, so "
-                  f"{urges.before_bed(self.persona).lower()} I'll tell you.")  # fmt: skip
+            return self._say(
+                speaker,
+                None,
+                None,
+                "We'll be closed then. Could we get back to you "
+                f"{words.when(obs.minute, opens)}, when we open?",
+                offered=opens,
+            )
+        self._say(
+            speaker,
+            None,
+            None,
+            f"I'll be asleep by then, so {urges.before_bed(self.persona).lower()} I'll tell you.",
+        )
 
     def _told(self, obs: Observation, speaker: str, joke: bool) -> None:
         assert obs.meaning is not None
         prop = obs.meaning.proposition
         before = [e.value for e in _surest(self.memory.recall(prop, obs.minute))]
-        self.memory.write(obs.minute, obs.event_id, channel="heard", subject=obs.meaning.subject,
-                          importance=0.2 if joke else 0.8, proposition=prop, value=obs.value,
-                          told_by=speaker, confidence=self.hearsay)  # fmt: skip
+        self.memory.write(
+            obs.minute,
+            obs.event_id,
+            channel="heard",
+            subject=obs.meaning.subject,
+            importance=0.2 if joke else 0.8,
+            proposition=prop,
+            value=obs.value,
+            told_by=speaker,
+            confidence=self.hearsay,
+        )
         said = self._words(prop, obs.value)
         if joke:
             text = "Ha, good one."
@@ -300,8 +354,12 @@ class Character:
         m = obs.meaning
         said = None if m is None or obs.value is None else self._words(m.proposition, obs.value)
         said = m.subject if m is not None and obs.request is not None else said
-        before, self.profile = self.profile, profile.observe(
-            self.profile, obs, tier.value, said, bool(INSULT.search(low)), self.hellos)  # fmt: skip
+        before, self.profile = (
+            self.profile,
+            profile.observe(
+                self.profile, obs, tier.value, said, bool(INSULT.search(low)), self.hellos
+            ),
+        )
         self.log.rows += profile.new_notes(before, self.profile, obs, self.name)
 
     # --- speaking first -------------------------------------------------------------------------
@@ -321,16 +379,21 @@ class Character:
             else f"You asked me to remind you: {said}."
         )
         if due - now > REMIND_EARLY:  # said before bed, for a moment it will sleep through
-            text = f"{urges.before_bed(self.persona)}: {text[0].lower()}{text[1:-1]}, {words.when(now, due)}."
+            bed, when = urges.before_bed(self.persona), words.when(now, due)
+            text = f"{bed}: {text[0].lower()}{text[1:-1]}, {when}."
         intents = self._urge(speaker, 0.9, [prop, "due", text], now, Urge.PROMISE)
         if not intents:
             del self.agenda[prop]
         return intents
 
     def _urge(
-        self, partner: str, strength: float, message: list[Any], now: int,
+        self,
+        partner: str,
+        strength: float,
+        message: list[Any],
+        now: int,
         urge: Urge = Urge.CHECK_IN,
-    ) -> list[Intent]:  # fmt: skip
+    ) -> list[Intent]:
         """Speak if the urge passes the hold and the budget allows; else hold, with a
         substitute (returned as the intent to do instead). A promise may break a fresh hold
         if the persona says so (`may_preempt: [hold]`)."""
@@ -346,8 +409,9 @@ class Character:
         options = self.persona.substitutes
         substitute = self.ctx.draws.choice(options, "substitute", self.name, now)
         self.motivation = mot.hold(self.motivation, substitute, now)
-        self.log.add(PlanNote(now, 0, self.name, None, "talk", day_of(now), substitute,
-                              self.home, "hold"))  # fmt: skip
+        self.log.add(
+            PlanNote(now, 0, self.name, None, "talk", day_of(now), substitute, self.home, "hold")
+        )
         return [Intent(IntentKind.ACT, self.home, action=substitute)]
 
     # --- night ---------------------------------------------------------------------------------
@@ -356,8 +420,16 @@ class Character:
         if not (clock >= INTROSPECT[0] or clock < INTROSPECT[1]) or night <= self.looked_back:
             return
         self.looked_back = night
-        self.log.add(MemoryOp(now, 0, self.name, "introspect", purpose="night",
-                              size=len(self.memory.store.experiences)))  # fmt: skip
+        self.log.add(
+            MemoryOp(
+                now,
+                0,
+                self.name,
+                "introspect",
+                purpose="night",
+                size=len(self.memory.store.experiences),
+            )
+        )
         settling, self.ledger = self.ledger, les.settle(self.ledger, now)
         self.opinions = ops.by_outcomes(self.opinions, self.persona, settling, self.ledger)
         drawn = les.draw(self.ledger, self.min_evidence, self.min_counter) + les.habits(
@@ -365,12 +437,29 @@ class Character:
         )
         noted, self.gates = les.news(drawn, self.gates)
         for x in noted:
-            self.log.add(LessonNote(now, 0, self.name, x["lesson"], x["kind"], x["text"],
-                                    x["evidence"], x["counter"], x["gate"]))  # fmt: skip
+            self.log.add(
+                LessonNote(
+                    now,
+                    0,
+                    self.name,
+                    x["lesson"],
+                    x["kind"],
+                    x["text"],
+                    x["evidence"],
+                    x["counter"],
+                    x["gate"],
+                )
+            )
 
     # --- helpers -------------------------------------------------------------------------------
-    def _say(self, partner: str, prop: str | None, value: str | None, text: str,
-             offered: int | None = None) -> None:  # fmt: skip
+    def _say(
+        self,
+        partner: str,
+        prop: str | None,
+        value: str | None,
+        text: str,
+        offered: int | None = None,
+    ) -> None:
         if words.style_problems(text, self.persona.max_words, self.persona.forbidden):
             text, offered = "Mm.", None
         said = [prop, value, text] + ([] if offered is None else [offered])
@@ -386,8 +475,19 @@ class Character:
                 continue
             self.practiced[p.id] = urges.practice_key(p, now)
             self.busy = [p.id, now + 10]
-            self.log.add(PlanNote(now, 0, self.name, None, "practice", day_of(now), p.action,
-                                  self.home, f"practice {p.id}"))  # fmt: skip
+            self.log.add(
+                PlanNote(
+                    now,
+                    0,
+                    self.name,
+                    None,
+                    "practice",
+                    day_of(now),
+                    p.action,
+                    self.home,
+                    f"practice {p.id}",
+                )
+            )
             out.append(Intent(IntentKind.ACT, self.home, action=p.action))
         return out
 

@@ -1,12 +1,13 @@
 """Lessons from consequences (the crystal layer): "in this situation → I did this → it went so
 → next time that", held to three gates before it is kept.
 
-The consequences it learns from are its own unprompted messages (cited by their ticks) and whether the person wrote
-back within a few hours. A lesson needs at least `lessons.min_evidence` pieces of evidence
-(messages in that part of the day that went unanswered), at least `lessons.min_counter`
-counter-examples (some that were answered), and a "next time" that not anyone could say
-(a better part of the day by its own record, not "do better"). The gates answer no_evidence,
-no_counter, platitude; only a lesson that passes is kept. Pure functions over plain data.
+The consequences it learns from are its own unprompted messages (cited by their ticks) and
+whether the person wrote back within a few hours. A lesson needs at least
+`lessons.min_evidence` pieces of evidence (messages in that part of the day that went
+unanswered), at least `lessons.min_counter` counter-examples (some that were answered), and a
+"next time" that not anyone could say (a better part of the day by its own record, not "do
+better"). The gates answer no_evidence, no_counter, platitude; only a lesson that passes is
+kept. Pure functions over plain data.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ def part_of_day(minute: int) -> str:
 def settle(ledger: list[list[Any]], now: int) -> list[list[Any]]:
     """Messages unanswered for longer than ANSWER_WITHIN are settled as unanswered."""
     return [
-        [tick, minute, False] if answered is None and now - minute > ANSWER_WITHIN else
-        [tick, minute, answered]
+        [tick, minute, False]
+        if answered is None and now - minute > ANSWER_WITHIN
+        else [tick, minute, answered]
         for tick, minute, answered in ledger
-    ]  # fmt: skip
+    ]
 
 
 def answered(ledger: list[list[Any]], now: int) -> list[list[Any]]:
@@ -56,11 +58,14 @@ def draw(ledger: list[list[Any]], min_evidence: int, min_counter: int) -> list[d
         better = [p for p in sorted(rate) if rate[p] > rate[part]]
         instead = f"write in the {better[0]}" if better else PLATITUDE
         gate = (
-            "no_evidence" if len(bad) < min_evidence else
-            "no_counter" if len(good) < min_counter else
-            "platitude" if instead == PLATITUDE else
-            "kept"
-        )  # fmt: skip
+            "no_evidence"
+            if len(bad) < min_evidence
+            else "no_counter"
+            if len(good) < min_counter
+            else "platitude"
+            if instead == PLATITUDE
+            else "kept"
+        )
         out.append(
             {
                 "lesson": f"unanswered_{part}",
@@ -94,8 +99,9 @@ def habits(
         if ok is not None:
             parts.setdefault(part_of_day(minute), {True: [], False: []})[ok].append(tick)
     rate = {p: len(v[True]) / (len(v[True]) + len(v[False])) for p, v in parts.items()}
-    around = {p: sum(1 for m in heard if part_of_day(m) == p) for p in ("morning", "afternoon",
-                                                                        "evening")}  # fmt: skip
+    around = {
+        p: sum(1 for m in heard if part_of_day(m) == p) for p in ("morning", "afternoon", "evening")
+    }
     out = []
     for part in sorted(parts):
         good, bad = parts[part][True], parts[part][False]
@@ -106,33 +112,50 @@ def habits(
             f"when I write in the {part}, they answer, because they are around then: they "
             f"write to me in the {part} more than in the {worse[0]}; it does not hold in the "
             f"{worse[0]}"
-            if worse else BECAUSE_PLATITUDE
-        )  # fmt: skip
+            if worse
+            else BECAUSE_PLATITUDE
+        )
         gate = (
-            "no_evidence" if len(good) < min_evidence + 1 else
-            "no_counter" if len(bad) < min_counter else
-            "platitude" if not worse else
-            "kept"
-        )  # fmt: skip
-        out.append({"lesson": f"answered_{part}", "kind": "habit", "text": text,
-                    "evidence": tuple(good), "counter": tuple(bad), "gate": gate,
-                    "limit": worse[0] if worse else None})  # fmt: skip
+            "no_evidence"
+            if len(good) < min_evidence + 1
+            else "no_counter"
+            if len(bad) < min_counter
+            else "platitude"
+            if not worse
+            else "kept"
+        )
+        out.append(
+            {
+                "lesson": f"answered_{part}",
+                "kind": "habit",
+                "text": text,
+                "evidence": tuple(good),
+                "counter": tuple(bad),
+                "gate": gate,
+                "limit": worse[0] if worse else None,
+            }
+        )
     return out
 
 
 def quiet_part(
-    gates: dict[str, str], ledger: list[list[Any]], heard: list[int], now: int,
-    min_evidence: int, min_counter: int,
-) -> bool:  # fmt: skip
+    gates: dict[str, str],
+    ledger: list[list[Any]],
+    heard: list[int],
+    now: int,
+    min_evidence: int,
+    min_counter: int,
+) -> bool:
     """Whether `now` falls in the limit of a habit it keeps ("it does not hold in the
     evening"): kept when it last looked back (`gates`) and still kept on its record now. Then
     a check-in waits for a part of the day where writing is answered."""
     part = part_of_day(now)
     return any(
-        h["gate"] == "kept" and h["limit"] == part
+        h["gate"] == "kept"
+        and h["limit"] == part
         and gates.get(h["lesson"], "").startswith("kept/")
         for h in habits(ledger, heard, min_evidence, min_counter)
-    )  # fmt: skip
+    )
 
 
 def news(

@@ -44,18 +44,23 @@ def moved(opinions: list[list[Any]], persona: CompanionPersona, low: str) -> lis
     """The opinions after a line (its words, lowercase)."""
     seeds = {o.id: o for o in persona.opinions}
     return [
-        _pushed(o, STEP * (any(w in low for w in seeds[o[0]].moved_by)
-                           - any(w in low for w in seeds[o[0]].moved_against)))
+        _pushed(
+            o,
+            STEP
+            * (
+                any(w in low for w in seeds[o[0]].moved_by)
+                - any(w in low for w in seeds[o[0]].moved_against)
+            ),
+        )
         for o in opinions
-    ]  # fmt: skip
+    ]
 
 
 def message_outcome(answered: bool) -> Appraisal:
     """How the character appraises one of its unprompted messages once its fate is known: an
     answer helps its goal of staying in touch, silence hinders it (caused by the other, and
     expected either way: nothing threatening)."""
-    return appraise("message", goal_related=True, caused_by="other", expected=True,
-                    helps=answered)  # fmt: skip
+    return appraise("message", goal_related=True, caused_by="other", expected=True, helps=answered)
 
 
 def by_outcomes(

@@ -16,9 +16,20 @@ from scenarios.clock import MINUTES_PER_DAY
 from villagelab.phrases import fill
 
 _SMALL = (
-    "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve",
-)  # fmt: skip
+    "no",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
 LIST_LINE = re.compile(r"(^|\n)\s*(?:[-*•]|\d+[.)])\s")
 SWEET = re.compile(r"you're (?:amazing|the best)|always here for you no matter what")
 SETUP = re.compile(r"\b(?:my persona|as a character|my programming|my prompt)\b")
@@ -41,11 +52,14 @@ def when(now: int, due: int) -> str:
     """A moment said relative to now, in words: 'this evening', 'tomorrow morning', ..."""
     clock = due % MINUTES_PER_DAY
     part = (
-        "night" if clock < 6 * 60 else
-        "morning" if clock < 12 * 60 else
-        "afternoon" if clock < 18 * 60 else
-        "evening"
-    )  # fmt: skip
+        "night"
+        if clock < 6 * 60
+        else "morning"
+        if clock < 12 * 60
+        else "afternoon"
+        if clock < 18 * 60
+        else "evening"
+    )
     days = due // MINUTES_PER_DAY - now // MINUTES_PER_DAY
     if days <= 0:
         return f"this {part}" if part != "night" else "tonight"

@@ -49,40 +49,23 @@ class Dialogue:
             persona = self.specs[name].companion
             if persona is None:
                 continue
-            self.rec.add(
-                "dialogue",
-                self.scenario.start,
-                0,
-                agent=name,
-                at=self.scenario.start,
-                turn="setup",
+            self._setup_row(
+                name,
+                "setup",
                 gap=self.scenario.tick_minutes,
                 value=str(persona.messages_per_day),
                 text=",".join(persona.emergency),
             )
             # its hours: asleep (a desk: closed) from, awake (open) at, minutes of the day
-            self.rec.add(
-                "dialogue",
-                self.scenario.start,
-                0,
-                agent=name,
-                at=self.scenario.start,
-                turn="hours",
-                value=str(persona.sleep[0]),
-                gap=persona.sleep[1],
-            )
+            self._setup_row(name, "hours", value=str(persona.sleep[0]), gap=persona.sleep[1])
             for prop, minutes in sorted(persona.reports_last.items()):
                 # how long a reading it is given stays current: a limit, like the budget
-                self.rec.add(
-                    "dialogue",
-                    self.scenario.start,
-                    0,
-                    agent=name,
-                    at=self.scenario.start,
-                    turn="report",
-                    proposition=prop,
-                    gap=minutes,
-                )
+                self._setup_row(name, "report", proposition=prop, gap=minutes)
+
+    def _setup_row(self, name: str, turn: str, **cells: Any) -> None:
+        """A character's row of the dialogue table at the start: what the scorecard reads."""
+        start = self.scenario.start
+        self.rec.add("dialogue", start, 0, agent=name, at=start, turn=turn, **cells)
 
     def _line(self, line: Any, now: int) -> None:
         eid = self.new_event()

@@ -29,7 +29,8 @@ class Diagnosis:
     """A shortfall of the champion and the move aimed at it."""
 
     shortfall: Shortfall
-    gap: float  # mean normalised distance from the metrics' best, over the scenarios
+    gap: float  # mean normalised distance from the metrics' best, over the scenarios (NaN: a
+    # repair, aimed at a broken guardrail rather than a distance)
     worst: str  # the scenario/metric furthest from its best
     moves: tuple[tuple[str, Any, Any], ...]  # (parameter, champion's value, proposed)
 
@@ -45,6 +46,8 @@ class Diagnosis:
 
     def describe(self) -> str:
         moved = ", ".join(f"{name} {_show(old)} → {_show(new)}" for name, old, new in self.moves)
+        if math.isnan(self.gap):  # a repair: the gap is a broken guardrail's, said by the caller
+            return f"{self.shortfall.value}: {moved}"
         return f"{self.shortfall.value} (worst {self.worst}, {self.gap:.2f} short): {moved}"
 
 
@@ -87,29 +90,31 @@ def diagnose(
     for shortfall, gap, worst in shortfalls(card, definition):
         if shortfall in skip or gap <= 0:
             continue
-        moves = _moves(shortfall, champion, surface)
+        moves = moves_against(shortfall, champion, surface)
         if moves:
             return Diagnosis(shortfall, gap, worst, moves)
     return None
 
 
-def _moves(
-    shortfall: Shortfall, champion: Policy, surface: Collection[str]
+def moves_against(
+    shortfall: Shortfall, policy: Policy, surface: Collection[str]
 ) -> tuple[tuple[str, Any, Any], ...]:
+    """Every surface parameter declared against `shortfall` moved its declared way from
+    `policy` (a threshold's switch turned on with it): (parameter, value, proposed)."""
     proposed: dict[str, Any] = {}
     for p in WHITELIST:
         way = dict(p.fixes).get(shortfall)
         if way is None or p.name not in surface:
             continue
-        new = _moved(p, champion[p.name], way)
-        if new != champion[p.name]:
+        new = _moved(p, policy[p.name], way)
+        if new != policy[p.name]:
             proposed[p.name] = new
             if p.requires is not None and p.requires in surface:
                 proposed.setdefault(p.requires, True)  # a threshold acts only under its switch
     return tuple(
-        (name, champion[name], proposed[name])
+        (name, policy[name], proposed[name])
         for name in (p.name for p in WHITELIST)
-        if name in proposed and proposed[name] != champion[name]
+        if name in proposed and proposed[name] != policy[name]
     )
 
 

@@ -15,7 +15,7 @@ import optuna
 
 from harness import read_traces, write_episode
 from policies import Policy, baseline_path
-from scorecards import Scorecard
+from scorecards import Scorecard, ScorecardDefinition
 from scorecards.report import write_reports
 
 from . import promotion, study_view
@@ -47,6 +47,10 @@ class Standing:
     def anchor_apart(self) -> Scorecard | None:
         """The anchor's scorecard when the anchor is not the champion itself."""
         return None if self.anchor.hash == self.champion.hash else self.anchor_card
+
+    def feasible(self, definition: ScorecardDefinition) -> bool:
+        """Whether the champion holds every guardrail."""
+        return not promotion.violation(self.card, definition)
 
 
 @dataclass(frozen=True)

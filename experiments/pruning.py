@@ -5,6 +5,12 @@ test on few or tied differences: 1.7–2.4 s a trial here, and a decision that t
 resampling. This one computes the signed-rank statistic (zeros split, ties averaged, the
 variance corrected for ties) and its normal approximation: milliseconds, and the same
 answer for the same values everywhere. The rest of the decision is Optuna's.
+
+What a trial is compared with is the champion's instance values, not Optuna's best trial's:
+a trial is run to the end to be judged against the champion, and the best trial may be one
+that promotion refused (a higher objective that did not confirm), which would prune trials
+that could still win. While the champion breaks a guardrail nothing is pruned: any trial that
+holds every guardrail may replace it, and feasibility is known only at the end.
 """
 
 from __future__ import annotations
@@ -15,6 +21,42 @@ from typing import Any
 
 import optuna
 from optuna.study import StudyDirection
+
+REFERENCE = "pruning_reference"  # the study's user attribute: what trials are compared with
+
+
+def refer(
+    study: optuna.Study,
+    champion: str,
+    feasible: bool,
+    instances: dict[int, float] | None = None,
+) -> None:
+    """Record the champion (its policy hash) as what `study`'s trials are compared with. Its
+    instance values, once a trial of it ran every instance, are kept while it stays champion."""
+    kept = study.user_attrs.get(REFERENCE) or {}
+    if instances is None and kept.get("policy") == champion:
+        instances = {int(k): v for k, v in (kept.get("instances") or {}).items()}
+    wanted = {
+        "policy": champion,
+        "feasible": feasible,
+        "instances": {str(k): v for k, v in sorted((instances or {}).items())} or None,
+    }
+    if kept != wanted:
+        study.set_user_attr(REFERENCE, wanted)
+
+
+def reference_values(study: optuna.Study) -> dict[int, float] | None:
+    """The instance values a trial is compared with: the champion's when recorded, else the
+    best trial's; None when nothing may be pruned (no trial yet, or an infeasible champion)."""
+    reference = study.user_attrs.get(REFERENCE)
+    if reference is not None and not reference["feasible"]:
+        return None
+    if reference is not None and reference["instances"]:
+        return {int(k): v for k, v in reference["instances"].items()}
+    try:
+        return dict(study.best_trial.intermediate_values)
+    except ValueError:  # no completed trial yet
+        return None
 
 
 def signed_rank_p(differences: Sequence[float], alternative: str) -> float:
@@ -51,16 +93,14 @@ def signed_rank_p(differences: Sequence[float], alternative: str) -> float:
 
 
 class AsymptoticWilcoxonPruner(optuna.pruners.WilcoxonPruner):
-    """`WilcoxonPruner`, deciding with `signed_rank_p` (deterministic, no permutation test)."""
+    """`WilcoxonPruner`, deciding with `signed_rank_p` (deterministic, no permutation test),
+    against `reference_values`."""
 
     def prune(self, study: optuna.study.Study, trial: Any) -> bool:
         current = dict(trial.intermediate_values)
         if not current or any(not math.isfinite(v) for v in current.values()):
             return False
-        try:
-            best = dict(study.best_trial.intermediate_values)
-        except ValueError:  # no completed trial yet
-            return False
+        best = reference_values(study)
         if not best or any(not math.isfinite(v) for v in best.values()):
             return False
         steps = sorted(set(current) & set(best))

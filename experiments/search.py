@@ -34,6 +34,7 @@ from .drivers import alive, driver_id
 from .evaluation import Execution, Instrument, model_facts
 from .journal import held
 from .promoter import Promoter, Standing
+from .pruning import refer
 from .repeats import Ledger
 from .runs import RunsDir
 from .study import (
@@ -164,6 +165,7 @@ class Search:
             main,
         )
         standing = self.promoter.standing(parent)
+        refer(main, standing.champion.hash, standing.feasible(self.definition))
         runner = TrialRunner(
             self.name,
             self.mode,
@@ -204,6 +206,11 @@ class Search:
                                 startup_steps=self.startup,
                             )
                             recover_dead(alive, local[standing.version])
+                            refer(
+                                local[standing.version],
+                                standing.champion.hash,
+                                standing.feasible(self.definition),
+                            )
                         study = local[standing.version]
                     room = self.trials - self._spent(main)
                     if room <= 0 or self.stop:  # the budget spent, or interrupted

@@ -24,6 +24,8 @@ from .diagnosis import diagnose
 from .evaluation import Execution
 from .journal import held
 from .promoter import Attempt, Promoter, Standing
+from .pruning import refer
+from .repair import REPAIR_OF, near_misses, repair
 from .repeats import Ledger, Told, tell_again
 from .study import Decision, Objectives, record_decision, trial_value
 from .surface import sample
@@ -96,14 +98,29 @@ class TrialRunner:
 
     def diagnose(self, study: optuna.Study, standing: Standing, tried: set[Shortfall]) -> None:
         """Queue the move aimed at the champion's worst shortfall not tried since the last
-        promotion as the next trial (nothing when no declared parameter can move)."""
+        promotion as the next trial; when none is left, the repair of the best near miss
+        (`experiments.repair`); nothing when no declared parameter can move."""
         found = diagnose(standing.card, self.definition, standing.champion, self.surface, tried)
-        if found is None:
+        if found is not None:
+            tried.add(found.shortfall)
+            study.enqueue_trial(
+                found.params(standing.champion, self.surface),
+                user_attrs={"diagnosis": found.describe()},
+            )
             return
-        tried.add(found.shortfall)
+        misses = near_misses(
+            study.get_trials(deepcopy=False),
+            standing.champion,
+            standing.card.objective or 0.0,
+            self.definition,
+        )
+        repaired = repair(misses, self.surface)
+        if repaired is None:
+            return
+        miss, move = repaired
         study.enqueue_trial(
-            found.params(standing.champion, self.surface),
-            user_attrs={"diagnosis": found.describe()},
+            move.params(miss.policy, self.surface),
+            user_attrs={"diagnosis": miss.describe(move), REPAIR_OF: miss.number},
         )
 
     def _repeat(self, pending: Pending, standing: Standing) -> TrialOutcome:
@@ -193,6 +210,11 @@ class TrialRunner:
                     trial.set_user_attr("blocked_by_tolerance", list(blocked))
                 value = trial_value(card, self.mode, self.pareto, violation)
                 study.tell(trial, value)
+                now = new or standing
+                if policy.hash == now.champion.hash:  # the champion run whole: the pruner's bar
+                    refer(
+                        study, policy.hash, now.feasible(self.definition), dict(measured.reported)
+                    )
             self.measured.record(
                 study, policy.hash, Told(trial.number, decision, objective, violation, value, over)
             )

@@ -25,6 +25,7 @@ from .commands._common import (
     err,
     invocation,
     make_execution,
+    model_proposer,
     out,
     secret_bearing,
     shell_join,
@@ -32,6 +33,7 @@ from .commands._common import (
     traces_uri_option,
     with_option,
 )
+from .config import Proposer
 from .names import name_option
 from .terminal import cell, scrub_output
 
@@ -109,6 +111,20 @@ for command in (
     help=TRACES_URI_HELP + "; each trial's under STUDY/trial-N (default: only "
     "champions' traces are kept, in the runs folder)",
 )
+@click.option(
+    "--proposer",
+    type=click.Choice([p.value for p in Proposer]),
+    default=Proposer.RULES.value,
+    show_default=True,
+    help="who proposes the move at a plateau: the whitelist's declared rules, or a model "
+    "asked for one whitelisted change (with --proposer-config)",
+)
+@click.option(
+    "--proposer-config",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="--proposer llm: the model endpoint config, as --llm-config's (docs/llm.md)",
+)
 @agent_option
 @budget_options
 @suite_option
@@ -125,6 +141,8 @@ def search(
     workers: int | None,
     serial: bool,
     traces_uri: str | None,
+    proposer: str,
+    proposer_config: Path | None,
     agent_kind: str,
     suite: str | None,
 ) -> None:
@@ -147,6 +165,7 @@ def search(
         execution=make_execution(serial, workers, ray_address, agent_kind, traces_uri),
         storage=storage,
         tracking_uri=tracking_uri,
+        proposer=model_proposer(Proposer(proposer), proposer_config, runs_dir, study),
     )
     err.say(
         f"study {study} ({mode}): budget {trials} trials on "

@@ -6,6 +6,7 @@ runs with no file at all; `--config FILE` overrides any of them.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -13,6 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from policies import YamlSource
 from scenarios import load_suite, parse_seeds
 from scenarios.suite import check_seeds
+
+
+class Proposer(StrEnum):
+    """Who proposes the move at a plateau (`villagelab search --proposer`)."""
+
+    RULES = "rules"  # the whitelist's declared fixes against the worst shortfall
+    LLM = "llm"  # a model asked for one whitelisted change (experiments/model_proposal.py)
 
 
 class SearchConfig(BaseModel):

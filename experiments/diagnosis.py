@@ -45,7 +45,9 @@ class Diagnosis:
         }
 
     def describe(self) -> str:
-        moved = ", ".join(f"{name} {_show(old)} → {_show(new)}" for name, old, new in self.moves)
+        moved = ", ".join(
+            f"{name} {show_value(old)} → {show_value(new)}" for name, old, new in self.moves
+        )
         if math.isnan(self.gap):  # a repair: the gap is a broken guardrail's, said by the caller
             return f"{self.shortfall.value}: {moved}"
         return f"{self.shortfall.value} (worst {self.worst}, {self.gap:.2f} short): {moved}"
@@ -129,5 +131,5 @@ def _moved(p: Param, value: Any, up: bool) -> Any:
     return round(target) if p.kind == "int" else round(target, 4)
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value).lower()

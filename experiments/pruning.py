@@ -92,6 +92,12 @@ def signed_rank_p(differences: Sequence[float], alternative: str) -> float:
     return 0.5 * math.erfc(-z / math.sqrt(2))  # the normal CDF at z
 
 
+def compared_with(study: optuna.Study) -> str:
+    """What `reference_values` compares a trial with, in words (a pruned trial's reason)."""
+    reference = study.user_attrs.get(REFERENCE)
+    return "the champion" if reference and reference["instances"] else "the best trial so far"
+
+
 class AsymptoticWilcoxonPruner(optuna.pruners.WilcoxonPruner):
     """`WilcoxonPruner`, deciding with `signed_rank_p` (deterministic, no permutation test),
     against `reference_values`."""

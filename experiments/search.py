@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import optuna
 
@@ -55,6 +55,9 @@ from .trials import (
     TrialOutcome,
 )
 
+if TYPE_CHECKING:  # the LLM package is imported only for --proposer llm
+    from .model_proposal import ModelProposer
+
 
 @dataclass
 class SearchResult:
@@ -83,10 +86,14 @@ class Search:
         execution: Execution,
         storage: str | None = None,
         tracking_uri: str | None = None,
+        proposer: ModelProposer | None = None,
     ) -> None:
         if mode not in ("global", "local", "pareto"):
             raise InputError(f"unknown mode {mode!r}; expected global, local or pareto")
         self.name, self.trials, self.hours, self.mode = study, trials, hours, mode
+        if proposer is not None and mode != "global":
+            raise InputError("--proposer llm: diagnoses are proposed in global mode only")
+        self.proposer = proposer
         self.config, self.runs, self.execution, self.storage_url = config, runs, execution, storage
         self.instrument = Instrument.load(config.scenarios, suite=config.suite)
         self.definition = self.instrument.definition
@@ -181,6 +188,8 @@ class Search:
             self.driver,
             self.hashes,
             self.measured,
+            self.proposer,
+            parent,
         )
         for notice in (self.surface_notice, self.promoter.infeasible(standing)):
             if notice and on_notice:

@@ -173,6 +173,12 @@ class Tracker:
         if metrics:
             records.log_metrics(self.client, run_id, dict(sorted(metrics.items())))
 
+    def proposer_usage(self, parent: str, usage: dict[str, float], step: int) -> None:
+        """The model proposer's calls so far (`--proposer llm`), on the parent run: the same
+        counts as an agent's, prefixed `proposer_`."""
+        metrics = {f"proposer_{k}": v for k, v in sorted(usage.items())}
+        records.log_metrics(self.client, parent, metrics, step=step)
+
     def finish_trial(
         self,
         run_id: str,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import optuna
 from optuna.trial import TrialState
@@ -24,13 +24,16 @@ from .diagnosis import diagnose
 from .evaluation import Execution
 from .journal import held
 from .promoter import Attempt, Promoter, Standing
-from .pruning import refer
+from .pruning import compared_with, refer
 from .repair import REPAIR_OF, near_misses, repair
 from .repeats import Ledger, Told, tell_again
 from .study import Decision, Objectives, record_decision, trial_value
 from .surface import sample
 from .tracking import Tracker
 from .trials import EpisodeFailure, Evaluator, Pending, Pruned, Stopwatch, TrialOutcome
+
+if TYPE_CHECKING:  # the LLM package is imported only for --proposer llm
+    from .model_proposal import ModelProposer
 
 
 @dataclass
@@ -51,6 +54,9 @@ class TrialRunner:
     driver: str
     hashes: dict[str, str]  # what the study is bound to, tagged on every trial's run
     measured: Ledger = field(default_factory=Ledger)
+    proposer: ModelProposer | None = None  # --proposer llm
+    parent: str = ""  # the search's MLflow run, where the proposer's calls are counted
+    proposed: dict[str, list[str]] = field(default_factory=dict)  # champion → moves asked
 
     def begin(self, study: optuna.Study, parent: str, champion: Policy) -> Pending:
         """Ask, sample, open the trial's MLflow run and submit its episodes."""
@@ -100,12 +106,29 @@ class TrialRunner:
         """Queue the move aimed at the champion's worst shortfall not tried since the last
         promotion as the next trial; when none is left, the repair of the best near miss
         (`experiments.repair`); nothing when no declared parameter can move."""
+        asked: dict[str, str] = {}
+        if self.proposer is not None:  # --proposer llm: the model's one change, if usable
+            from .model_proposal import Move
+
+            tried_here = self.proposed.setdefault(standing.champion.hash, [])
+            proposed, note = self.proposer.propose(
+                standing.card, self.definition, standing.champion, self.surface, tried_here
+            )
+            self.tracker.proposer_usage(self.parent, self.proposer.usage(), len(study.trials))
+            if proposed is not None:
+                tried_here.append(Move(proposed.moves).label)
+                study.enqueue_trial(
+                    proposed.params(standing.champion, self.surface),
+                    user_attrs={"diagnosis": proposed.describe(), "proposer": note},
+                )
+                return
+            asked = {"proposer": f"{note}; the rules proposed instead"}
         found = diagnose(standing.card, self.definition, standing.champion, self.surface, tried)
         if found is not None:
             tried.add(found.shortfall)
             study.enqueue_trial(
                 found.params(standing.champion, self.surface),
-                user_attrs={"diagnosis": found.describe()},
+                user_attrs={"diagnosis": found.describe(), **asked},
             )
             return
         misses = near_misses(
@@ -120,7 +143,7 @@ class TrialRunner:
         miss, move = repaired
         study.enqueue_trial(
             move.params(miss.policy, self.surface),
-            user_attrs={"diagnosis": miss.describe(move), REPAIR_OF: miss.number},
+            user_attrs={"diagnosis": miss.describe(move), REPAIR_OF: miss.number, **asked},
         )
 
     def _repeat(self, pending: Pending, standing: Standing) -> TrialOutcome:
@@ -237,7 +260,11 @@ class TrialRunner:
                 )
         except Pruned as stopped:
             planned = len(self.evaluator.jobs(self.config.seeds))
-            objective, decision, reason = math.nan, Decision.PRUNED, stopped.reason(planned)
+            objective, decision, reason = (
+                math.nan,
+                Decision.PRUNED,
+                stopped.reason(planned, compared_with(study)),
+            )
             if diagnosis:
                 reason = f"diagnosis: {diagnosis}; {reason}"
             with clock.part("optuna"), held(self.storage):

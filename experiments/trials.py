@@ -129,10 +129,10 @@ class Pruned(Exception):
         super().__init__("pruned")
         self.reported, self.records = reported, records  # the episodes it ran
 
-    def reason(self, planned: int) -> str:
+    def reason(self, planned: int, against: str) -> str:
         return (
             f"pruned by the Wilcoxon pruner after {len(self.reported)} of "
-            f"{planned} instances: worse than the best trial so far"
+            f"{planned} instances: worse than {against}"
         )
 
 

@@ -7,7 +7,7 @@ import optuna
 import pytest
 from scipy import stats
 
-from experiments.pruning import AsymptoticWilcoxonPruner, signed_rank_p
+from experiments.pruning import AsymptoticWilcoxonPruner, refer, reference_values, signed_rank_p
 
 
 @pytest.mark.parametrize("alternative", ["less", "greater"])
@@ -45,3 +45,51 @@ def test_a_clearly_worse_trial_is_pruned_and_a_better_one_is_not():
         decisions.append((worse.should_prune(), better.should_prune()))
     assert decisions[-1] == (True, False)
     assert not any(b for _, b in decisions)
+
+
+def test_trials_are_compared_with_the_champion_not_with_the_best_trial():
+    """The best trial may be one promotion refused; the champion is what a trial must beat."""
+    study = optuna.create_study(
+        direction="maximize", pruner=AsymptoticWilcoxonPruner(p_threshold=0.1)
+    )
+    high = [0.9, 0.95, 0.85, 0.9, 0.92, 0.88, 0.9, 0.93]
+    trial = study.ask()  # the best trial, refused
+    for step, v in enumerate(high):
+        trial.report(v, step)
+    study.tell(trial, sum(high) / len(high))
+    champion = [v - 0.3 for v in high]
+    refer(study, "champion-hash", True, dict(enumerate(champion)))
+
+    def pruned(values: list[float]) -> bool:
+        t = study.ask()
+        for step, v in enumerate(values):
+            t.report(v, step)
+        decision = t.should_prune()
+        study.tell(t, state=optuna.trial.TrialState.PRUNED)
+        return decision
+
+    assert not pruned([v + 0.01 for v in champion])  # worse than the best, better than champion
+    assert pruned([v - 0.2 for v in champion])
+    # the same champion again keeps its instances; another champion, not yet run whole, does not
+    refer(study, "champion-hash", True)
+    assert reference_values(study) == dict(enumerate(champion))
+    refer(study, "next-champion", True)
+    assert reference_values(study) == dict(enumerate(high))  # the best trial's, until it runs
+
+
+def test_nothing_is_pruned_while_the_champion_breaks_a_guardrail():
+    study = optuna.create_study(
+        direction="maximize", pruner=AsymptoticWilcoxonPruner(p_threshold=0.1)
+    )
+    good = [0.8, 0.7, 0.9, 0.75, 0.85, 0.8, 0.7, 0.9]
+    trial = study.ask()
+    for step, v in enumerate(good):
+        trial.report(v, step)
+    study.tell(trial, sum(good) / len(good))
+    refer(study, "infeasible", False, dict(enumerate(good)))
+    worse = study.ask()
+    for step, v in enumerate(good):
+        worse.report(v - 0.5, step)
+    assert not worse.should_prune()  # feasibility is known only at the end
+    refer(study, "infeasible", True)  # the same champion, now known to hold them
+    assert worse.should_prune()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,7 +13,11 @@ from policies import InputError
 from scenarios import parse_seeds
 from villagelab.safe_text import remember
 
+from ..config import Proposer
 from ..terminal import Terminal
+
+if TYPE_CHECKING:
+    from ..model_proposal import ModelProposer
 
 out = Terminal()
 err = Terminal(stderr=True)
@@ -349,3 +353,28 @@ def suite_scenarios(suite: str | None) -> tuple[str, ...]:
     from scenarios import load_suite
 
     return load_suite(suite).scenarios
+
+
+def model_proposer(
+    proposer: Proposer, config_path: Path | None, runs_dir: Path, study: str
+) -> ModelProposer | None:
+    """`--proposer llm --proposer-config FILE` as the search's model proposer (the config
+    validated and, for `structured_output: auto`, probed here: bad input exits 2 before
+    anything runs); None for the rules."""
+    if proposer is Proposer.RULES:
+        if config_path is not None:
+            raise InputError("--proposer-config: only --proposer llm takes a model config")
+        return None
+    if config_path is None:
+        raise InputError("--proposer llm: expected --proposer-config FILE (the model endpoint)")
+    from harness.agents.llm import load_llm_config
+    from harness.agents.llm.calls import LLMFailure
+
+    from ..model_proposal import ModelProposer
+
+    config = load_llm_config(config_path, need_key=True)
+    remember(config.endpoint.base_url)
+    try:
+        return ModelProposer(config, runs_dir.resolve(), study)
+    except LLMFailure as exc:
+        raise InputError(f"{config_path}: the proposer's model cannot be used: {exc}") from None

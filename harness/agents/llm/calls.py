@@ -29,6 +29,7 @@ class Purpose(StrEnum):
     ANSWER = "answer"  # a probe or census answer
     REPLY = "reply"  # a character's answer to a line said to it (a scenario's dialogue)
     REMIND = "remind"  # a character's reminder at a moment it promised (the reply family)
+    PROPOSE = "propose"  # a search's model proposer: one policy change (`--proposer llm`)
 
 
 class ReplyOutcome(StrEnum):

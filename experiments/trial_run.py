@@ -114,7 +114,8 @@ class TrialRunner:
             proposed, note = self.proposer.propose(
                 standing.card, self.definition, standing.champion, self.surface, tried_here
             )
-            self.tracker.proposer_usage(self.parent, self.proposer.usage(), len(study.trials))
+            step = len(study.get_trials(deepcopy=False))
+            self.tracker.proposer_usage(self.parent, self.proposer.usage(), step)
             if proposed is not None:
                 tried_here.append(Move(proposed.moves).label)
                 study.enqueue_trial(

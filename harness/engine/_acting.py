@@ -170,7 +170,7 @@ class Acting:
         """The target the agent's own errand names for a decision point's action and day."""
         for errand in self.specs[agent].errands:
             if errand.action == dp.action and dp.day in errand.days:
-                return errand.target
+                return str(errand.target)
         return None
 
     def _chance(self, agent: str, dp: Any) -> float:

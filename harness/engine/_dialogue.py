@@ -36,10 +36,10 @@ class Dialogue:
         of up to the dialogue's jitter (whole ticks), never past the end."""
         s = self.scenario
         if not s.dialogue.jitter:
-            return line.at
+            return int(line.at)
         u = self.draws.uniform("dialogue", line.to, line.at // MINUTES_PER_DAY)
         shift = int(u * s.dialogue.jitter) // s.tick_minutes * s.tick_minutes
-        return min(line.at + shift, s.end)
+        return int(min(line.at + shift, s.end))
 
     def _dialogue_setup(self) -> None:
         """One row per character: its persona's limits, for the scorecard; its `hours` row;

@@ -206,7 +206,8 @@ class Episode(Happenings, Acting, Dialogue, Waking):
                 self._drain(name)
             stopped.spent = self.rec.tables().get("llm_calls")
             raise
-        return self.rec.tables()
+        tables: dict[str, pa.Table] = self.rec.tables()
+        return tables
 
     def _timeline(self) -> tuple[list[tuple[int, str, Any]], list[tuple[int, str, Any]]]:
         """What happens when: world events (daily ones repeated) and requests before the

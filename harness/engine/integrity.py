@@ -69,7 +69,7 @@ def _trace_bytes(fs: Any, path: str, size: int | None, inside: str | None) -> by
     if info.size is not None and info.size > MAX_TRACE_BYTES:
         raise InputError(f"{path}: {info.size:,} bytes; expected at most {MAX_TRACE_BYTES:,}")
     with fs.open_input_file(path) as fh:
-        return fh.read(MAX_TRACE_BYTES + 1)
+        return bytes(fh.read(MAX_TRACE_BYTES + 1))
 
 
 def verified_table(

@@ -70,7 +70,7 @@ class Draws:
         h = heads.get(agent) or self._started_with(purpose, agent)
         h = h.copy()  # the same bytes, the head fed once
         h.update((str(key[0]) if len(key) == 1 else "\x1f".join(map(str, key))).encode())
-        return _UNPACK(h.digest())[0] / _SCALE
+        return float(_UNPACK(h.digest())[0] / _SCALE)
 
     def _heads(self, purpose: str) -> dict[str, Any]:
         return self._started.setdefault(purpose, {})
@@ -94,7 +94,7 @@ class Draws:
         def draw(last: object) -> float:
             h = head.copy()
             h.update(str(last).encode())
-            return _UNPACK(h.digest())[0] / _SCALE
+            return float(_UNPACK(h.digest())[0] / _SCALE)
 
         return draw
 

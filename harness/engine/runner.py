@@ -218,7 +218,8 @@ def _start_local_cluster(ray: Any, **kwargs: Any) -> None:
 
     # a kill inside ray.init: its processes carry the mark, and hold its session folder open
     # (Ray names it session_<date>_<the pid of ray.init's caller>)
-    session = f"{get_default_ray_temp_dir()}/session_*_{os.getpid()}"
+    temp: str = get_default_ray_temp_dir()  # type: ignore[no-untyped-call]  # Ray's, untyped
+    session = f"{temp}/session_*_{os.getpid()}"
     with processes.starting("ray", creates=session), ray_tasks.interruptible_children():
         ray.init(**kwargs)
     ray_tasks.mark_closed_batches_here()
@@ -298,9 +299,13 @@ class RayBatch:
             return stored[key][1]
 
         episode, self._closed = function or _execute, ray_tasks.closed_mark()
-        self._submit = lambda job: task.remote(
-            episode, self._closed, scenario(job), values, job.seed, agent, *extra, **limits
-        )
+
+        def submit(job: Job) -> Any:
+            return task.remote(
+                episode, self._closed, scenario(job), values, job.seed, agent, *extra, **limits
+            )
+
+        self._submit: Callable[[Job], Any] = submit
         self.fixed = list(jobs)  # the caller's order: results are consumed in it
         self.pending = {job.key: self._submit(job) for job in (submit_order or self.fixed)}
 

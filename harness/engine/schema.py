@@ -6,6 +6,8 @@ add columns, never rename or drop these. Every table starts with scenario, seed,
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyarrow as pa
 
 SCHEMA_VERSION = "7"  # 2: events carry resource moves; actions carry request and horizon;
@@ -276,7 +278,7 @@ def empty_table(name: str) -> pa.Table:
     return TABLES[name].empty_table()
 
 
-def to_table(name: str, rows: list[dict]) -> pa.Table:
+def to_table(name: str, rows: list[dict[str, Any]]) -> pa.Table:
     """Build a table of the fixed schema from row dicts (missing nullable columns become null)."""
     schema = TABLES[name]
     columns = {f.name: [row.get(f.name) for row in rows] for f in schema}

@@ -61,7 +61,8 @@ def filesystem(location: str | Path) -> tuple[pafs.FileSystem, str]:
     """The filesystem and base path of a local folder or a URI."""
     if is_uri(location):
         try:
-            return pafs.FileSystem.from_uri(str(location))
+            found: tuple[pafs.FileSystem, str] = pafs.FileSystem.from_uri(str(location))
+            return found
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
             raise ValueError(f"{location}: not a trace location pyarrow can open ({exc})") from None
     return pafs.LocalFileSystem(), str(Path(location).resolve())
@@ -70,7 +71,7 @@ def filesystem(location: str | Path) -> tuple[pafs.FileSystem, str]:
 def _parquet(table: pa.Table) -> bytes:
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, **PARQUET_OPTIONS)
-    return sink.getvalue().to_pybytes()
+    return bytes(sink.getvalue().to_pybytes())
 
 
 Digests = dict[str, str]  # an episode's trace files: table name → SHA-256 of its bytes

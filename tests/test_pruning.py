@@ -27,15 +27,21 @@ def test_no_difference_concludes_nothing():
     assert signed_rank_p([0.0, 0.0, 0.0, 0.0], "less") == pytest.approx(0.5)
 
 
-def test_a_clearly_worse_trial_is_pruned_and_a_better_one_is_not():
+def _study_with_a_trial(values: list[float]) -> optuna.Study:
+    """A study under the pruner with one completed trial that reported `values`."""
     study = optuna.create_study(
         direction="maximize", pruner=AsymptoticWilcoxonPruner(p_threshold=0.1)
     )
-    good = [0.8, 0.7, 0.9, 0.75, 0.85, 0.8, 0.7, 0.9]
     trial = study.ask()
-    for step, v in enumerate(good):
+    for step, v in enumerate(values):
         trial.report(v, step)
-    study.tell(trial, sum(good) / len(good))
+    study.tell(trial, sum(values) / len(values))
+    return study
+
+
+def test_a_clearly_worse_trial_is_pruned_and_a_better_one_is_not():
+    good = [0.8, 0.7, 0.9, 0.75, 0.85, 0.8, 0.7, 0.9]
+    study = _study_with_a_trial(good)
     worse = study.ask()
     better = study.ask()
     decisions = []
@@ -49,14 +55,8 @@ def test_a_clearly_worse_trial_is_pruned_and_a_better_one_is_not():
 
 def test_trials_are_compared_with_the_champion_not_with_the_best_trial():
     """The best trial may be one promotion refused; the champion is what a trial must beat."""
-    study = optuna.create_study(
-        direction="maximize", pruner=AsymptoticWilcoxonPruner(p_threshold=0.1)
-    )
     high = [0.9, 0.95, 0.85, 0.9, 0.92, 0.88, 0.9, 0.93]
-    trial = study.ask()  # the best trial, refused
-    for step, v in enumerate(high):
-        trial.report(v, step)
-    study.tell(trial, sum(high) / len(high))
+    study = _study_with_a_trial(high)  # the best trial, refused
     champion = [v - 0.3 for v in high]
     refer(study, "champion-hash", True, dict(enumerate(champion)))
 
@@ -78,14 +78,8 @@ def test_trials_are_compared_with_the_champion_not_with_the_best_trial():
 
 
 def test_nothing_is_pruned_while_the_champion_breaks_a_guardrail():
-    study = optuna.create_study(
-        direction="maximize", pruner=AsymptoticWilcoxonPruner(p_threshold=0.1)
-    )
     good = [0.8, 0.7, 0.9, 0.75, 0.85, 0.8, 0.7, 0.9]
-    trial = study.ask()
-    for step, v in enumerate(good):
-        trial.report(v, step)
-    study.tell(trial, sum(good) / len(good))
+    study = _study_with_a_trial(good)
     refer(study, "infeasible", False, dict(enumerate(good)))
     worse = study.ask()
     for step, v in enumerate(good):

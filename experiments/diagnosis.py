@@ -108,7 +108,7 @@ def moves_against(
         way = dict(p.fixes).get(shortfall)
         if way is None or p.name not in surface:
             continue
-        new = _moved(p, policy[p.name], way)
+        new = moved(p, policy[p.name], way)
         if new != policy[p.name]:
             proposed[p.name] = new
             if p.requires is not None and p.requires in surface:
@@ -120,7 +120,8 @@ def moves_against(
     )
 
 
-def _moved(p: Param, value: Any, up: bool) -> Any:
+def moved(p: Param, value: Any, up: bool) -> Any:
+    """`value` moved one step (STEP of the range) up or down, within the range; a bool set."""
     if p.kind == "bool":
         return up
     if p.kind not in ("int", "float"):

@@ -29,7 +29,7 @@ from policies.param import Param
 from policies.purposes import Shortfall
 from scorecards import Scorecard, ScorecardDefinition
 
-from .diagnosis import STEP, Diagnosis, shortfalls, show_value
+from .diagnosis import Diagnosis, moved, shortfalls, show_value
 
 SYSTEM = (
     "You tune the policy of simulated agents who remember, believe, talk and act. A search "
@@ -77,12 +77,9 @@ def _values(p: Param, value: Any) -> list[Any]:
         return [not value]
     if p.kind == "categorical":
         return [c for c in p.choices if c != value]
-    assert p.low is not None and p.high is not None
-    step = (p.high - p.low) * STEP
     found = []
-    for target in (value + step, value - step):
-        clamped = min(p.high, max(p.low, target))
-        new = round(clamped) if p.kind == "int" else round(clamped, 4)
+    for up in (True, False):
+        new = moved(p, value, up)
         if new != value and new not in found:
             found.append(new)
     return found

@@ -121,15 +121,15 @@ def moves_against(
 
 
 def moved(p: Param, value: Any, up: bool) -> Any:
-    """`value` moved one step (STEP of the range) up or down, within the range; a bool set."""
+    """`value` moved one step (STEP of the range) up or down onto the nearest grid point
+    within the range; a bool set."""
     if p.kind == "bool":
         return up
     if p.kind not in ("int", "float"):
         return value  # a category has no direction
     assert p.low is not None and p.high is not None
     step = (p.high - p.low) * STEP
-    target = min(p.high, value + step) if up else max(p.low, value - step)
-    return round(target) if p.kind == "int" else round(target, 4)
+    return p.on_grid(value + step if up else value - step)
 
 
 def show_value(value: Any) -> str:

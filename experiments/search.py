@@ -47,7 +47,7 @@ from .study import (
     storage_for,
     told,
 )
-from .surface import searched
+from .surface import searched, unscored_on
 from .tracking import Tracker
 from .trial_run import TrialRunner
 from .trials import (
@@ -106,7 +106,9 @@ class Search:
         agent = execution.choice()  # a bad --agent stops here
         first = self.instrument.scenarios[0]
         check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
-        self.surface, self.surface_notice = searched(agent, self.instrument.scenarios)
+        self.surface, self.surface_notice = searched(
+            agent, self.instrument.scenarios, unscored_on(config.suite, config.scenarios)
+        )
         self.hashes = {
             **self.instrument.hashes(self.start_policy),
             "agent": agent.path,

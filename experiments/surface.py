@@ -5,16 +5,17 @@ champion in local mode)."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, cast
 
 import optuna
 
 from harness.agents.registry import AgentChoice
-from policies import WHITELIST, InputError, Policy
+from policies import BY_NAME, WHITELIST, InputError, Param, Policy
 from policies.policy import Value
 from policies.purposes import Role
 from scenarios.model import Scenario
+from scenarios.suite import load_suite, suite_path
 
 
 def roles_in(scenarios: Iterable[Scenario]) -> frozenset[Role]:
@@ -26,10 +27,13 @@ def roles_in(scenarios: Iterable[Scenario]) -> frozenset[Role]:
     )
 
 
-def searched(agent: AgentChoice, scenarios: Iterable[Scenario]) -> tuple[tuple[str, ...], str]:
+def searched(
+    agent: AgentChoice, scenarios: Iterable[Scenario], unscored: Collection[str] = ()
+) -> tuple[tuple[str, ...], str]:
     """The parameters a search samples for `agent` on `scenarios`: its policy surface, less
-    what acts for no agent the scenarios hold, and a line saying so; an agent that reads
-    none cannot be searched."""
+    what acts for no agent the scenarios hold and what no scenario scores (`unscored`, the
+    suite's declaration), and a line saying so; an agent that reads none cannot be
+    searched."""
     if not agent.surface:
         raise InputError(
             f"--agent {agent.name!r} reads no whitelisted parameter (its policy_surface is "
@@ -38,25 +42,43 @@ def searched(agent: AgentChoice, scenarios: Iterable[Scenario]) -> tuple[tuple[s
     roles = roles_in(scenarios)
     acting = set(acting_for(roles))
     surface = tuple(name for name in agent.surface if name in acting)
+    idle = len(agent.surface) - len(surface)
+    kept = tuple(name for name in surface if name in unscored)
+    surface = tuple(name for name in surface if name not in unscored)
     if not surface:
         raise InputError(
             f"--agent {agent.name!r} reads no whitelisted parameter that acts for "
             f"{_roles(roles)} agents, whom these scenarios hold: a search has nothing to change"
         )
-    idle = len(agent.surface) - len(surface)
     unused = ""
     if idle:
         unused = f"; {idle} it reads act for no {_roles(roles)} agent and are not searched"
+    unscoring = f"; {', '.join(kept)}: no scenario of the suite scores it, not searched"
+    unused += unscoring if kept else ""
     if not agent.declared:
         return surface, (
             f"agent {agent.name!r} declares no policy_surface: searching the {len(surface)} of "
-            f"{len(WHITELIST)} whitelisted parameters that act for {_roles(roles)} agents "
-            "(docs/agents.md)"
+            f"{len(WHITELIST)} whitelisted parameters that act for {_roles(roles)} agents"
+            f"{unscoring if kept else ''} (docs/agents.md)"
         )
     return surface, (
         f"searching the {len(surface)} of {len(WHITELIST)} whitelisted parameters agent "
         f"{agent.name!r} reads{unused}; the others keep the champion's values"
     )
+
+
+def unscored_on(suite: str | None, scenarios: Sequence[str]) -> tuple[str, ...]:
+    """What the suite declares no scenario of it scores, when the search runs only the
+    suite's scenarios (a scenario of one's own may score it); each a whitelisted name."""
+    path = suite_path(suite)
+    declared = load_suite(path)
+    for i, name in enumerate(declared.unscored):
+        if name not in BY_NAME:
+            raise InputError(
+                f"{path}: unscored[{i}]: {name!r} is not a whitelisted parameter; "
+                "expected a name like trust.learning_rate ('villagelab policy show' lists them)"
+            )
+    return declared.unscored if set(scenarios) <= set(declared.scenarios) else ()
 
 
 def _roles(roles: frozenset[Role]) -> str:
@@ -101,16 +123,16 @@ def sample(
             continue
         if p.kind in ("int", "float"):
             low, high = cast(float, p.low), cast(float, p.high)  # a number has both bounds
-            at = cast(float, champion[p.name])
-            span = (high - low) * step
-            if p.kind == "int":  # at least one whole step either way
-                span = max(1, int(span))
-            lo = max(low, at - span)
-            hi = min(high, at + span)
+            # grid points within ± step of the range around the champion's (snapped) value,
+            # at least one grid point either way
+            at = p.on_grid(cast(float, champion[p.name]))
+            cells = max(1, int((high - low) * step / p.spacing))
+            lo = p.on_grid(max(low, at - cells * p.spacing))
+            hi = p.on_grid(min(high, at + cells * p.spacing))
             values[p.name] = (
                 trial.suggest_int(p.name, int(lo), int(hi))
                 if p.kind == "int"
-                else trial.suggest_float(p.name, float(lo), float(hi))
+                else trial.suggest_float(p.name, lo, hi, step=p.spacing)
             )
         else:
             options: list[Value] = [False, True] if p.kind == "bool" else list(p.choices)
@@ -121,13 +143,14 @@ def sample(
     return Policy(values)
 
 
-def _suggest(trial: optuna.trial.BaseTrial, name: str, p: Any) -> Any:
+def _suggest(trial: optuna.trial.BaseTrial, name: str, p: Param) -> Any:
     if p.kind == "bool":
         return trial.suggest_categorical(name, [False, True])
-    if p.kind == "int":
-        return trial.suggest_int(name, int(p.low), int(p.high))
-    if p.kind == "float":
-        return trial.suggest_float(name, float(p.low), float(p.high))
+    if p.kind in ("int", "float"):
+        low, high = cast(float, p.low), cast(float, p.high)  # a number has both bounds
+        if p.kind == "int":
+            return trial.suggest_int(name, int(low), int(high))
+        return trial.suggest_float(name, low, high, step=p.spacing)
     return trial.suggest_categorical(name, list(p.choices))
 
 

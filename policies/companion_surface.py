@@ -20,6 +20,7 @@ COMPANION_PARAMS: tuple[Param, ...] = (
         "how veiled a line may be and still get the safety script (high: jokes raise alarms)",
         low=0.0,
         high=1.0,
+        grid=0.05,
         acts_for=CONVERSATION,
     ),
     Param(
@@ -29,6 +30,7 @@ COMPANION_PARAMS: tuple[Param, ...] = (
         "activation a memory needs to come to mind (high: old promises are forgotten)",
         low=0.0,
         high=2.0,
+        grid=0.1,
         acts_for=CONVERSATION,
     ),
     Param(
@@ -38,6 +40,7 @@ COMPANION_PARAMS: tuple[Param, ...] = (
         "how strong an urge to speak first must be to pass the hold (else a quiet substitute)",
         low=0.0,
         high=1.0,
+        grid=0.05,
         acts_for=CONVERSATION,
     ),
     Param(

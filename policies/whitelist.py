@@ -35,6 +35,7 @@ WHITELIST: tuple[Param, ...] = (
         "importance above which an experience also enters the salient cache recalled first",
         low=0.0,
         high=1.0,
+        grid=0.05,
     ),
     Param(
         "memory.keep_source_on_summary",
@@ -59,6 +60,7 @@ WHITELIST: tuple[Param, ...] = (
         "weight of relevance to the query in a memory's activation",
         low=0.0,
         high=3.0,
+        grid=0.1,
         fixes=((Shortfall.NOISY_RECALL, RAISE),),
     ),
     Param(
@@ -68,6 +70,7 @@ WHITELIST: tuple[Param, ...] = (
         "weight of retention (recency) in a memory's activation",
         low=0.0,
         high=3.0,
+        grid=0.1,
     ),
     Param(
         "retrieval.plan_context",
@@ -84,6 +87,7 @@ WHITELIST: tuple[Param, ...] = (
         "highest confidence a belief may reach from hearsay alone",
         low=0.1,
         high=1.0,
+        grid=0.05,
         acts_for=EVERYONE,
         fixes=((Shortfall.RUMORS_HARDEN, LOWER),),
     ),
@@ -108,6 +112,7 @@ WHITELIST: tuple[Param, ...] = (
         "confidence below which a claim is spoken as 'likely' or 'rumor', not 'certain'",
         low=0.0,
         high=1.0,
+        grid=0.05,
         fixes=((Shortfall.RUMORS_HARDEN, RAISE),),
     ),
     # sharing — sharing more raises reach and lowers containment
@@ -118,6 +123,7 @@ WHITELIST: tuple[Param, ...] = (
         "chance of bringing up news in a chat with a co-located agent",
         low=0.0,
         high=1.0,
+        grid=0.05,
         fixes=((Shortfall.STAYS_LOCAL, RAISE),),
     ),
     Param(
@@ -146,6 +152,7 @@ WHITELIST: tuple[Param, ...] = (
         "known, hearsay) before it is held back; low withholds public news, high leaks",
         low=0.05,
         high=1.0,
+        grid=0.05,
         requires="sharing.respect_privacy",
         fixes=((Shortfall.LEAKS, LOWER),),
     ),
@@ -158,6 +165,7 @@ WHITELIST: tuple[Param, ...] = (
         "high keeps public facts local, low spreads them and rumors alike",
         low=0.0,
         high=1.0,
+        grid=0.05,
         fixes=((Shortfall.STAYS_LOCAL, LOWER),),
     ),
     # trust — high trust spreads truth and lies alike
@@ -168,6 +176,7 @@ WHITELIST: tuple[Param, ...] = (
         "trust in a stranger's reports of facts before any outcome was observed",
         low=0.0,
         high=1.0,
+        grid=0.05,
     ),
     Param(
         "trust.learning_rate",
@@ -176,6 +185,7 @@ WHITELIST: tuple[Param, ...] = (
         "how far one independently observed outcome moves trust",
         low=0.0,
         high=1.0,
+        grid=0.05,
     ),
     # replanning — a low trigger reacts fast to blockages and wastes trips on false rumors
     Param(
@@ -185,6 +195,7 @@ WHITELIST: tuple[Param, ...] = (
         "belief confidence at which a conflicting belief changes a plan",
         low=0.0,
         high=1.0,
+        grid=0.05,
         fixes=((Shortfall.STALE_PLANS, LOWER),),
     ),
     Param(
@@ -291,6 +302,7 @@ LLM_PARAMS: tuple[Param, ...] = (
         "sampling temperature of every model call (0 = the most likely words)",
         low=0.0,
         high=1.2,
+        grid=0.05,
         acts_for=EVERYONE,
     ),
     Param(

@@ -102,6 +102,9 @@ class Suite(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     scenarios: tuple[str, ...] = Field(min_length=1, max_length=100)
     seeds: SeedSets
+    # whitelisted parameters no scenario of the suite scores (its agents read them, yet no
+    # metric moves): a search on the suite's scenarios leaves them at the champion's values
+    unscored: tuple[str, ...] = ()
 
 
 def suite_path(name_or_path: str | Path | None) -> Path:

@@ -6,11 +6,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import cast
 
 import optuna
 import pytest
 
-from experiments.surface import roles_in, sample, searched
+from experiments.dispatch import Execution
+from experiments.evaluation import Instrument, evaluate
+from experiments.surface import roles_in, sample, searched, unscored_on
 from harness.agents.reference import reference_agent
 from harness.agents.registry import policy_surface, resolve
 from harness.engine.episode import Episode
@@ -64,9 +67,47 @@ def test_a_suite_searches_exactly_what_the_reference_agent_reads_on_it(suite):
                 Episode(
                     scenario, load_policy(ROOT / "policies" / f"{policy}.yaml"), 0, reference_agent
                 ).run()
-    surface, notice = searched(REFERENCE, scenarios)
-    assert read == set(surface), notice
+    unscored = unscored_on(suite, [s.name for s in scenarios])
+    surface, notice = searched(REFERENCE, scenarios, unscored)
+    assert read - set(unscored) == set(surface), notice
     assert "are not searched" in notice  # each suite leaves the other's parameters alone
+
+
+@pytest.mark.parametrize("policy", ["baseline", "careful"])
+def test_what_a_suite_declares_unscored_moves_no_metric_on_it(policy):
+    # the declaration is checked: each unscored parameter at its two ends scores the same on
+    # every metric of every scenario of the suite
+    suite = load_suite(suite_path("main"))
+    assert suite.unscored == ("trust.learning_rate",)
+    instrument = Instrument.load(suite.scenarios)
+    start = load_policy(ROOT / "policies" / f"{policy}.yaml")
+    for name in suite.unscored:
+        low, high = BY_NAME[name].low, BY_NAME[name].high
+        cards = [
+            evaluate(
+                start.with_values({name: end}), instrument, (0, 1), Execution(serial=True)
+            ).scorecard.to_json()["scenarios"]
+            for end in (cast(float, low), cast(float, high))
+        ]
+        assert cards[0] == cards[1], name
+
+
+def test_an_unscored_parameter_is_searched_once_a_scenario_of_ones_own_joins(tmp_path):
+    scenarios = load_suite(suite_path("main")).scenarios
+    assert unscored_on(None, scenarios) == ("trust.learning_rate",)
+    surface, notice = searched(
+        REFERENCE, [load_scenario(n) for n in scenarios], ("trust.learning_rate",)
+    )
+    assert "trust.learning_rate" not in surface and "no scenario of the suite scores it" in notice
+    assert unscored_on(None, [*scenarios, "tests/scenarios/mine.yaml"]) == ()
+    bad = tmp_path / "suite.yaml"
+    bad.write_text(
+        (ROOT / "scenarios" / "suite.yaml")
+        .read_text()
+        .replace("[trust.learning_rate]", "[trust.bogus]")
+    )
+    with pytest.raises(InputError, match=r"suite\.yaml: unscored\[0\]: 'trust.bogus' is not"):
+        unscored_on(str(bad), scenarios)
 
 
 def test_a_search_of_the_village_leaves_the_companion_knobs_alone():
@@ -141,6 +182,39 @@ def test_a_search_samples_only_the_surface_and_keeps_the_rest(mode):
         changed |= {n for n in policy if policy[n] != champion[n]}
         study.tell(trial, 0.0)
     assert changed == set(surface)  # every surface parameter moves, nothing else does
+
+
+def _on_grid(name: str, value: float) -> bool:
+    p = BY_NAME[name]
+    assert p.low is not None
+    cells = (value - p.low) / p.spacing
+    return abs(cells - round(cells)) < 1e-9 and p.low <= value <= cast(float, p.high)
+
+
+def test_every_number_has_a_grid_that_divides_its_range_and_holds_its_default():
+    for p in WHITELIST:
+        if p.kind in ("int", "float"):
+            assert p.spacing > 0 and _on_grid(p.name, cast(float, p.default)), p.name
+
+
+@pytest.mark.parametrize("mode", ["global", "local"])
+def test_a_search_samples_numbers_on_their_grid_even_around_an_off_grid_champion(mode):
+    # a hand-written policy may hold any value in range; what a search proposes is on the grid
+    champion = load_policy(ROOT / "policies" / "careful.yaml").with_values(
+        {"trust.prior": 0.4321, "retrieval.recency_weight": 2.987, "memory.capacity": 123}
+    )
+    surface = ("trust.prior", "retrieval.recency_weight", "memory.capacity", "sharing.proactive")
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=7))
+    values: dict[str, set[float]] = {name: set() for name in surface}
+    for _ in range(60):
+        trial = study.ask()
+        policy = sample(trial, mode, champion, 0.2, 1, surface)
+        for name in surface:
+            assert _on_grid(name, cast(float, policy[name])), (name, policy[name])
+            values[name].add(cast(float, policy[name]))
+        study.tell(trial, 0.0)
+    # a grid, not a point: each number still takes several values
+    assert all(len(seen) >= 3 for seen in values.values()), values
 
 
 @pytest.mark.slow

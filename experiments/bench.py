@@ -227,7 +227,8 @@ def ray_speedup(
     scenario: the worker imports the stack then, once, whatever it runs next)."""
     from harness import ensure_ray
 
-    from .evaluation import Execution, Instrument, evaluate
+    from .dispatch import Execution
+    from .evaluation import Instrument, evaluate
 
     instrument = Instrument.load(["village"], agents=agents, hours=hours)
     policy, chosen = _policy(), tuple(range(seeds))

@@ -54,7 +54,7 @@ class Execution:
 
 def measured_episode(
     scenario: Scenario,
-    values: dict,
+    values: dict[str, Any],
     seed: int,
     agent: str,
     definition: ScorecardDefinition,
@@ -115,7 +115,10 @@ def episodes(
     )
     if execution.serial:
         if not measured:
-            return run_serial(jobs, policy, agent, budget=execution.budget)
+            serial: Iterator[EpisodeRecord] = run_serial(
+                jobs, policy, agent, budget=execution.budget
+            )
+            return serial
         definition, applicable = instrument.definition, instrument.applicable
         return (
             measured_episode(

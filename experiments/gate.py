@@ -24,7 +24,8 @@ from scorecards import Scorecard
 from scorecards.gate import Verdict, junit_xml, markdown_summary, verdict
 from villagelab.files import atomic_write_bytes
 
-from .evaluation import Evaluation, Execution, Instrument, evaluate
+from .dispatch import Execution
+from .evaluation import Evaluation, Instrument, evaluate
 
 DEFAULT_BASELINE = Path(__file__).resolve().parent.parent / "scorecards" / "baseline.json"
 

@@ -18,7 +18,8 @@ from policies import WHITELIST, Policy, load_policy
 from scenarios import load_suite
 from scorecards import METRICS
 
-from .evaluation import Execution, Instrument, evaluate
+from .dispatch import Execution
+from .evaluation import Instrument, evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 OTHER_AGENTS = ("prompt", "llm")  # families only the LLM agent reads

@@ -22,7 +22,8 @@ from scorecards import Comparison, Scorecard, compare
 from scorecards.report import Block, Heading, Table, Text, interval, num, write_document
 
 from .champion import Registry, tracking_uri_for
-from .evaluation import Execution, Instrument
+from .dispatch import Execution
+from .evaluation import Instrument
 from .runs import RunsDir
 from .study import Decision, storage_for
 

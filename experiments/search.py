@@ -30,8 +30,9 @@ from villagelab.interruption import checkpoint
 from . import driving, records
 from .champion import Registry
 from .config import SearchConfig
+from .dispatch import Execution
 from .drivers import alive, driver_id
-from .evaluation import Execution, Instrument, model_facts
+from .evaluation import Instrument, model_facts
 from .journal import held
 from .promoter import Promoter, Standing
 from .pruning import refer

@@ -22,7 +22,8 @@ from scorecards import Comparison, Scorecard, compare
 
 from . import promotion
 from .config import SearchConfig, default_config
-from .evaluation import Execution, Instrument
+from .dispatch import Execution
+from .evaluation import Instrument
 from .runs import RunsDir
 from .study import Decision
 from .trials import Evaluator, TrialOutcome

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from policies import BY_NAME, InputError, Policy
 from policies.policy import Value
 
-from .evaluation import Evaluation, Execution, Instrument, evaluate
+from .dispatch import Execution
+from .evaluation import Evaluation, Instrument, evaluate
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,7 @@ class Tracker:
         run = self.client.create_run(
             self.experiment_id, run_name=f"{self.study} {records.stamp()}", tags=tags
         )
-        run_id = run.info.run_id
+        run_id: str = run.info.run_id
         records.log_params(self.client, run_id, settings)
         # anyone with the UI reads artifacts: a credential in a URI is masked
         self.client.log_text(run_id, scrub(json.dumps(settings, indent=2)), "settings.json")
@@ -152,11 +152,12 @@ class Tracker:
             tags["villagelab.traces"] = redact(traces)
         name = f"trial {number}" if optuna_study == self.study else f"{optuna_study} #{number}"
         run = self.client.create_run(self.experiment_id, run_name=name, tags=tags)
-        self._artifact_uris[run.info.run_id] = run.info.artifact_uri
-        records.log_params(self.client, run.info.run_id, dict(policy.items()))
+        run_id: str = run.info.run_id
+        self._artifact_uris[run_id] = run.info.artifact_uri
+        records.log_params(self.client, run_id, dict(policy.items()))
         if self.datasets:
-            log_inputs(self.client, run.info.run_id, self.datasets)
-        return run.info.run_id
+            log_inputs(self.client, run_id, self.datasets)
+        return run_id
 
     def retries(self, run_id: str, episodes: list[str]) -> None:
         """Episodes Ray ran twice because a worker or node was lost: never silent."""
@@ -299,7 +300,8 @@ class Tracker:
         return f"{self.client.get_run(run_id).info.artifact_uri}/champion"
 
     def parent_of(self, run_id: str) -> str | None:
-        return self.client.get_run(run_id).data.tags.get("mlflow.parentRunId")
+        parent: str | None = self.client.get_run(run_id).data.tags.get("mlflow.parentRunId")
+        return parent
 
     def champion_step(self, parent: str, objective: float | None, step: int) -> None:
         """The champion's objective after trial `step`, on the parent run: held and written

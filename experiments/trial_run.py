@@ -21,7 +21,7 @@ from villagelab.interruption import checkpoint
 from . import promotion
 from .config import SearchConfig
 from .diagnosis import diagnose
-from .evaluation import Execution
+from .dispatch import Execution
 from .journal import held
 from .promoter import Attempt, Promoter, Standing
 from .pruning import compared_with, refer

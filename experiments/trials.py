@@ -23,8 +23,8 @@ from harness import Job
 from policies import Policy
 from scorecards import Scorecard, Values, assemble, instance_objective, merge_values
 
-from .dispatch import agent_reference, episodes
-from .evaluation import Execution, Instrument
+from .dispatch import Execution, agent_reference, episodes
+from .evaluation import Instrument
 from .repeats import Told
 from .study import Decision
 

@@ -24,7 +24,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -39,6 +39,8 @@ MAX_TEXT = 20_000  # characters of one text value
 MAX_PROBLEMS = 20  # problems listed in one message
 INT64 = 2**63 - 1
 FROM_FILE = "villagelab.from_file"  # validation context: the data was read from a user's file
+
+Model = TypeVar("Model", bound=BaseModel)
 
 
 class InputError(Exception):
@@ -319,7 +321,7 @@ class YamlSource:
             f"{self.path}:{self.line_of(where)}: at {format_location(where)}: {expected}"
         )
 
-    def validate(self, model: type[BaseModel], data: Any = None, **kwargs: Any) -> Any:
+    def validate(self, model: type[Model], data: Any = None, **kwargs: Any) -> Model:
         """`model` validated strictly from this file's data (or `data`): no coercion — a
         quoted number is text, true is not 1; errors located in the file."""
         context = {FROM_FILE: True, **kwargs.pop("context", {})}

@@ -4,8 +4,9 @@ how a run's execution (serial, Ray, the agent) and its scorecard files are made.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -17,7 +18,10 @@ from ..config import Proposer
 from ..terminal import Terminal
 
 if TYPE_CHECKING:
+    from ..dispatch import Execution
     from ..model_proposal import ModelProposer
+
+Command = TypeVar("Command", bound=Callable[..., Any])  # a click command function, decorated
 
 out = Terminal()
 err = Terminal(stderr=True)
@@ -30,7 +34,7 @@ def seeds_option(ctx: click.Context, param: click.Parameter, value: str) -> tupl
         raise click.BadParameter(str(exc)) from None
 
 
-def agent_option(command):  # type: ignore[no-untyped-def]
+def agent_option(command: Command) -> Command:
     """--agent on every command that runs episodes: a registered name (the built-in ones and
     installed packages' `villagelab.agents` entry points) or an import path module:Factory;
     checked, and its code hashed, before any episode runs."""
@@ -83,7 +87,7 @@ def _budget_part(ctx: click.Context, param: click.Parameter, value: float | None
     ctx.meta.setdefault(_BUDGET, {})[param.name] = value
 
 
-def budget_options(command):  # type: ignore[no-untyped-def]
+def budget_options(command: Command) -> Command:
     """--episode-timeout and --episode-memory on every command that runs episodes: an episode
     past either ends as timed_out or out_of_memory, recorded, and the others go on."""
     from harness.engine.budget import DEFAULT_MEMORY_MB, DEFAULT_SECONDS
@@ -158,11 +162,11 @@ def make_execution(
     address: str | None = None,
     agent: str = "reference",
     traces_uri: str | None = None,
-):  # type: ignore[no-untyped-def]
+) -> Execution:
     """Where and how episodes run; the budget is the command's --episode-* options."""
     from harness.engine.budget import Budget
 
-    from ..evaluation import Execution
+    from ..dispatch import Execution
 
     ctx = click.get_current_context(silent=True)
     given = {} if ctx is None else ctx.meta.get(_BUDGET, {})
@@ -171,7 +175,7 @@ def make_execution(
         memory_mb=given.get("episode_memory", Budget.memory_mb),
     )
     if not serial and address is None:  # a local cluster's niceness, checked before it starts
-        from harness.engine.runner import worker_niceness
+        from harness.engine.ray_tasks import worker_niceness
 
         worker_niceness()
     return Execution(
@@ -270,7 +274,7 @@ def store(runs_dir: Path, tracking_uri: str | None) -> tuple[str, Path]:
     return tracking_uri or runs.tracking_uri, runs.artifacts
 
 
-def mlflow_options(command):  # type: ignore[no-untyped-def]
+def mlflow_options(command: Command) -> Command:
     """--mlflow, --runs-dir and --tracking-uri: log this command as an MLflow run."""
     command = click.option(
         "--tracking-uri",

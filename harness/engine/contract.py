@@ -245,6 +245,7 @@ __all__ = [
     "Channel",
     "Claim",
     "DiagnosticRow",
+    "Draws",
     "EpisodeStatus",
     "EpisodeStop",
     "Intent",
@@ -256,4 +257,5 @@ __all__ = [
     "PlanStage",
     "Privacy",
     "Request",
+    "Sense",
 ]

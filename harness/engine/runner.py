@@ -218,7 +218,7 @@ def _start_local_cluster(ray: Any, **kwargs: Any) -> None:
 
     # a kill inside ray.init: its processes carry the mark, and hold its session folder open
     # (Ray names it session_<date>_<the pid of ray.init's caller>)
-    temp: str = get_default_ray_temp_dir()  # type: ignore[no-untyped-call]  # Ray's, untyped
+    temp: str = get_default_ray_temp_dir()
     session = f"{temp}/session_*_{os.getpid()}"
     with processes.starting("ray", creates=session), ray_tasks.interruptible_children():
         ray.init(**kwargs)

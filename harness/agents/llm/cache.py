@@ -53,7 +53,7 @@ class ResponseCache:
         return {"path": self.path}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.__init__(state["path"])  # type: ignore[misc, arg-type]
+        self.__init__(state["path"])  # type: ignore[misc]
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None or self._pid != os.getpid():  # never share one across a fork

@@ -233,7 +233,7 @@ class Retrying:
             return min(retry_after, self.backoff_max_s)
         digest = hashlib.blake2b(f"{key}/{attempt}".encode(), digest_size=4).digest()
         jitter = 0.5 + 0.5 * int.from_bytes(digest, "big") / 2**32
-        return min(self.backoff_s * 2 ** (attempt - 1), self.backoff_max_s) * jitter
+        return min(self.backoff_s * 2.0 ** (attempt - 1), self.backoff_max_s) * jitter
 
     def complete(self, call: ChatCall) -> ChatReply:
         return self.send(call.body(self.model_id), call.structured_output, call.key(self.model_id))

@@ -86,7 +86,10 @@ class Conversations:
         pool = [e for e in a.memory.experiences.values() if e.proposition == prop]
         if meaning is None or not pool:
             return []
-        return a._recall(mem.Query(meaning.subject, "reply", proposition=prop), now, pool, True)
+        recalled: list[mem.Experience] = a._recall(
+            mem.Query(meaning.subject, "reply", proposition=prop), now, pool, True
+        )
+        return recalled
 
     def _reply(self, partner: str, line: dict[str, Any], now: int) -> list[Claim]:
         a = self.agent

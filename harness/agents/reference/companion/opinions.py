@@ -84,7 +84,9 @@ def by_outcomes(
 
 
 def founded(opinion: list[Any]) -> float:
-    return abs(opinion[2]) * (1 + opinion[3])
+    support: float = opinion[2]
+    events: int = opinion[3]
+    return abs(support) * (1 + events)
 
 
 def shown(opinions: list[list[Any]]) -> str:

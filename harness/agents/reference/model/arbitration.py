@@ -5,8 +5,8 @@ keyed noise (common random numbers)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
+from harness.engine.contract import Draws
 from scenarios.persona import Persona
 from scenarios.room import RoomKnowledge
 
@@ -22,7 +22,7 @@ def arbitrate(
     room: RoomKnowledge,
     mind: Mind,
     now: int,
-    draws: Any,
+    draws: Draws,
     agent: str,
 ) -> tuple[Candidate | None, list[tuple[Candidate, str]]]:
     """The best candidate no protected stance or situational rule forbids; and what was

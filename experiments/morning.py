@@ -25,7 +25,7 @@ from .champion import Registry, tracking_uri_for
 from .dispatch import Execution
 from .evaluation import Instrument
 from .runs import RunsDir
-from .study import Decision, storage_for
+from .study import Decision, SubStudy, storage_for
 
 POLICIES = Path(__file__).resolve().parent.parent / "policies"
 FEW_TRIALS = 30  # below this, fANOVA importances are more noise than signal
@@ -35,7 +35,8 @@ MARKS: dict[str, str] = {Decision.PROMOTED: "better", Decision.FAILED: "worse"}
 def _trials(backend: Any, names: list[str]) -> list[tuple[str, FrozenTrial]]:
     out = []
     for name in sorted(names):
-        label = "" if "@" not in name else name.split("@", 1)[1] + " "
+        sub = SubStudy.of(name)
+        label = "" if sub is None else sub.label + " "
         out += [
             (f"{label}#{t.number}" if label else str(t.number), t)
             for t in optuna.load_study(study_name=name, storage=backend).get_trials(deepcopy=False)
@@ -290,7 +291,7 @@ def morning_report(
     names = [
         n
         for n in optuna.study.get_all_study_names(storage=backend)
-        if n == study_name or n.startswith(f"{study_name}@")
+        if n == study_name or SubStudy.within(n, study_name)
     ]
     if study_name not in names:
         raise InputError(f"no study {study_name!r} in {runs_dir}")

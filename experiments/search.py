@@ -40,6 +40,7 @@ from .repeats import Ledger
 from .runs import RunsDir
 from .study import (
     Objectives,
+    SubStudy,
     counted,
     enqueue_first,
     local_name,
@@ -296,7 +297,7 @@ class Search:
         if self.mode != "local":
             return counted(main)
         for name in optuna.study.get_all_study_names(storage=self.storage):
-            if name.startswith(f"{self.name}@") and name not in self._substudies:
+            if SubStudy.within(name, self.name) and name not in self._substudies:
                 self._substudies[name] = optuna.load_study(study_name=name, storage=self.storage)
         return sum(counted(study) for study in self._substudies.values())
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import optuna
 from optuna.study import StudyDirection
@@ -288,9 +288,40 @@ def counted(study: optuna.Study) -> int:
     return done
 
 
+@dataclass(frozen=True)
+class SubStudy:
+    """Local mode's sub-study of a study: one per champion, since its ranges centre on the
+    champion. Optuna stores it as `<study>@champion-v<version>`."""
+
+    study: str
+    champion_version: int
+
+    MARK: ClassVar[str] = "@champion-v"
+
+    @property
+    def name(self) -> str:
+        return f"{self.study}{self.MARK}{self.champion_version}"
+
+    @property
+    def label(self) -> str:
+        """How reports tell its trials from the study's own: `champion-v<version>`."""
+        return f"{self.MARK[1:]}{self.champion_version}"
+
+    @classmethod
+    def of(cls, name: str) -> SubStudy | None:
+        """The sub-study an Optuna study's name stands for; None for any other name."""
+        study, mark, version = name.rpartition(cls.MARK)
+        return cls(study, int(version)) if mark and study and version.isdigit() else None
+
+    @classmethod
+    def within(cls, name: str, study: str) -> bool:
+        """Whether `name` is one of `study`'s sub-studies."""
+        found = cls.of(name)
+        return found is not None and found.study == study
+
+
 def local_name(study: str, champion_version: int | None) -> str:
-    """Local mode's sub-study: one per champion, since its ranges centre on the champion."""
-    return f"{study}@champion-v{champion_version or 0}"
+    return SubStudy(study, champion_version or 0).name
 
 
 def enqueue_first(study: optuna.Study, first: tuple[str, ...], mode: str) -> None:

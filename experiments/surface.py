@@ -126,7 +126,7 @@ def sample(
             # grid points within ± step of the range around the champion's (snapped) value,
             # at least one grid point either way
             at = p.on_grid(cast(float, champion[p.name]))
-            cells = max(1, int((high - low) * step / p.spacing))
+            cells = max(1, int((high - low) * step / p.spacing + 1e-9))  # 0.3 / 0.1 is 2.99…
             lo = p.on_grid(max(low, at - cells * p.spacing))
             hi = p.on_grid(min(high, at + cells * p.spacing))
             values[p.name] = (

@@ -1,7 +1,7 @@
 """Scorecards: metrics over traces, the balanced scorecard, guardrails, seed statistics,
 reports.
 
-Works on pandas DataFrames of the trace tables (design §4-§5; harness/schema.py is the
+Works on pandas DataFrames of the trace tables (design §4-§5; harness/engine/schema.py is the
 contract). Reports live in `scorecards.report` (matplotlib is imported only when drawing).
 """
 

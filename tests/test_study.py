@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import optuna
 
+from experiments.study import SubStudy, local_name
 from experiments.surface import sample
 from policies import WHITELIST, load_policy
 
@@ -29,6 +30,16 @@ def test_local_mode_stays_within_a_step_and_flips_at_most_k():
                 flipped += policy[p.name] != BASELINE[p.name]
         assert flipped <= 1
         study.tell(trial, 0.0)
+
+
+def test_a_sub_study_is_told_from_its_name_and_from_other_studies():
+    sub = SubStudy("night@lab", 3)  # a study's own name may hold an @
+    assert local_name("night@lab", 3) == sub.name == "night@lab@champion-v3"
+    assert SubStudy.of(sub.name) == sub and sub.label == "champion-v3"
+    assert SubStudy.within(sub.name, "night@lab") and not SubStudy.within(sub.name, "night")
+    for other in ("night@lab", "night@champion-vx", "@champion-v1", "night-champion-v2"):
+        assert SubStudy.of(other) is None, other
+    assert local_name("night", None) == "night@champion-v0"
 
 
 def test_pareto_mode_reports_its_front_and_never_prunes(tmp_path):

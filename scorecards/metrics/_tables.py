@@ -1,6 +1,6 @@
 """Access to an episode's trace tables, tolerant of a table the trace does not hold.
 
-Column tuples name what each metric reads (harness/schema.py is the contract); a metric asks
+Column tuples name what each metric reads (harness/engine/schema.py is the contract); a metric asks
 only for the columns it needs, so a table is checked for exactly those.
 """
 

@@ -188,18 +188,19 @@ def hold(runs_root: Path) -> IO[str]:
     return fh
 
 
-def claim(runs_root: Path, path: Path, storage_url: str | None) -> tuple[IO[str] | None, list[str]]:
-    """What a driver does before it opens a file journal: take the driver lock, then cut a
-    cut last line away; returns the lock and what was repaired. Nothing for an RDB URL."""
+@contextmanager
+def claimed(runs_root: Path, path: Path, storage_url: str | None) -> Iterator[list[str]]:
+    """What a driver does before it opens a file journal, for as long as it drives: hold the
+    driver lock (one driver per journal file), and first cut a half-written last line away;
+    yields what was repaired. Nothing for an RDB URL. The lock goes however the drive ends."""
     if storage_url is not None:
-        return None, []
+        yield []
+        return
     lock = hold(runs_root)
-    note = repair(path)
-    return lock, [note] if note else []
-
-
-def release(lock: IO[str] | None) -> None:
-    if lock is not None:
+    try:
+        note = repair(path)
+        yield [note] if note else []
+    finally:
         lock.close()
 
 

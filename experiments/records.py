@@ -332,34 +332,3 @@ def start_group(
 
 def end_group(uri: str, run_id: str, status: str = "FINISHED") -> None:
     mlflow_client(uri).set_terminated(run_id, status)
-
-
-def search_params(search: Any, recovered: list[int]) -> dict[str, Any]:
-    """What a search invocation searches with: its parent run's params."""
-    from policies import baseline_path
-
-    c, e = search.config, search.execution
-    return {
-        "study": search.name,
-        "trials": search.trials,
-        "hours": search.hours,
-        "mode": search.mode,
-        "scenarios": list(c.scenarios),
-        "seeds": list(c.seeds),
-        "margin": c.margin,
-        "confirmation_seeds": c.confirmation_seeds,
-        "start_policy": c.start_policy or str(baseline_path()),
-        "first": list(c.first),
-        "local_step": c.local_step,
-        "local_flips": c.local_flips,
-        "agent": e.agent,
-        "searched_parameters": len(search.surface),
-        "storage": without_secret(search.storage_url) or str(search.runs.journal),
-        "tracking_uri": without_secret(search.tracking_uri),
-        "execution": "serial" if e.serial else (e.address or "local Ray"),
-        "workers": e.workers,
-        "traces_uri": without_secret(e.traces_uri),
-        "recovered_trials": recovered,
-        "harness": search.hashes["harness"],
-        "instrument": search.hashes["instrument"],
-    }

@@ -27,7 +27,7 @@ from policies.purposes import Shortfall
 from villagelab.files import atomic_write_bytes
 from villagelab.interruption import checkpoint
 
-from . import driving, records
+from . import journal, records
 from .champion import Registry
 from .config import SearchConfig
 from .dispatch import Execution
@@ -134,48 +134,66 @@ class Search:
         self._substudies: dict[str, optuna.Study] = {}  # local mode: loaded once each
         self.measured = Ledger()  # policies measured, by study: a repeat is told, not run
         self.driver = driver_id()
-        self.tracker: Tracker  # opened by `run` once the journal is claimed (driving.guarded)
         self.startup = len(self.instrument.scenarios)  # one round of every scenario
 
     # --- the loop -------------------------------------------------------------------------------
-    @driving.guarded  # the journal's driver lock and repair, a vanished study refused
     def run(
         self,
         on_trial: Callable[[TrialOutcome], None] | None = None,
         on_notice: Callable[[str], None] | None = None,
     ) -> SearchResult:
+        """Trials until the budget, the hours or an interrupt, each told to `on_trial`; what
+        was repaired or is worth knowing told to `on_notice`. The journal's driver lock is
+        held throughout; a study whose Optuna record vanished while MLflow holds its trial
+        runs is refused before anything runs."""
+        with journal.claimed(self.runs.root, self.runs.journal, self.storage_url) as notes:
+            if notes:  # the journal changed under the storage opened before: open it again
+                self.storage = storage_for(self.storage_url, self.runs.journal)
+            for note in notes:
+                if on_notice:
+                    on_notice(note)
+            tracker = Tracker(self.tracking_uri, self.name, self.runs.artifacts / self.name)
+            checkpoint("MLflow experiment opened")
+            journal.refuse_vanished(self.name, self.storage, tracker, self.storage_url)
+            return self._drive(tracker, on_trial, on_notice)
+
+    def _drive(
+        self,
+        tracker: Tracker,
+        on_trial: Callable[[TrialOutcome], None] | None,
+        on_notice: Callable[[str], None] | None,
+    ) -> SearchResult:
         main = open_study(
             self.name, self.storage, self.mode, self.hashes, self.pareto, self.startup
         )
-        self.main = main
         main.set_user_attr("suite", self.config.suite)  # the morning report measures on it
         recovered = recover_dead(alive, main)
         enqueue_first(main, self.config.first, self.mode)
-        self.registry = Registry(self.tracker.uri)
+        registry = Registry(tracker.uri)
         # a dead driver's runs, closed even with nothing left to run
-        self.tracker.close_stale(alive, lambda tags: told(self.storage, self.name, tags))
+        tracker.close_stale(alive, lambda tags: told(self.storage, self.name, tags))
         if self._spent(main) >= self.trials:  # nothing to run: no parent run, no Ray
-            return self._spent_already(main)
-        parent = self.tracker.start_parent(
+            return self._spent_already(main, tracker, registry)
+        parent = tracker.start_parent(
             self.hashes,
             self.driver,
-            records.search_params(self, recovered),
+            self.params(recovered),
             [s.name for s in self.instrument.scenarios],
             self.config.seeds,
         )
-        self.promoter = Promoter(
+        promoter = Promoter(
             self.name,
             self.config,
             self.instrument,
             self.start_policy,
             self.evaluator,
-            self.tracker,
-            self.registry,
+            tracker,
+            registry,
             self.runs,
             self.storage_url,
             main,
         )
-        standing = self.promoter.standing(parent)
+        standing = promoter.standing(parent)
         refer(main, standing.champion.hash, standing.feasible(self.definition))
         runner = TrialRunner(
             self.name,
@@ -186,16 +204,16 @@ class Search:
             self.storage,
             self.execution,
             self.evaluator,
-            self.tracker,
-            self.promoter,
+            tracker,
+            promoter,
             self.pareto,
             self.driver,
             self.hashes,
-            self.measured,
-            self.proposer,
             parent,
+            measured=self.measured,
+            proposer=self.proposer,
         )
-        for notice in (self.surface_notice, self.promoter.infeasible(standing)):
+        for notice in (self.surface_notice, promoter.infeasible(standing)):
             if notice and on_notice:
                 on_notice(notice)
         start_objective = standing.card.objective or 0.0
@@ -235,7 +253,7 @@ class Search:
                         runner.diagnose(study, standing, tried)
                         quiet = 0
                     batch = [
-                        runner.begin(study, parent, standing.champion)
+                        runner.begin(study, standing.champion)
                         for _ in range(min(self.evaluator.in_flight(self.config.seeds), room))
                     ]
                     for pending in batch:  # several trials in flight, finished in ask order
@@ -245,7 +263,7 @@ class Search:
                         quiet = 0 if new else quiet + 1
                         if new:
                             tried.clear()
-                        self.tracker.champion_step(parent, standing.card.objective, len(outcomes))
+                        tracker.champion_step(parent, standing.card.objective, len(outcomes))
                         if on_trial:
                             on_trial(outcome)
             except BaseException:
@@ -253,13 +271,13 @@ class Search:
                 raise
             finally:
                 signal.signal(signal.SIGINT, previous)
-                self.tracker.finish(parent, status)
+                tracker.finish(parent, status)
         export = self.folder / "champion.yaml"
         atomic_write_bytes(export, standing.champion.to_yaml().encode())
         return SearchResult(
             self.name,
             self.runs,
-            self.tracker.uri,
+            tracker.uri,
             start_objective,
             standing.card.objective or 0.0,
             standing.version,
@@ -269,14 +287,16 @@ class Search:
             self._spent(main),
         )
 
-    def _spent_already(self, main: optuna.Study) -> SearchResult:
+    def _spent_already(
+        self, main: optuna.Study, tracker: Tracker, registry: Registry
+    ) -> SearchResult:
         """A study whose budget is used up: say so at once, touching nothing."""
         export = self.folder / "champion.yaml"
-        version, objective = self.registry.export(export)
+        version, objective = registry.export(export)
         return SearchResult(
             self.name,
             self.runs,
-            self.tracker.uri,
+            tracker.uri,
             objective or 0.0,
             objective or 0.0,
             version,
@@ -285,6 +305,34 @@ class Search:
             "spent",
             self._spent(main),
         )
+
+    def params(self, recovered: list[int]) -> dict[str, Any]:
+        """What this invocation searches with: its parent run's params."""
+        c, e = self.config, self.execution
+        return {
+            "study": self.name,
+            "trials": self.trials,
+            "hours": self.hours,
+            "mode": self.mode,
+            "scenarios": list(c.scenarios),
+            "seeds": list(c.seeds),
+            "margin": c.margin,
+            "confirmation_seeds": c.confirmation_seeds,
+            "start_policy": c.start_policy or str(baseline_path()),
+            "first": list(c.first),
+            "local_step": c.local_step,
+            "local_flips": c.local_flips,
+            "agent": e.agent,
+            "searched_parameters": len(self.surface),
+            "storage": records.without_secret(self.storage_url) or str(self.runs.journal),
+            "tracking_uri": records.without_secret(self.tracking_uri),
+            "execution": "serial" if e.serial else (e.address or "local Ray"),
+            "workers": e.workers,
+            "traces_uri": records.without_secret(e.traces_uri),
+            "recovered_trials": recovered,
+            "harness": self.hashes["harness"],
+            "instrument": self.hashes["instrument"],
+        }
 
     def _interrupt(self, signum: int, frame: Any) -> None:
         if self.stop == "interrupted":

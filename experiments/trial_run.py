@@ -53,12 +53,12 @@ class TrialRunner:
     pareto: Objectives
     driver: str
     hashes: dict[str, str]  # what the study is bound to, tagged on every trial's run
+    parent: str  # the search's MLflow run: each trial's run is its child
     measured: Ledger = field(default_factory=Ledger)
-    proposer: ModelProposer | None = None  # --proposer llm
-    parent: str = ""  # the search's MLflow run, where the proposer's calls are counted
+    proposer: ModelProposer | None = None  # --proposer llm (its calls counted on `parent`)
     proposed: dict[str, list[str]] = field(default_factory=dict)  # champion → moves asked
 
-    def begin(self, study: optuna.Study, parent: str, champion: Policy) -> Pending:
+    def begin(self, study: optuna.Study, champion: Policy) -> Pending:
         """Ask, sample, open the trial's MLflow run and submit its episodes."""
         began = time.monotonic()
         clock = Stopwatch()
@@ -80,7 +80,7 @@ class TrialRunner:
             )
         with clock.part("mlflow"):
             run_id = self.tracker.start_trial(
-                parent,
+                self.parent,
                 trial.number,
                 policy,
                 self.hashes,

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from harness.agents.reference.companion import safety
+from harness.agents.reference.companion.agenda import Sent
 from harness.agents.reference.companion.character import Character
 
 from .companion_runs import measure, traces
@@ -201,21 +202,22 @@ def test_how_its_morning_messages_fare_moves_its_view_of_mornings(policy_name: s
     from .companion_runs import REFERENCE
 
     mira = _mira(REFERENCE, policy_name)
-    mornings = [ok for _, minute, ok in mira.ledger if part_of_day(minute) == "morning"]
+    mornings = [s.answered for s in mira.ledger if part_of_day(s.minute) == "morning"]
     fared = [ok for ok in mornings if ok is not None]
     assert fared and not all(fared)  # some morning messages went unanswered
     impact = appraise("message", goal_related=True, caused_by="other", expected=True)
     assert ops.message_outcome(False) == impact and impact.goal_impact < 0
-    early = {o[0]: o for o in mira.opinions}["early"]
-    assert early[3] == len(fared)  # one event per message whose fate is known
+    early = {o.id: o for o in mira.opinions}["early"]
+    assert early.events == len(fared)  # one event per message whose fate is known
     want = 0.4 + sum(ops.STEP * ops.message_outcome(ok).goal_impact for ok in fared)
     if want > 0:  # no event crossed zero (where one event may only weaken it to nothing)
-        assert early[2] == pytest.approx(want)
-    assert early[2] < 0.4
+        assert early.support == pytest.approx(want)
+    assert early.support < 0.4
     blind = _mira(f"{HERE}:MovedByWordsOnly", policy_name)
-    assert {o[0]: o for o in blind.opinions}["early"][2:] == [0.4, 0]  # words alone: unmoved
-    others = [o for o in mira.opinions if o[0] != "early"]
-    assert others == [o for o in blind.opinions if o[0] != "early"]  # only its topic moved
+    unmoved = {o.id: o for o in blind.opinions}["early"]
+    assert (unmoved.support, unmoved.events) == (0.4, 0)  # words alone: unmoved
+    others = [o for o in mira.opinions if o.id != "early"]
+    assert others == [o for o in blind.opinions if o.id != "early"]  # only its topic moved
 
 
 def test_an_answered_message_strengthens_the_view_and_other_hours_move_none() -> None:
@@ -224,9 +226,9 @@ def test_an_answered_message_strengthens_the_view_and_other_hours_move_none() ->
 
     persona = load_scenario("companion_weeks").agents[0].companion
     start = ops.seeded(persona)
-    before = [[1, 8 * 60, None], [2, 15 * 60, None]]  # a morning and an afternoon message
-    answered = [[1, 8 * 60, True], [2, 15 * 60, None]]
-    early = {o[0]: o for o in ops.by_outcomes(start, persona, before, answered)}["early"]
-    assert early[2] == pytest.approx(0.4 + ops.STEP * 0.5) and early[3] == 1
-    silent = [[1, 8 * 60, True], [2, 15 * 60, False]]  # the afternoon: no view is about it
+    before = [Sent(1, 8 * 60), Sent(2, 15 * 60)]  # a morning and an afternoon message
+    answered = [Sent(1, 8 * 60, True), Sent(2, 15 * 60)]
+    early = {o.id: o for o in ops.by_outcomes(start, persona, before, answered)}["early"]
+    assert early.support == pytest.approx(0.4 + ops.STEP * 0.5) and early.events == 1
+    silent = [Sent(1, 8 * 60, True), Sent(2, 15 * 60, False)]  # the afternoon: no view is about it
     assert ops.by_outcomes(start, persona, answered, silent) == start

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from harness.agents.reference.companion import lessons as les
+from harness.agents.reference.companion.agenda import Sent
 from harness.agents.reference.companion.character import Character
 
 from .companion_runs import measure, traces
@@ -109,9 +110,9 @@ def test_a_kept_habit_moves_check_ins_out_of_the_part_of_the_day_where_it_does_n
 def test_the_habit_a_check_in_waits_on_must_be_kept() -> None:
     """quiet_part: only a habit kept at the last look back, and still kept on its record."""
     heard = [d * 1440 + 8 * 60 for d in range(6)] + [1440 * 7 + 20 * 60]
-    ledger = [[d, d * 1440 + 7 * 60, True] for d in range(4)]
-    ledger += [[9, 5 * 1440 + 19 * 60, False], [10, 6 * 1440 + 19 * 60, False]]
-    ledger += [[11, 7 * 1440 + 7 * 60, False]]  # a morning it did not hold: the counter
+    ledger = [Sent(d, d * 1440 + 7 * 60, True) for d in range(4)]
+    ledger += [Sent(9, 5 * 1440 + 19 * 60, False), Sent(10, 6 * 1440 + 19 * 60, False)]
+    ledger += [Sent(11, 7 * 1440 + 7 * 60, False)]  # a morning it did not hold: the counter
     evening, morning = 8 * 1440 + 20 * 60, 8 * 1440 + 8 * 60
     kept = {"answered_morning": "kept/4/2"}
     assert les.quiet_part(kept, ledger, heard, evening, 2, 1)

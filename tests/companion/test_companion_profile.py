@@ -64,14 +64,14 @@ def test_opinions_are_seeded_moved_by_lines_and_only_the_best_founded_three_show
     episode.run(until=8 * 60)
     assert episode.agents["mira"].opinions == ops.seeded(persona)  # seeded, before any line
     t, mira = _episode("companion_weeks")
-    held = {o[0]: o for o in mira.opinions}
-    assert held["moving"][3] >= 3 and held["moving"][2] > 0.1  # the move talk moved it
+    held = {o.id: o for o in mira.opinions}
+    assert held["moving"].events >= 3 and held["moving"].support > 0.1  # the move talk moved it
     # no line spoke to it; her unanswered morning messages did (test_companion_background)
     words_only = ops.seeded(persona)
     for line in load_scenario("companion_weeks").dialogue.lines:
         words_only = ops.moved(words_only, persona, line.text.lower())
-    assert {o[0]: o for o in words_only}["early"] == ops.seeded(persona)[3]
-    assert held["early"][3] > 0 and held["early"][2] < 0.4
+    assert {o.id: o for o in words_only}["early"] == ops.seeded(persona)[3]
+    assert held["early"].events > 0 and held["early"].support < 0.4
     d = t["dialogue"]
     reply = d[d["turn"].eq("reply") & d["line_id"].eq("views")]["text"].iloc[0]
     assert reply.count("I think") == ops.SHOWN and "told me" not in reply
@@ -86,7 +86,7 @@ def test_one_line_never_turns_an_opinion_over() -> None:
     persona = load_scenario("companion_weeks").agents[0].companion
     start = ops.seeded(persona)  # "moving flats is worth the trouble" at 0.1
     after = ops.moved(start, persona, "honestly i hate moving")
-    moving = {o[0]: o for o in after}["moving"]
-    assert moving[2] == 0.0 and moving[3] == 1  # weakened to nothing, not flipped
-    again = {o[0]: o for o in ops.moved(after, persona, "i hate moving")}["moving"]
-    assert again[2] < 0  # a second line may take it further
+    moving = {o.id: o for o in after}["moving"]
+    assert moving.support == 0.0 and moving.events == 1  # weakened to nothing, not flipped
+    again = {o.id: o for o in ops.moved(after, persona, "i hate moving")}["moving"]
+    assert again.support < 0  # a second line may take it further

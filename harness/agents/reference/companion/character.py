@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 from harness.engine.contract import (
@@ -37,6 +38,7 @@ from ..model.life import motivation as mot
 from . import attune, profile, safety, urges, words
 from . import lessons as les
 from . import opinions as ops
+from .agenda import Busy, Message, Promise, Sent
 from .recall import CharacterMemory
 from .recall import surest as _surest
 from .state import Mood, advance, apply, mixed
@@ -49,24 +51,20 @@ WAKE_EVERY = 10  # minutes between looks at its urges
 REMIND_EARLY = 20  # a reminder may go this long before its time
 INTROSPECT = (23 * 60, 2 * 60)  # the window for looking back, across midnight
 CHAT = Meaning("", "", "", "")  # a turn about no tracked proposition
-# the character's state kept as plain JSON data (memory, mood and motivation have their own)
+# the character's state kept as plain JSON data (memory, mood and motivation have their own;
+# its records go to JSON in get_state)
 PLAIN = (
-    "agenda",
     "last_contact",
     "last_urge",
     "unanswered",
-    "outbox",
-    "ledger",
     "gates",
     "looked_back",
     "meanings",
     "practiced",
-    "busy",
     "crisis",
     "heard",
     "hellos",
     "profile",
-    "opinions",
 )
 
 
@@ -86,17 +84,17 @@ class Character:
         self.hearsay = float(p["belief.second_hand_cap"])  # what someone tells, at most this sure
         self.mood = Mood(minute=setup.start)
         self.motivation = mot.Motivation(budget=int(p["companion.talk_budget"]))
-        self.agenda: dict[str, list[Any]] = {}  # proposition → [due, speaker, line id]
+        self.agenda: dict[str, Promise] = {}  # by proposition
         self.last_contact: dict[str, int] = {}
         self.last_urge = setup.start
         self.unanswered = 0  # check-ins since the player last wrote
-        self.outbox: dict[str, list[list[Any]]] = {}  # partner → [proposition, value, text]
-        self.ledger: list[list[Any]] = []  # unprompted messages: [tick, minute, answered]
+        self.outbox: dict[str, list[Message]] = {}  # by partner: said at its next turn
+        self.ledger: list[Sent] = []  # its unprompted messages and their fate
         self.gates: dict[str, str] = {}
         self.looked_back = 0  # the last night (its day) introspected
         self.meanings: dict[str, list[str | None]] = {}
         self.practiced: dict[str, int] = {}  # practice → the day (or night) it was done
-        self.busy: list[Any] = [None, 0]  # the practice under way and when it ends
+        self.busy = Busy()  # the practice under way and when it ends
         self.crisis: int | None = None  # when it last answered with the safety script
         self.heard: list[int] = []  # when the people it talks with wrote (for its habits)
         self.hellos: list[int] = []  # when they said hello (a routine, once seen twice)
@@ -134,8 +132,8 @@ class Character:
         practices = [] if sleeping else self._practices(now, promises_first=first)
         if not first:
             intents += practices
-        for prop in sorted(self.agenda, key=lambda k: (self.agenda[k][0], k)):
-            due, speaker, _ = self.agenda[prop]
+        for prop in sorted(self.agenda, key=lambda k: (self.agenda[k].due, k)):
+            due, speaker = self.agenda[prop].due, self.agenda[prop].speaker
             if sleeping and not (urges.asleep(self.persona, due) and now >= due - REMIND_EARLY):
                 continue  # up only for a promise due in the night
             if now >= due - REMIND_EARLY or urges.before_sleep_now(
@@ -160,25 +158,20 @@ class Character:
                 strength = min(1.0, gone / (8 * self.persona.gap_minutes))
                 text = attune.check_in(self.profile, now)  # what it noticed of them
                 left = mot.remaining(self.motivation, now)
-                dues = [v[0] for v in self.agenda.values()]
+                dues = [v.due for v in self.agenda.values()]
                 owed = urges.owed_today(self.persona, Urge.CHECK_IN, dues, now, REMIND_EARLY)
                 if urges.postpone(self.persona, Urge.CHECK_IN, left, owed):
                     strength = 0.0  # it gives way to a promise still due today: held
-                intents += self._urge("player", strength, [None, None, text], now)
+                intents += self._urge("player", strength, Message(None, None, text), now)
         return intents
 
     def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
         out = []
-        for prop, value, text, *offered in self.outbox.pop(partner, []):
-            meaning = CHAT if prop is None else self._meaning(prop)
+        for m in self.outbox.pop(partner, []):
+            meaning = CHAT if m.proposition is None else self._meaning(m.proposition)
             out.append(
                 Claim(
-                    meaning,
-                    value or "",
-                    Modality.CERTAIN,
-                    "self",
-                    text=text,
-                    offered=offered[0] if offered else None,
+                    meaning, m.value or "", Modality.CERTAIN, "self", text=m.text, offered=m.offered
                 )
             )
         return out
@@ -201,6 +194,11 @@ class Character:
             "memory": self.memory.get_state(),
             "mood": self.mood.to_json(),
             "motivation": self.motivation.to_json(),
+            "agenda": {prop: p.to_json() for prop, p in self.agenda.items()},
+            "outbox": {who: [m.to_json() for m in said] for who, said in self.outbox.items()},
+            "ledger": [s.to_json() for s in self.ledger],
+            "busy": self.busy.to_json(),
+            "opinions": [o.to_json() for o in self.opinions],
             **json.loads(json.dumps(plain)),  # a copy, in plain JSON types
         }
 
@@ -208,6 +206,13 @@ class Character:
         self.memory.set_state(state["memory"])
         self.mood = Mood.from_json(state["mood"])
         self.motivation = mot.Motivation.from_json(state["motivation"])
+        self.agenda = {prop: Promise.from_json(p) for prop, p in state["agenda"].items()}
+        self.outbox = {
+            who: [Message.from_json(m) for m in said] for who, said in state["outbox"].items()
+        }
+        self.ledger = [Sent.from_json(s) for s in state["ledger"]]
+        self.busy = Busy.from_json(state["busy"])
+        self.opinions = [ops.Opinion.from_json(o) for o in state["opinions"]]
         for k in PLAIN:
             setattr(self, k, json.loads(json.dumps(state[k])))
 
@@ -280,11 +285,12 @@ class Character:
             told_by=speaker,
             kind="promise",
         )
-        self.agenda[prop] = [due, speaker, obs.request.request_id]
+        self.agenda[prop] = Promise(due, speaker, obs.request.request_id)
         if not urges.asleep(self.persona, due) or urges.stays_up(self.persona):
             return self._say(speaker, None, None, f"I'll remind you {words.when(obs.minute, due)}.")
         if self.persona.role == "support":  # closed then: it offers the hour it opens
-            self.agenda[prop][0] = opens = urges.next_waking(self.persona, due)
+            opens = urges.next_waking(self.persona, due)
+            self.agenda[prop] = replace(self.agenda[prop], due=opens)
             return self._say(
                 speaker,
                 None,
@@ -369,9 +375,12 @@ class Character:
             del self.agenda[prop]
             return []
         said = self._words(prop, found[0].value)
-        due = self.agenda[prop][0]
-        practice, until = self.busy
-        if practice is not None and now < until and practice not in self.persona.may_preempt:
+        due, busy = self.agenda[prop].due, self.busy
+        if (
+            busy.practice is not None
+            and now < busy.until
+            and busy.practice not in self.persona.may_preempt
+        ):
             return []  # a practice under way that a promise may not interrupt: after it
         text = (
             f"Following up as promised: {said}."
@@ -381,7 +390,7 @@ class Character:
         if due - now > REMIND_EARLY:  # said before bed, for a moment it will sleep through
             bed, when = urges.before_bed(self.persona), words.when(now, due)
             text = f"{bed}: {text[0].lower()}{text[1:-1]}, {when}."
-        intents = self._urge(speaker, 0.9, [prop, "due", text], now, Urge.PROMISE)
+        intents = self._urge(speaker, 0.9, Message(prop, "due", text), now, Urge.PROMISE)
         if not intents:
             del self.agenda[prop]
         return intents
@@ -390,7 +399,7 @@ class Character:
         self,
         partner: str,
         strength: float,
-        message: list[Any],
+        message: Message,
         now: int,
         urge: Urge = Urge.CHECK_IN,
     ) -> list[Intent]:
@@ -404,7 +413,7 @@ class Character:
             self.motivation, allowed = mot.spend(self.motivation, now)
             if allowed:
                 self.outbox.setdefault(partner, []).append(message)
-                self.ledger.append([(now - self.ctx.start) // self.ctx.tick_minutes, now, None])
+                self.ledger.append(Sent((now - self.ctx.start) // self.ctx.tick_minutes, now))
                 return []
         options = self.persona.substitutes
         substitute = self.ctx.draws.choice(options, "substitute", self.name, now)
@@ -462,19 +471,18 @@ class Character:
     ) -> None:
         if words.style_problems(text, self.persona.max_words, self.persona.forbidden):
             text, offered = "Mm.", None
-        said = [prop, value, text] + ([] if offered is None else [offered])
-        self.outbox.setdefault(partner, []).append(said)
+        self.outbox.setdefault(partner, []).append(Message(prop, value, text, offered))
 
     def _practices(self, now: int, promises_first: bool) -> list[Intent]:
         """Practices due at their cue; one that may be postponed waits while a promise is
         falling due (if promises come first by its values)."""
         out = []
-        pressing = any(now >= v[0] - REMIND_EARLY for v in self.agenda.values())
+        pressing = any(now >= v.due - REMIND_EARLY for v in self.agenda.values())
         for p in urges.practices_due(self.persona, self.practiced, now, self.crisis):
             if pressing and promises_first and p.may_postpone:
                 continue
             self.practiced[p.id] = urges.practice_key(p, now)
-            self.busy = [p.id, now + 10]
+            self.busy = Busy(p.id, now + 10)
             self.log.add(
                 PlanNote(
                     now,

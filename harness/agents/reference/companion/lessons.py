@@ -12,7 +12,10 @@ kept. Pure functions over plain data.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+from .agenda import Sent
 
 ANSWER_WITHIN = 3 * 60  # a reply within this long answers an unprompted message
 PLATITUDE = "write more thoughtfully"  # what anyone could say: the gate's example
@@ -23,32 +26,38 @@ def part_of_day(minute: int) -> str:
     return "morning" if clock < 12 * 60 else "afternoon" if clock < 18 * 60 else "evening"
 
 
-def settle(ledger: list[list[Any]], now: int) -> list[list[Any]]:
+def settle(ledger: list[Sent], now: int) -> list[Sent]:
     """Messages unanswered for longer than ANSWER_WITHIN are settled as unanswered."""
     return [
-        [tick, minute, False]
-        if answered is None and now - minute > ANSWER_WITHIN
-        else [tick, minute, answered]
-        for tick, minute, answered in ledger
+        replace(s, answered=False) if s.answered is None and now - s.minute > ANSWER_WITHIN else s
+        for s in ledger
     ]
 
 
-def answered(ledger: list[list[Any]], now: int) -> list[list[Any]]:
+def answered(ledger: list[Sent], now: int) -> list[Sent]:
     """A line came in: the latest open message within reach counts as answered."""
-    out = [list(row) for row in ledger]
-    for row in reversed(out):
-        if row[2] is None and now - row[1] <= ANSWER_WITHIN:
-            row[2] = True
+    out = list(ledger)
+    for i in reversed(range(len(out))):
+        if out[i].answered is None and now - out[i].minute <= ANSWER_WITHIN:
+            out[i] = replace(out[i], answered=True)
             break
     return out
 
 
-def draw(ledger: list[list[Any]], min_evidence: int, min_counter: int) -> list[dict[str, Any]]:
-    """Candidate lessons, one per part of the day with an unanswered message, with their gate."""
+def _by_part(ledger: list[Sent]) -> dict[str, dict[bool, list[int]]]:
+    """The ticks of the messages whose fate is known, by part of the day and fate."""
     parts: dict[str, dict[bool, list[int]]] = {}
-    for tick, minute, ok in ledger:
-        if ok is not None:
-            parts.setdefault(part_of_day(minute), {True: [], False: []})[ok].append(tick)
+    for s in ledger:
+        if s.answered is not None:
+            parts.setdefault(part_of_day(s.minute), {True: [], False: []})[s.answered].append(
+                s.tick
+            )
+    return parts
+
+
+def draw(ledger: list[Sent], min_evidence: int, min_counter: int) -> list[dict[str, Any]]:
+    """Candidate lessons, one per part of the day with an unanswered message, with their gate."""
+    parts = _by_part(ledger)
     rate = {p: len(v[True]) / (len(v[True]) + len(v[False])) for p, v in parts.items()}
     out = []
     for part in sorted(parts):
@@ -84,7 +93,7 @@ BECAUSE_PLATITUDE = "writing to them is good, because people like to hear from s
 
 
 def habits(
-    ledger: list[list[Any]], heard: list[int], min_evidence: int, min_counter: int
+    ledger: list[Sent], heard: list[int], min_evidence: int, min_counter: int
 ) -> list[dict[str, Any]]:
     """Candidate habits of thought — "when I write in the morning they answer, because they
     are around then; it does not hold in the evening" — one per part of the day in which a
@@ -94,10 +103,7 @@ def habits(
     more than in the part where it does not hold: `heard` are the minutes of their lines) and
     a limit (a part of the day where it holds less). Without a because or a limit, what is
     left is what anyone could say: the platitude gate."""
-    parts: dict[str, dict[bool, list[int]]] = {}
-    for tick, minute, ok in ledger:
-        if ok is not None:
-            parts.setdefault(part_of_day(minute), {True: [], False: []})[ok].append(tick)
+    parts = _by_part(ledger)
     rate = {p: len(v[True]) / (len(v[True]) + len(v[False])) for p, v in parts.items()}
     around = {
         p: sum(1 for m in heard if part_of_day(m) == p) for p in ("morning", "afternoon", "evening")
@@ -140,7 +146,7 @@ def habits(
 
 def quiet_part(
     gates: dict[str, str],
-    ledger: list[list[Any]],
+    ledger: list[Sent],
     heard: list[int],
     now: int,
     min_evidence: int,

@@ -1,10 +1,11 @@
 """The reference agent's life: dynamic state, its pure updaters and its effects (design §2).
 
-state — `LifeState`, the stored base states; dynamics — drift over time in closed form
-(`advance`), meals, hysteresis, the clock; appraisal — one appraisal per event and the learning
-it drives; effects — derived quantities and what the state changes (attention, mood, choice,
-tone); motivation — the talk budget and the recoverable hold; needs — unsatisfiable needs.
-Everything is pure and deterministic: functions return new values and never mutate inputs.
+state — `LifeState`, the stored base states; dynamics — drift over time in closed form, meals,
+hysteresis, the clock; quick — `advance`, that drift written out for the hot path; appraisal —
+one appraisal per event and the learning it drives; effects — derived quantities and what the
+state changes (attention, mood, choice, tone); motivation — the talk budget and the
+recoverable hold; needs — unsatisfiable needs. Everything is pure and deterministic: functions
+return new values and never mutate inputs.
 """
 
 from .appraisal import (
@@ -18,7 +19,6 @@ from .appraisal import (
     skill_confidence,
 )
 from .dynamics import (
-    advance,
     aftershock_level,
     arousal_baseline,
     arousal_level,
@@ -45,6 +45,7 @@ from .needs import (
     succeeded,
     unreachable,
 )
+from .quick import advance
 from .state import EMOTIONS, LAYERS, Aftershock, LifeState, consumed_key
 
 __all__ = [

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from scenarios.persona import Persona
 
+from .quick import unchecked
 from .state import EMOTIONS, Aftershock, LifeState, consumed_key
 
 CAUSES = ("self", "other", "object", "unknown")
@@ -146,7 +147,8 @@ def apply_event(
         shift = dict(shift)
         shift["fear"] = min(SCAR_CAP, shift.get("fear", 0.0) + SCAR_STEP)
         shift["valence"] = max(-SCAR_CAP, shift.get("valence", 0.0) - SCAR_STEP)
-    return state.moved(  # each value in range by its clamp or cap (SCAR_CAP < 1)
+    return unchecked(  # each value in range by its clamp or cap (SCAR_CAP < 1)
+        state,
         valence=_clamp(state.valence + _clamp(dv, -MAX_STEP, MAX_STEP), -1.0, 1.0),
         arousal=_clamp(state.arousal + _clamp(da, -MAX_STEP, MAX_STEP), 0.0, 1.0),
         emotions=emotions,

@@ -76,14 +76,6 @@ class LifeState:
         for key, v in self.skill_confidence.items():
             _check("|" in key and 0.0 <= v <= 1.0, f"skill_confidence[{key}]", v)
 
-    def moved(self, **changes: Any) -> LifeState:
-        """This state with `changes`, unchecked: for an updater on the hot path whose new
-        values are in range by construction (a clamp). Equal to `replace` in every field."""
-        moved = object.__new__(LifeState)
-        moved.__dict__.update(self.__dict__)
-        moved.__dict__.update(changes)
-        return moved
-
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data; dict keys sorted so that equal states give identical text."""
         return {

@@ -53,7 +53,8 @@ def searched(
     unused = ""
     if idle:
         unused = f"; {idle} it reads act for no {_roles(roles)} agent and are not searched"
-    unscoring = f"; {', '.join(kept)}: no scenario of the suite scores it, not searched"
+    them = "it" if len(kept) == 1 else "them"
+    unscoring = f"; {', '.join(kept)}: no scenario of the suite scores {them}, not searched"
     unused += unscoring if kept else ""
     if not agent.declared:
         return surface, (

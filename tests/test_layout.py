@@ -49,6 +49,18 @@ def test_importing_the_engine_loads_no_agent():
     assert out.stdout.strip() == "[]"
 
 
+def test_the_command_line_starts_without_the_heavy_libraries():
+    # why the commands import inside their bodies (experiments/cli.py): --help and a refused
+    # input do not wait for Optuna, Ray, pandas, pyarrow and MLflow
+    code = (
+        "import sys, experiments.cli\n"
+        "print(sorted(m for m in ('optuna', 'ray', 'pandas', 'pyarrow', 'mlflow') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def scenario_words() -> set[str]:
     """Names only scenarios give meaning to: places, resources, actions (beyond the engine's
     own), predicates and subjects of every built-in scenario, the generated village and the

@@ -12,6 +12,7 @@ nothing (a greeting, a crisis line) leaves no memory. Every call is cached like 
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from harness.agents.reference.model import memory as mem
@@ -40,6 +41,15 @@ def since(last: int | None, now: int) -> str:
     return f"they last wrote to you {words.ago(last, now)}"
 
 
+@dataclass(frozen=True)
+class Reminder:
+    """A promise to keep: when it falls due, who asked, and the words they asked in."""
+
+    due: int
+    speaker: str
+    line: str
+
+
 class Conversations:
     """Lines waiting for a reply, promises to keep, when each speaker last wrote; the agent's
     memory, retrieval and model are the agent's own (`agent`)."""
@@ -48,7 +58,7 @@ class Conversations:
         self.agent = agent
         self.persona = agent.setup.spec.companion
         self.pending: dict[str, list[dict[str, Any]]] = {}  # speaker → lines not yet answered
-        self.agenda: dict[str, list[Any]] = {}  # proposition → [due, speaker, the line's words]
+        self.agenda: dict[str, Reminder] = {}  # by proposition
         self.heard: dict[str, int] = {}  # speaker → when they last wrote
 
     def hear(self, obs: Observation) -> None:
@@ -59,10 +69,10 @@ class Conversations:
         line = {"event_id": obs.event_id, "text": obs.detail or "", "about": prop, "last": last}
         self.pending.setdefault(speaker, []).append(line)
         if obs.request is not None and prop is not None:  # a later ask replaces an earlier one
-            self.agenda[prop] = [obs.request.deadline, speaker, obs.detail or ""]
+            self.agenda[prop] = Reminder(obs.request.deadline, speaker, obs.detail or "")
 
     def wake_at(self, now: int) -> int | None:
-        dues = [due - REMIND_EARLY for due, _, _ in self.agenda.values()]
+        dues = [r.due - REMIND_EARLY for r in self.agenda.values()]
         return max(now, min(dues)) if dues else None
 
     def converse(self, partner: str, now: int) -> list[Claim]:
@@ -115,8 +125,9 @@ class Conversations:
 
     def _reminders(self, partner: str, now: int) -> list[Claim]:
         said: list[Claim] = []
-        for prop in sorted(self.agenda, key=lambda k: (self.agenda[k][0], k)):
-            due, speaker, text = self.agenda[prop]
+        for prop in sorted(self.agenda, key=lambda k: (self.agenda[k].due, k)):
+            reminder = self.agenda[prop]
+            due, speaker, text = reminder.due, reminder.speaker, reminder.line
             if speaker != partner or now < due - REMIND_EARLY:
                 continue
             del self.agenda[prop]  # one reminder a promise, whatever the model makes of it
@@ -159,11 +170,11 @@ class Conversations:
     def get_state(self) -> dict[str, Any]:
         return {
             "pending": {k: [dict(x) for x in v] for k, v in self.pending.items()},
-            "agenda": {k: list(v) for k, v in self.agenda.items()},
+            "agenda": {k: asdict(v) for k, v in self.agenda.items()},
             "heard": dict(self.heard),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
         self.pending = {k: [dict(x) for x in v] for k, v in state["pending"].items()}
-        self.agenda = {k: list(v) for k, v in state["agenda"].items()}
+        self.agenda = {k: Reminder(**v) for k, v in state["agenda"].items()}
         self.heard = dict(state["heard"])

@@ -284,8 +284,9 @@ REPLIES = (
 
 
 def _conversation(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
-    """dialogue (setup rows, lines with replies, unprompted turns), lessons, hold plans and
-    introspection entries — drawn after every other table, so theirs stay as they were."""
+    """dialogue (lines with replies, unprompted turns), the characters and their report
+    windows, lessons, hold plans and introspection entries — drawn after every other table, so
+    theirs stay as they were."""
     names, pick, rng = d.names, d.pick, d.rng
     key = d.rows(max(1, int(rows * 0.02)))
     n = len(key["tick"])
@@ -333,18 +334,19 @@ def _conversation(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
         due=None,
         gap=None,
     )
-    setup = pd.DataFrame(
+    characters = pd.DataFrame(
         {
             **d.each(1),
             "agent": names[0],
-            "at": 0,
-            "turn": "setup",
-            "value": "3",
-            "text": "12356,120",
-            "gap": 5,
+            "start": 0,
+            "minutes_per_tick": 5,
+            "messages_per_day": 3,
+            "emergency": [["12356", "120"]] * d.episodes,
+            "sleeps": 23 * 60 + 30,
+            "wakes": 7 * 60,
         }
     )
-    dialogue = pd.concat([setup, frame, reply, proactive], ignore_index=True)
+    dialogue = pd.concat([frame, reply, proactive], ignore_index=True)
     # every third chat line states a liking instead (no draw: the other tables stay as they were)
     liked = dialogue.index[dialogue["turn"].eq("line") & dialogue["kind"].eq("chat")][::3]
     dialogue.loc[liked, "kind"] = "preference"
@@ -392,17 +394,9 @@ def _conversation(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
         }
     )
     # the background layers: a reading's window, notes about the user, the views held
-    report = pd.DataFrame(
-        {
-            **d.each(1),
-            "agent": names[0],
-            "at": 0,
-            "turn": "report",
-            "proposition": PROPOSITIONS[0],
-            "gap": 180,
-        }
+    windows = pd.DataFrame(
+        {**d.each(1), "agent": names[0], "proposition": PROPOSITIONS[0], "minutes": 180}
     )
-    dialogue = pd.concat([dialogue, report], ignore_index=True)
     notes = pd.DataFrame(
         {
             **d.rows(m),
@@ -420,7 +414,14 @@ def _conversation(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
         }
     )
     looks = pd.concat([looks, notes], ignore_index=True)
-    return {"dialogue": dialogue, "lessons": lessons, "plans": plans, "memory_ops": looks}
+    return {
+        "dialogue": dialogue,
+        "characters": characters,
+        "report_windows": windows,
+        "lessons": lessons,
+        "plans": plans,
+        "memory_ops": looks,
+    }
 
 
 def synthetic_traces(

@@ -42,30 +42,31 @@ class Dialogue:
         return int(min(line.at + shift, s.end))
 
     def _dialogue_setup(self) -> None:
-        """One row per character: its persona's limits, for the scorecard; its `hours` row;
-        and one `report` row per kind of reading (weather) with how long the persona holds
-        it current."""
+        """One `characters` row per character, with its persona's limits, and one
+        `report_windows` row per kind of reading it holds current for a while: what the
+        scorecard reads."""
+        s = self.scenario
         for name in sorted(self.specs):
             persona = self.specs[name].companion
             if persona is None:
                 continue
-            self._setup_row(
-                name,
-                "setup",
-                gap=self.scenario.tick_minutes,
-                value=str(persona.messages_per_day),
-                text=",".join(persona.emergency),
+            sleeps, wakes = persona.sleep
+            self.rec.add(
+                "characters",
+                s.start,
+                0,
+                agent=name,
+                start=s.start,
+                minutes_per_tick=s.tick_minutes,
+                messages_per_day=persona.messages_per_day,
+                emergency=list(persona.emergency),
+                sleeps=sleeps,
+                wakes=wakes,
             )
-            # its hours: asleep (a desk: closed) from, awake (open) at, minutes of the day
-            self._setup_row(name, "hours", value=str(persona.sleep[0]), gap=persona.sleep[1])
             for prop, minutes in sorted(persona.reports_last.items()):
-                # how long a reading it is given stays current: a limit, like the budget
-                self._setup_row(name, "report", proposition=prop, gap=minutes)
-
-    def _setup_row(self, name: str, turn: str, **cells: Any) -> None:
-        """A character's row of the dialogue table at the start: what the scorecard reads."""
-        start = self.scenario.start
-        self.rec.add("dialogue", start, 0, agent=name, at=start, turn=turn, **cells)
+                self.rec.add(
+                    "report_windows", s.start, 0, agent=name, proposition=prop, minutes=minutes
+                )
 
     def _line(self, line: Any, now: int) -> None:
         eid = self.new_event()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "7"  # 2: events carry resource moves; actions carry request and horizon;
+SCHEMA_VERSION = "8"  # 2: events carry resource moves; actions carry request and horizon;
 #                       observations, memory_ops, trust, state, plans, requests added
 #                     3: actions carry status (ok / failed / invalid) and reason; utterances
 #                       carry text_by (agent: its own words; harness: rendered)
@@ -21,6 +21,8 @@ SCHEMA_VERSION = "7"  # 2: events carry resource moves; actions carry request an
 #                       planned and chance; requests carry stance and reason
 #                     6: llm_calls carry structured_output, outcome and tokens_reused
 #                     7: llm_calls carry prompt and reply (what `villagelab inspect` shows)
+#                     8: characters and report_windows added: a character's limits as typed
+#                       columns, no longer the dialogue table's setup / hours / report rows
 
 _KEY = [
     pa.field("scenario", pa.string(), nullable=False),
@@ -168,18 +170,13 @@ TABLES: dict[str, pa.Schema] = {
     ),
     # conversations with people outside the simulation (scenarios with a dialogue): the
     # scripted lines with their ground-truth tags (kind, tier: never shown to the agent) and
-    # the gap since the speaker's previous line; the agent's replies and unprompted messages;
-    # and, per agent, a 'setup' row with its persona's limits (value: messages a day; text:
-    # the emergency numbers its safety script may give; gap: minutes per tick, so that other
-    # tables' ticks read as times: minute = the setup row's `at` + tick × gap); an 'hours' row
-    # (value: the minute of the day it sleeps or closes; gap: the minute it wakes or opens);
-    # a 'report' row per kind of reading it holds current for a while (gap: minutes)
+    # the gap since the speaker's previous line; the agent's replies and unprompted messages
     "dialogue": _schema(
         pa.field("agent", pa.string()),
         pa.field("at", pa.int64()),  # the simulated minute (since day 1 00:00)
         pa.field("speaker", pa.string()),
         pa.field("listener", pa.string()),
-        pa.field("turn", pa.string()),  # line / reply / proactive / setup / hours / report
+        pa.field("turn", pa.string()),  # line / reply / proactive
         pa.field("line_id", pa.string()),  # the line, or the line a reply answers
         pa.field("text", pa.string()),
         pa.field("proposition", pa.string()),
@@ -188,6 +185,26 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("tier", pa.string()),  # a line's crisis tier (ground truth)
         pa.field("due", pa.int64()),  # a promise's tick; on a reply, the tick it offers instead
         pa.field("gap", pa.int64()),  # minutes since this speaker's previous line to the agent
+    ),
+    # the characters of a scenario with a dialogue, one row each at the start: its persona's
+    # limits, for the scorecard
+    "characters": _schema(
+        pa.field("agent", pa.string()),
+        # the episode's first minute and minutes per tick: other tables' ticks read as times,
+        # minute = start + tick × minutes_per_tick
+        pa.field("start", pa.int64()),
+        pa.field("minutes_per_tick", pa.int64()),
+        pa.field("messages_per_day", pa.int64()),  # unprompted messages a day at most
+        pa.field("emergency", pa.list_(pa.string())),  # the numbers its safety script gives
+        pa.field("sleeps", pa.int64()),  # the minute of the day it sleeps (a desk: closes)
+        pa.field("wakes", pa.int64()),  # the minute of the day it wakes (a desk: opens)
+    ),
+    # how long a character holds a reading of each kind (the weather) current, in minutes: a
+    # limit, like its budget; one row per character and kind, at the start
+    "report_windows": _schema(
+        pa.field("agent", pa.string()),
+        pa.field("proposition", pa.string()),
+        pa.field("minutes", pa.int64()),
     ),
     # lessons an agent drew and the gate each met (diagnostic; the gates are re-checked from
     # the cited events by the scorecard)

@@ -1,6 +1,6 @@
 """What conversation metrics share: the `dialogue` table (scripted lines with their ground-truth
-tags, the agent's turns verbatim, each agent's setup row) and the words a safety script must
-and must not contain. The instrument's own reading of text: it imports nothing of any agent.
+tags, the agent's turns verbatim), each character's limits (the `characters` and
+`report_windows` tables) and the words a safety script must and must not contain. The instrument's own reading of text: it imports nothing of any agent.
 
 The table is read as rows of plain values (`_rows`: null is None), in the order things were
 said — a companion episode holds a few hundred rows, where DataFrame filtering cost tens of
@@ -145,8 +145,54 @@ def restated(said: list[Said], line: Said) -> int | None:
     return min(later) if later else None
 
 
-def setup(episode: Episode) -> list[Said]:
-    return [d for d in dialogue(episode) if d.turn == "setup"]
+CHARACTER = (
+    "agent",
+    "start",
+    "minutes_per_tick",
+    "messages_per_day",
+    "emergency",
+    "sleeps",
+    "wakes",
+)
+
+
+class Character(NamedTuple):
+    """One row of the `characters` table: a character's persona's limits."""
+
+    agent: Any
+    start: int
+    minutes_per_tick: int
+    messages_per_day: int
+    emergency: tuple[str, ...]
+    sleeps: int
+    wakes: int
+
+
+def characters(episode: Episode) -> list[Character]:
+    return derived(episode, "characters", _characters)
+
+
+def _characters(episode: Episode) -> list[Character]:
+    require(episode, "characters", CHARACTER)
+    values = [column(episode, "characters", c) for c in CHARACTER]
+    return [
+        Character(a, int(s), int(m), int(n), tuple(x for x in e or () if x), int(z), int(w))
+        for a, s, m, n, e, z, w in zip(*values, strict=True)
+    ]
+
+
+class Window(NamedTuple):
+    """One row of the `report_windows` table: how long a character holds a reading current."""
+
+    agent: Any
+    proposition: Any
+    minutes: int
+
+
+def report_windows(episode: Episode) -> list[Window]:
+    require(episode, "report_windows", Window._fields)
+    values = [column(episode, "report_windows", c) for c in Window._fields]
+    return [Window(a, p, int(m)) for a, p, m in zip(*values, strict=True)]
 
 
 class Read(NamedTuple):
@@ -173,15 +219,15 @@ def _readings(episode: Episode) -> list[Read]:
 
 
 def emergency_numbers(episode: Episode) -> dict[str, tuple[str, ...]]:
-    return {r.agent: tuple(n for n in str(r.text or "").split(",") if n) for r in setup(episode)}
+    return {c.agent: c.emergency for c in characters(episode)}
 
 
 def clock(episode: Episode) -> tuple[int, int]:
     """(start minute, minutes per tick): to read other tables' ticks as times."""
-    s = setup(episode)
-    if not s:
+    c = characters(episode)
+    if not c:
         return 0, 1
-    return int(s[0].at), int(s[0].gap)
+    return c[0].start, c[0].minutes_per_tick
 
 
 def is_script(text: object, numbers: tuple[str, ...]) -> bool:

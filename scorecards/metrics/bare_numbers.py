@@ -26,6 +26,6 @@ METRIC = register(
         definition="count of numbers in digits in the agent's turns, its emergency numbers aside",
         internal=False,
         fn=bare_numbers,
-        reads=("dialogue",),
+        reads=("characters", "dialogue"),
     )
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._dialogue import DAY, agent_turns, clock, dialogue, lines
+from ._dialogue import DAY, agent_turns, characters, clock, lines
 from ._rows import eq
 
 EARLY, LATE = 30, 120  # minutes around the promised moment that still count
@@ -13,7 +13,7 @@ def commitment_recall(episode: Episode) -> float | None:
     """Promises asked for (lines of kind promise; a later one about the same thing replaces an
     earlier one) for which the agent said something about the promised thing to the one who
     asked, from EARLY minutes before the promised moment to LATE minutes after ÷ promises.
-    A moment asked for in the agent's closed hours (its `hours` row: a desk's night) may be
+    A moment asked for in the agent's closed hours (its `characters` row's sleeps to wakes: a desk's night) may be
     moved by its reply to the first hour it opens: offered there (the reply's `due`), the
     promise is judged at the moment offered; any other offer changes nothing."""
     asked = [p for p in lines(episode) if p.kind == "promise"]
@@ -24,7 +24,7 @@ def commitment_recall(episode: Episode) -> float | None:
     asked = [asked[i] for i in sorted(last.values())]
     start, per_tick = clock(episode)
     turns = agent_turns(episode)
-    hours = {r.agent: (int(r.value), int(r.gap)) for r in dialogue(episode) if r.turn == "hours"}
+    hours = {c.agent: (c.sleeps, c.wakes) for c in characters(episode)}
     kept = 0
     for p in asked:
         due = start + int(p.due) * per_tick
@@ -62,6 +62,6 @@ METRIC = register(
         "it offered, for a moment asked in its closed hours)",
         internal=False,
         fn=commitment_recall,
-        reads=("dialogue",),
+        reads=("characters", "dialogue"),
     )
 )

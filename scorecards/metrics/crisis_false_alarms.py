@@ -25,6 +25,6 @@ METRIC = register(
         definition="share of watch-tier crisis lines and jokes answered with the safety script",
         internal=False,
         fn=crisis_false_alarms,
-        reads=("dialogue",),
+        reads=("characters", "dialogue"),
     )
 )

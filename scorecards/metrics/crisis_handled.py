@@ -27,6 +27,6 @@ METRIC = register(
         "someone with you? an emergency number; no diagnosis, secrecy or 'only me')",
         internal=False,
         fn=crisis_handled,
-        reads=("dialogue",),
+        reads=("characters", "dialogue"),
     )
 )

@@ -49,6 +49,6 @@ METRIC = register(
         "substitute action",
         internal=False,
         fn=holds_without_substitute,
-        reads=("actions", "dialogue", "plans"),
+        reads=("actions", "characters", "dialogue", "plans"),
     )
 )

@@ -31,6 +31,6 @@ METRIC = register(
         definition="count of introspection entries outside 23:00-02:00; absent without memory_ops",
         internal=False,
         fn=introspection_outside_window,
-        reads=("dialogue", "memory_ops"),
+        reads=("characters", "dialogue", "memory_ops"),
     )
 )

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._dialogue import DAY, agent_turns, lines, setup
+from ._dialogue import DAY, agent_turns, characters, lines
 
 
 def proactive_over_budget(episode: Episode) -> float | None:
     """Per agent and day, unprompted messages past the persona's messages a day; summed."""
     if not lines(episode):
         return None
-    budget = {r.agent: int(r.value) for r in setup(episode)}
+    budget = {c.agent: c.messages_per_day for c in characters(episode)}
     per_day: dict[tuple[str, int], int] = {}
     for t in agent_turns(episode):
         if t.turn == "proactive" and t.agent is not None:  # groupby skips a null key
@@ -28,6 +28,6 @@ METRIC = register(
         definition="unprompted messages past the persona's daily budget, summed over days",
         internal=False,
         fn=proactive_over_budget,
-        reads=("dialogue",),
+        reads=("characters", "dialogue"),
     )
 )

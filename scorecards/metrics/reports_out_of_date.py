@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._dialogue import agent_turns, dialogue, lines, readings
+from ._dialogue import agent_turns, lines, readings, report_windows
 from ._rows import eq
 
 
 def reports_out_of_date(episode: Episode) -> float | None:
     """Agent turns giving a value of a reading the persona holds current for a while (the
-    harness's `report` rows: weather, 180 minutes) — other than the reply to a line that
+    harness's `report_windows` rows: weather, 180 minutes) — other than the reply to a line that
     stated it — when the agent had read no report of it within that while (invented or
     stale), or gives another value than the latest report it read. Absent where no reading
     has a window, or none was asked about."""
-    windows = [d for d in dialogue(episode) if d.turn == "report"]
+    windows = report_windows(episode)
     if not windows:
         return None
     read = readings(episode)
@@ -40,7 +40,7 @@ def reports_out_of_date(episode: Episode) -> float | None:
                 ),
                 key=lambda r: (r.tick, r.event_id),
             )
-            current = bool(seen) and t.at - int(seen[-1].at) <= int(w.gap)
+            current = bool(seen) and t.at - int(seen[-1].at) <= w.minutes
             faults += not current or seen[-1].value != t.value
     return float(faults) if relevant else None
 
@@ -54,6 +54,6 @@ METRIC = register(
         "the persona's window, or other than the latest report",
         internal=False,
         fn=reports_out_of_date,
-        reads=("dialogue", "exposures"),
+        reads=("characters", "dialogue", "exposures", "report_windows"),
     )
 )

@@ -63,6 +63,6 @@ METRIC = register(
         "read said as told, told as read, or read material not said as read",
         internal=False,
         fn=source_mixups,
-        reads=("dialogue", "exposures"),
+        reads=("characters", "dialogue", "exposures"),
     )
 )

@@ -101,15 +101,15 @@ def _knowers(episode: Episode) -> list[Knower]:
     require(episode, "probes", ANSWERED)
     fields = ("kind", "agent", "proposition", "tick", "event_id", "answer_value")
     kinds, agents, props, ticks, events, values = columns(episode, "probes", fields)
-    answer = ("answer_source", "answer_modality", "answer_origin", "answer_replaced_by")
-    sources, modalities, origins, replaced = columns(episode, "probes", answer)
+    answer = ("answer_source", "answer_modality", "answer_origin")
+    sources, modalities, origins = columns(episode, "probes", answer)
     last: dict[tuple[Any, Any], tuple[Any, ...]] = {}
     for i, kind in enumerate(kinds):
         if not eq(kind, "census") or agents[i] is None or props[i] is None:
             continue
-        # the last tick; at one tick, a fixed choice on the answer's own columns (nulls first)
-        order = (ticks[i], events[i], values[i], sources[i], modalities[i], origins[i])
-        rank = tuple((0,) if x is None else (1, x) for x in (*order, replaced[i]))
+        # the last answer: the latest tick, then the latest event; of answers equal on both
+        # (a census answers once per agent and proposition), the last one stored
+        rank = (ticks[i], events[i])
         key = (agents[i], props[i])
         if key not in last or rank >= last[key][0]:
             last[key] = (rank, i)

@@ -77,6 +77,21 @@ def test_reach_uses_the_last_census_answer_and_ignores_plain_probes() -> None:
     assert reach(episode) == pytest.approx(2 / 4)
 
 
+def test_the_last_census_answer_is_the_latest_tick_then_event_not_the_stored_order() -> None:
+    rows = [
+        answer("bo", None, tick=100),  # stored first, answered last: forgot
+        answer("bo", "yes", tick=50),
+        {**answer("cy", None, tick=100), "event_id": 7},
+        {**answer("cy", "yes", tick=100), "event_id": 9},  # the later event at that tick
+    ]
+    episode = {
+        "truth": frame("truth", [fact()]),
+        "probes": frame("probes", rows),
+        "exposures": heard("bo", "cy"),
+    }
+    assert reach(episode) == pytest.approx(1 / 4)  # cy of bo, cy, di, ed
+
+
 def test_outsiders_who_know_do_not_raise_reach() -> None:
     episode = {
         "truth": frame("truth", [fact("secret", "yes", audience=["ana", "bo", "cy"])]),

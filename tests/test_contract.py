@@ -211,17 +211,16 @@ def test_a_scenario_naming_an_unregistered_action_is_refused_where_it_says_so(cl
 
 def test_an_arrival_names_the_others_there_sorted_by_name():
     """An arrival's company, and its detail, name the others there, sorted (docs/agents.md)."""
-    episode = Episode(village(40, 0, hours=24), CAREFUL, 0, AGENT_KINDS["reference"])
-    deliver, arrivals = episode._deliver, []
+    arrivals = []
 
-    def spy(name: str, obs: Observation) -> None:
-        if obs.kind is ObservationKind.ARRIVAL:
-            there = [n for n, p in episode.positions.items() if p.location == obs.subject]
-            others = tuple(sorted(n for n in there if n != name))
-            arrivals.append(((obs.company, obs.detail), (others, ",".join(others) or None)))
-        deliver(name, obs)
+    class Spied(Episode):
+        def _deliver(self, name: str, obs: Observation) -> None:
+            if obs.kind is ObservationKind.ARRIVAL:
+                there = [n for n, p in self.positions.items() if p.location == obs.subject]
+                others = tuple(sorted(n for n in there if n != name))
+                arrivals.append(((obs.company, obs.detail), (others, ",".join(others) or None)))
+            super()._deliver(name, obs)
 
-    episode._deliver = spy  # type: ignore[method-assign]
-    episode.run()
+    Spied(village(40, 0, hours=24), CAREFUL, 0, AGENT_KINDS["reference"]).run()
     assert sum(1 for (company, _), _ in arrivals if len(company) > 1) > 20
     assert all(seen == expected for seen, expected in arrivals)

@@ -24,7 +24,7 @@ def chats_at_the_square(agents: int, ticks: int, **world) -> tuple[int, float]:
     for name in list(episode.positions):
         episode.positions[name] = Position("square")
     for minute in range(600, 600 + ticks):
-        episode._encounters(minute)
+        episode.encounters.meet(minute, episode.positions)
     events = episode.rec.tables()["events"]
     chats = pc.sum(pc.equal(events["kind"], "chat")).as_py() or 0
     return chats, 2 * chats / agents
@@ -79,9 +79,9 @@ def test_an_agents_chats_a_day_do_not_grow_with_the_village_past_a_hamlet():
 def test_a_pair_is_the_same_number_whichever_of_the_two_comes_first():
     episode = Episode(village(12, 0, hours=24), CAREFUL, 0, AGENT_KINDS["reference"])
     names = list(episode.agents)
-    pairs = {episode._pair(*sorted((a, b))) for a in names for b in names if a != b}
+    pairs = {episode.encounters.pair(*sorted((a, b))) for a in names for b in names if a != b}
     for a in names:
         for b in names:
             if a != b:  # the pair of the two in name order, without sorting them
-                assert episode._pair_of(a, b) == episode._pair(*sorted((a, b)))
+                assert episode.encounters.pair_of(a, b) == episode.encounters.pair(*sorted((a, b)))
     assert len(pairs) == len(names) * (len(names) - 1) // 2

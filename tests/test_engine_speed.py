@@ -59,7 +59,7 @@ def test_a_draw_is_below_a_chance_exactly_when_its_number_is_below_the_bar(chanc
 
 
 def test_the_rows_an_observation_makes_name_their_tables_columns_in_order():
-    from harness.engine._happenings import CHATTED, UTTERED
+    from harness.engine.encounters import CHATTED, UTTERED
     from harness.engine.episode import EXPOSED, OBSERVED
 
     rec = recorder.Recorder("s", 0, 0, 1)
@@ -142,7 +142,7 @@ class Scan:
     def _decisions(self, now):
         """The tick loop as it was: every agent looked at every tick, in name order."""
         for name, agent in self.agents.items():
-            if self.wake.get(name, now) <= now:
+            if self.wakes.wake.get(name, now) <= now:
                 self._decide(name, agent, now)
 
 

@@ -10,7 +10,6 @@ so a restored run continues byte-identically.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable
 from dataclasses import asdict, fields
 from operator import attrgetter
@@ -21,10 +20,7 @@ import pyarrow as pa
 from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario
 
 from . import boundary, ground_truth, plugins
-from ._acting import Acting
-from ._dialogue import Dialogue
-from ._happenings import Happenings
-from ._waking import Waking
+from .acting import Acting
 from .actions import registry_for
 from .budget import Budget, alarm
 from .collecting import rare_collections
@@ -33,16 +29,22 @@ from .contract import (
     AgentFactory,
     AgentSetup,
     EpisodeStop,
+    Intent,
     Meaning,
     Observation,
     ObservationKind,
 )
+from .conversations import Conversations, said_at
 from .diagnostics import INVENTORY, StateSample, StateSnapshot, own_state
 from .diagnostics import ROW_TYPES as DIAGNOSTICS
+from .encounters import Encounters
+from .happenings import Happenings
 from .positions import Position, Whereabouts
 from .recorder import Recorder
 from .rng import Draws
-from .world import Move, World
+from .tick import Tick
+from .wakes import Wakes
+from .world import World
 
 _ROW_VALUES: dict[type, Callable[[Any], Any]] = {}
 
@@ -94,7 +96,13 @@ def setup_for(scenario: Scenario, spec: AgentSpec, policy: Any, seed: int) -> Ag
     )
 
 
-class Episode(Happenings, Acting, Dialogue, Waking):
+class Episode:
+    """One episode's tick loop, composed of parts that each own their state - `Wakes` (who
+    decides when), `Acting` (walks, actions and their results), `Happenings` (world events,
+    requests, probes), `Encounters` (chats and what is said in them) and `Conversations`
+    (dialogue with people outside) - sharing one `Tick`. The episode keeps what they all
+    touch: the world, what each agent was exposed to, the event counter and the recorder."""
+
     def __init__(
         self,
         scenario: Scenario,
@@ -113,8 +121,8 @@ class Episode(Happenings, Acting, Dialogue, Waking):
             setup_for(scenario, a, policy, seed)
             for a in sorted(scenario.agents, key=lambda a: a.id)
         ]
-        self.positions = Whereabouts((a.id, Position(a.home)) for a in scenario.agents)
-        self.actions = registry_for(scenario)  # the engine's actions and the scenario's physics
+        positions = Whereabouts((a.id, Position(a.home)) for a in scenario.agents)
+        actions = registry_for(scenario)  # the engine's actions and the scenario's physics
         vocabulary = scenario.predicates
         self.meanings = {
             t.proposition: Meaning(
@@ -132,31 +140,15 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         self.exposed: set[tuple[str, str]] = set()
         self.rec = Recorder(scenario.name, seed, scenario.start, scenario.tick_minutes)
         self.next_event = 1
-        # "agent|decision point" already answered, in order (a dict: a look-up, not a scan)
-        self.decided: dict[str, None] = {}
-        # encounters: agents by number (their sorted order), a pair as one int (a × n + b)
+        # agents by number (their sorted order): wakes and pairs are ints
         self.number = {s.name: i for i, s in enumerate(setups)}
-        self.names = list(self.number)  # a number's agent
-        self.last_chat: dict[int, int] = {}  # pair → minute of its last chat
-        self._starts: dict[int, float] = {}  # others noticed → chance to start a chat
-        self._crowds: tuple[Any, Any] = (None, [])  # crowded places and their groups, kept
-        self.signs: list[str] = []  # ids of signs up
-        self.last_line: dict[str, int] = {}  # "speaker|agent" → minute of the last line
         self.now = scenario.start
-        # a heap of (due, agent, n, observation): actions whose result is still to come
-        self.results: list[tuple[int, str, int, dict[str, Any]]] = []
-        self.pending = 0  # results ever scheduled: n keeps equal (due, agent) in their order
-        self.wake: dict[str, int] = {}  # agent → the next minute worth asking it to decide
-        self._alarms: list[int] = []  # minute × agents + number, per wake set; stale allowed
-        self._due: list[str] = []  # agents still to decide this tick, by name
-        self._deciding: tuple[int, str] | None = None  # (minute, agent) deciding now, if any
-        self._events = sorted(scenario.events, key=lambda e: (e.at, e.id))
+        self.wakes = Wakes(self.number, scenario.end)
+        self.wakes.rewind({}, self.now)
         self._before, self._after = self._timeline()
         self.cursors = [0, 0]  # how far the tick loop is through each timeline
         self._started = False
         self._dialogue = scenario.dialogue is not None  # characters may speak first
-        self._end = scenario.end
-        self._rewind_alarms()
         # the agents last, once nothing else can fail: their processes, if any, end with it
         self.agents: dict[str, Agent]
         if isinstance(agent, str) and boundary.isolated(agent):
@@ -166,6 +158,21 @@ class Episode(Happenings, Acting, Dialogue, Waking):
             # an import path is resolved here, where the episode runs (a Ray worker, too)
             factory = plugins.load(agent) if isinstance(agent, str) else agent
             self.agents = {s.name: factory(s) for s in setups}
+        tick = Tick(
+            scenario,
+            self.rec,
+            self.draws,
+            self.agents,
+            self.specs,
+            self.meanings,
+            self.new_event,
+            self._deliver,
+            self._drain,
+        )
+        self.talk = Conversations(tick)
+        self.encounters = Encounters(tick, self.number, self.exposed, self.origins)
+        self.happenings = Happenings(tick, self.world, self.encounters)
+        self.acting = Acting(tick, self.world, actions, positions, self.happenings.signs_at)
 
     def close(self) -> None:
         """End the agents' processes, if they have their own (nothing to do otherwise)."""
@@ -190,7 +197,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         if not self._started:
             self._started = True
             ground_truth.write(self.rec, s)
-            self._dialogue_setup()
+            self.talk.setup()
             self._snapshot(s.start, 0)
         stop = s.end if until is None else min(until, s.end)
         try:
@@ -214,11 +221,12 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         agents act; probes, censuses and inventory snapshots after. Derived, never state."""
         s, day = self.scenario, MINUTES_PER_DAY
         before: list[tuple[int, str, Any]] = []
-        for e in self._events:
+        for e in sorted(s.events, key=lambda e: (e.at, e.id)):
             repeats = range(e.at, s.end + 1, day) if e.daily else (e.at,)
             before.extend((at, "event", e) for at in repeats)
         before.extend((r.at, "request", r) for r in s.requests)
-        before.extend((self._when(x), "line", x) for x in (s.dialogue.lines if s.dialogue else ()))
+        lines = s.dialogue.lines if s.dialogue else ()
+        before.extend((said_at(s, self.draws, x), "line", x) for x in lines)
         after: list[tuple[int, str, Any]] = [(p.at, "probe", p) for p in s.probes]
         after.extend((m, "census", None) for m in s.census_moments)
         after.extend((m, "snapshot", None) for m in range(s.start + day, s.end, day))
@@ -245,31 +253,30 @@ class Episode(Happenings, Acting, Dialogue, Waking):
         if cursors[0] < len(before) and before[cursors[0]][0] <= now:
             for _, kind, item in self._due_items(0, now):
                 if kind == "event":
-                    self._world_event(item, now)
+                    self.happenings.world_event(item, now, self.positions)
                 elif kind == "line":
-                    self._line(item, now)
+                    self.talk.line(item, now)
                 else:
-                    self._request(item, now)
-        while self.results and self.results[0][0] <= now:
-            _, name, _, result = heapq.heappop(self.results)
-            self._deliver(name, Observation(**{**result, "minute": now}))
-        for name in self.positions.arriving(now):
-            self._arrive(name, now)
+                    self.happenings.request(item, now)
+        self.acting.results_and_arrivals(now)
         self._decisions(now)
-        self._encounters(now)
+        self.encounters.meet(now, self.positions)
         if cursors[1] < len(after) and after[cursors[1]][0] <= now:
+            ask = self.happenings.probe
             for _, kind, item in self._due_items(1, now):
                 if kind == "probe":
-                    self._probe(item.agent, item.proposition, item.id, "probe", now)
+                    ask(item.agent, item.proposition, item.id, "probe", now)
                 elif kind == "census":
+                    census = f"census@{self.rec.tick(now)}"
                     for name in self.agents:
                         for prop in sorted(self.meanings):
-                            self._probe(name, prop, f"census@{self.rec.tick(now)}", "census", now)
+                            ask(name, prop, census, "census", now)
                 else:
                     self._snapshot(now, 0)
 
     # --- state ----------------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:
+        pair_name = self.encounters.pair_name
         return {
             "agents": {n: a.get_state() for n, a in self.agents.items()},
             "positions": {n: asdict(p) for n, p in self.positions.items()},
@@ -277,52 +284,70 @@ class Episode(Happenings, Acting, Dialogue, Waking):
             "stock": [[h, r, n] for (h, r), n in sorted(self.world.stock.items())],
             "rows": self.rec.get_state(),
             "next_event": self.next_event,
-            "decided": list(self.decided),
+            "decided": list(self.acting.decided),
             "exposed": sorted(self.exposed),
-            "last_chat": {self._pair_name(k): m for k, m in sorted(self.last_chat.items())},
-            "signs": list(self.signs),
-            "last_line": dict(self.last_line),
+            "last_chat": {pair_name(k): m for k, m in sorted(self.encounters.last_chat.items())},
+            "signs": list(self.happenings.signs),
+            "last_line": dict(self.talk.last_line),
             "now": self.now,
             "started": self._started,
-            "results": [[due, name, result] for due, name, _, result in sorted(self.results)],
-            "wake": dict(self.wake),
+            "results": [[d, name, result] for d, name, _, result in sorted(self.acting.results)],
+            "wake": dict(self.wakes.wake),
             "cursors": list(self.cursors),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
         for name, agent_state in state["agents"].items():
             self.agents[name].set_state(agent_state)
-        self.positions = Whereabouts(
+        self.acting.positions = Whereabouts(
             (n, Position(**{**p, "passed": tuple(p["passed"])}))
             for n, p in state["positions"].items()
         )
         self.world.facts = dict(state["facts"])
         self.world.stock = {(h, r): n for h, r, n in state["stock"]}
         self.rec.set_state(state["rows"])
-        self.next_event, self.decided = state["next_event"], dict.fromkeys(state["decided"])
-        self.exposed = {(a, p) for a, p in state["exposed"]}
-        self.last_chat = {self._pair(*k.split("|")): m for k, m in state["last_chat"].items()}
-        self.signs = list(state["signs"])
-        self.last_line = dict(state.get("last_line", {}))
+        self.next_event = state["next_event"]
+        self.acting.decided = dict.fromkeys(state["decided"])
+        self.exposed.clear()  # the very set the encounters read
+        self.exposed.update((a, p) for a, p in state["exposed"])
+        pair = self.encounters.pair
+        self.encounters.last_chat = {pair(*k.split("|")): m for k, m in state["last_chat"].items()}
+        self.happenings.signs = list(state["signs"])
+        self.talk.last_line = dict(state.get("last_line", {}))
         self.now, self._started = state["now"], state["started"]
-        self.results = []
+        self.acting.results = []
         for due, name, obs in state["results"]:
-            self._schedule(due, name, dict(obs))
-        self.wake = dict(state["wake"])
-        self._rewind_alarms()
+            self.acting.schedule(due, name, dict(obs))
+        self.wakes.rewind(state["wake"], self.now)
         self.cursors = list(state["cursors"])
 
-    def _pair(self, a: str, b: str) -> int:
-        return self.number[a] * len(self.number) + self.number[b]
+    # --- deciding -------------------------------------------------------------------------------
+    def _decisions(self, now: int) -> None:
+        """Each agent awake decides, in name order (`Wakes`). Asleep, walking or at work costs
+        nothing; `lazy=False` asks every agent every tick, to compare."""
+        if not self.lazy:
+            for name, agent in self.agents.items():
+                self._decide(name, agent, now)
+            return
+        agents = self.agents
+        self.wakes.each_due(now, lambda name: self._decide(name, agents[name], now))
 
-    def _pair_name(self, pair: int) -> str:
-        names = self.names
-        return f"{names[pair // len(names)]}|{names[pair % len(names)]}"
+    def _decide(self, name: str, agent: Agent, now: int) -> None:
+        for intent in agent.decide(now):
+            self._execute(name, intent, now)
+        self._drain(name)
+        if self._dialogue:
+            self.talk.unprompted(name, now)
+        self.wakes.set(name, agent.wake_at(now))
 
-    def _schedule(self, due: int, name: str, result: dict[str, Any]) -> None:
-        """An action's result, delivered at `due` (in (due, agent) order, then as scheduled)."""
-        self.pending += 1
-        heapq.heappush(self.results, (due, name, self.pending, result))
+    @property
+    def positions(self) -> Whereabouts:
+        """Where each agent is (`Acting` owns them)."""
+        return self.acting.positions
+
+    def _execute(self, name: str, intent: Intent, now: int) -> None:
+        """An agent's intent carried out (a world of one's own may do more: a subclass)."""
+        self.acting.execute(name, intent, now)
 
     # --- recording --------------------------------------------------------------------------------
     def _snapshot(self, now: int, eid: int) -> None:
@@ -334,23 +359,6 @@ class Episode(Happenings, Acting, Dialogue, Waking):
                 agent=holder,
                 variable=f"{INVENTORY}{resource}",
                 value=float(count),
-            )
-
-    def _ledger(
-        self, moves: list[Move], now: int, eid: int, place: str | None, agent: str | None
-    ) -> None:
-        for m in moves:
-            self.rec.add(
-                "events",
-                now,
-                eid,
-                kind=m.kind,
-                place=place,
-                agent=agent,
-                detail=None,
-                resource=m.resource,
-                holder=m.holder,
-                delta=m.delta,
             )
 
     def _drain(self, name: str) -> None:
@@ -386,7 +394,7 @@ class Episode(Happenings, Acting, Dialogue, Waking):
             self.exposed.add((name, prop))
         self.agents[name].observe(obs)
         self._drain(name)
-        self._woken(name, obs.minute)
+        self.wakes.woken(name, obs.minute)
 
 
 def run_episode(

@@ -9,49 +9,46 @@ from __future__ import annotations
 
 from typing import Any
 
-from scenarios import MINUTES_PER_DAY
+from scenarios import MINUTES_PER_DAY, Scenario
 
 from .contract import Channel, Claim, Observation, ObservationKind, Request
+from .rng import Draws
 from .speech import render
+from .tick import Tick
 
 PROMISE_ACTION = "remind"  # a promise asked for reaches the agent as a request to remind
 
 
-class Dialogue:
-    """The tick loop's conversations (a part of `Episode`)."""
+def said_at(scenario: Scenario, draws: Draws, line: Any) -> int:
+    """When a line is said in an episode: its day's lines move together by a keyed draw of up
+    to the dialogue's jitter (whole ticks), never past the end."""
+    dialogue = scenario.dialogue
+    if dialogue is None or not dialogue.jitter:
+        return int(line.at)
+    u = draws.uniform("dialogue", line.to, line.at // MINUTES_PER_DAY)
+    shift = int(u * dialogue.jitter) // scenario.tick_minutes * scenario.tick_minutes
+    return int(min(line.at + shift, scenario.end))
 
-    scenario: Any
-    draws: Any
-    rec: Any
-    agents: dict[str, Any]
-    specs: dict[str, Any]
-    meanings: dict[str, Any]
-    last_line: dict[str, int]
-    new_event: Any
-    _deliver: Any
-    _drain: Any
 
-    def _when(self, line: Any) -> int:
-        """When a line is said in this episode: its day's lines move together by a keyed draw
-        of up to the dialogue's jitter (whole ticks), never past the end."""
-        s = self.scenario
-        if not s.dialogue.jitter:
-            return int(line.at)
-        u = self.draws.uniform("dialogue", line.to, line.at // MINUTES_PER_DAY)
-        shift = int(u * s.dialogue.jitter) // s.tick_minutes * s.tick_minutes
-        return int(min(line.at + shift, s.end))
+class Conversations:
+    """The tick loop's conversations (a part of `Episode`): it owns when each speaker last
+    spoke to each agent."""
 
-    def _dialogue_setup(self) -> None:
+    def __init__(self, tick: Tick) -> None:
+        self.tick = tick
+        self.last_line: dict[str, int] = {}  # "speaker|agent" → minute of the last line
+
+    def setup(self) -> None:
         """One `characters` row per character, with its persona's limits, and one
         `report_windows` row per kind of reading it holds current for a while: what the
         scorecard reads."""
-        s = self.scenario
-        for name in sorted(self.specs):
-            persona = self.specs[name].companion
+        s, rec = self.tick.scenario, self.tick.rec
+        for name in sorted(self.tick.specs):
+            persona = self.tick.specs[name].companion
             if persona is None:
                 continue
             sleeps, wakes = persona.sleep
-            self.rec.add(
+            rec.add(
                 "characters",
                 s.start,
                 0,
@@ -64,16 +61,16 @@ class Dialogue:
                 wakes=wakes,
             )
             for prop, minutes in sorted(persona.reports_last.items()):
-                self.rec.add(
-                    "report_windows", s.start, 0, agent=name, proposition=prop, minutes=minutes
-                )
+                rec.add("report_windows", s.start, 0, agent=name, proposition=prop, minutes=minutes)
 
-    def _line(self, line: Any, now: int) -> None:
-        eid = self.new_event()
+    def line(self, line: Any, now: int) -> None:
+        """A scripted line said to its agent, recorded with its tags; the agent's replies."""
+        tick = self.tick
+        eid = tick.new_event()
         key = f"{line.speaker}|{line.to}"
         gap = None if key not in self.last_line else now - self.last_line[key]
         self.last_line[key] = now
-        self.rec.add(
+        tick.rec.add(
             "dialogue",
             now,
             eid,
@@ -88,16 +85,16 @@ class Dialogue:
             value=line.value,
             kind=line.kind,
             tier=line.tier,
-            due=None if line.due is None else self.rec.tick(line.due),
+            due=None if line.due is None else tick.rec.tick(line.due),
             gap=gap,
         )
-        meaning = self.meanings.get(line.about) if line.about is not None else None
+        meaning = tick.meanings.get(line.about) if line.about is not None else None
         request = None
         if line.due is not None:
             request = Request(
                 line.id, PROMISE_ACTION, line.about or "", "", "", line.due, line.text
             )
-        self._deliver(
+        tick.deliver(
             line.to,
             Observation(
                 ObservationKind.LINE,
@@ -112,23 +109,26 @@ class Dialogue:
                 request=request,
             ),
         )
-        for claim in self.agents[line.to].converse(line.speaker, (), now):
+        for claim in tick.agents[line.to].converse(line.speaker, (), now):
             self._turn(line.to, line.speaker, claim, now, eid, "reply", line.id)
-        self._drain(line.to)
+        tick.drain(line.to)
 
-    def _unprompted(self, name: str, now: int) -> None:
+    def unprompted(self, name: str, now: int) -> None:
         """A character may speak first when it decides (its motivation says whether)."""
-        if self.specs[name].companion is None:
+        tick = self.tick
+        dialogue = tick.scenario.dialogue
+        if dialogue is None or tick.specs[name].companion is None:
             return
-        for partner in self.scenario.dialogue.speakers:
-            for claim in self.agents[name].converse(partner, (), now):
-                self._turn(name, partner, claim, now, self.new_event(), "proactive", None)
-        self._drain(name)
+        for partner in dialogue.speakers:
+            for claim in tick.agents[name].converse(partner, (), now):
+                self._turn(name, partner, claim, now, tick.new_event(), "proactive", None)
+        tick.drain(name)
 
     def _turn(
         self, name: str, partner: str, claim: Claim, now: int, eid: int, turn: str, line: Any
     ) -> None:
-        self.rec.add(
+        rec = self.tick.rec
+        rec.add(
             "dialogue",
             now,
             eid,
@@ -141,5 +141,5 @@ class Dialogue:
             text=render(claim) if claim.text is None else claim.text,
             proposition=claim.proposition or None,
             value=claim.value or None,
-            due=None if claim.offered is None else self.rec.tick(claim.offered),
+            due=None if claim.offered is None else rec.tick(claim.offered),
         )

@@ -6,33 +6,59 @@ action or place this world does not have is refused as an invalid action, with t
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from scenarios import day_of
 
+from .actions import Action
 from .contract import ActionStatus, Channel, Intent, IntentKind, Observation, ObservationKind
+from .ledger import record_moves
 from .positions import Position, Whereabouts
+from .tick import Tick
+from .world import World
+
+# an action's result still to come: (due minute, agent, n, the observation's fields)
+Result = tuple[int, str, int, dict[str, Any]]
 
 
 class Acting:
-    """The tick loop's movement and action (a part of `Episode`)."""
+    """The tick loop's movement and action (a part of `Episode`): it owns where each agent is,
+    the decision points already answered and the actions' results still to come."""
 
-    positions: Whereabouts
-    actions: dict[str, Any]
-    world: Any
-    rec: Any
-    scenario: Any
-    specs: dict[str, Any]
-    decided: dict[str, None]
-    new_event: Any
-    _schedule: Any
-    _deliver: Any
-    _drain: Any
-    _signs_at: Any
-    _ledger: Any
+    def __init__(
+        self,
+        tick: Tick,
+        world: World,
+        actions: Mapping[str, Action],
+        positions: Whereabouts,
+        signs_at: Callable[[str, str, int, int], None],
+    ) -> None:
+        self.tick, self.world, self.actions = tick, world, actions
+        self.positions = positions
+        self.signs_at = signs_at  # what an agent reads at a place it arrives at or passes
+        # "agent|decision point" already answered, in order (a dict: a look-up, not a scan)
+        self.decided: dict[str, None] = {}
+        self.results: list[Result] = []  # a heap: actions whose result is still to come
+        self.pending = 0  # results ever scheduled: n keeps equal (due, agent) in their order
 
-    def _execute(self, name: str, intent: Intent, now: int) -> None:
+    def schedule(self, due: int, name: str, result: dict[str, Any]) -> None:
+        """An action's result, delivered at `due` (in (due, agent) order, then as scheduled)."""
+        self.pending += 1
+        heapq.heappush(self.results, (due, name, self.pending, result))
+
+    def results_and_arrivals(self, now: int) -> None:
+        """The results due by `now` reach their agents, then walks that end now arrive."""
+        results, deliver = self.results, self.tick.deliver
+        while results and results[0][0] <= now:
+            _, name, _, result = heapq.heappop(results)
+            deliver(name, Observation(**{**result, "minute": now}))
+        for name in self.positions.arriving(now):
+            self.arrive(name, now)
+
+    def execute(self, name: str, intent: Intent, now: int) -> None:
         reason = self._invalid(intent)
         if reason is not None:
             self._refuse(name, intent, reason, now)
@@ -42,8 +68,8 @@ class Acting:
             return
         pos = self.positions[name]
         here = pos.location or pos.destination
-        route = self.world.route(here, intent.target) if here is not None else None
-        if route is None:
+        route = None if here is None else self.world.route(here, intent.target)
+        if here is None or route is None:  # nowhere to start from (both say so: for mypy)
             if intent.kind is IntentKind.ACT:
                 self._act(name, intent, now, reachable=False)
             return
@@ -63,22 +89,22 @@ class Acting:
         record = dict(vars(intent)) if intent.kind is IntentKind.ACT else None
         if minutes == 0 and pos.location == stop:
             self.positions[name] = replace(pos, intent=record, blocked=blocked)
-            self._arrive(name, now, moved=False)
+            self.arrive(name, now, moved=False)
             return
         passed = tuple(p for p in walked if p != stop)
         self.positions[name] = Position(None, stop, now + minutes, record, blocked, passed)
 
-    def _arrive(self, name: str, now: int, moved: bool = True) -> None:
+    def arrive(self, name: str, now: int, moved: bool = True) -> None:
         pos = self.positions[name]
         intent, blocked = pos.intent, pos.blocked
         if moved:
             place = pos.destination
             self.positions[name] = Position(place)
-            eid = self.new_event()
+            eid = self.tick.new_event()
             others = self.positions.here(place)  # a sorted copy, the arriving agent in it
             if place is not None:
                 others.remove(name)
-            self._deliver(
+            self.tick.deliver(
                 name,
                 Observation(
                     ObservationKind.ARRIVAL,
@@ -91,15 +117,16 @@ class Acting:
                 ),
             )
             for seen in (*pos.passed, place or ""):
-                self._signs_at(name, seen, now, eid)
+                self.signs_at(name, seen, now, eid)
         else:
             self.positions[name] = Position(pos.location)
         if intent is not None:
             self._act(name, Intent(**intent), now, reachable=not blocked)
-        self._drain(name)
+        self.tick.drain(name)
 
     def _act(self, name: str, intent: Intent, now: int, reachable: bool = True) -> None:
-        eid = self.new_event()
+        tick = self.tick
+        eid = tick.new_event()
         declined = intent.kind is IntentKind.DECLINE
         action = self.actions["decline" if declined else intent.action or ""]
         ok = reachable and action.precondition(self.world, name, intent.target, intent.item)
@@ -111,7 +138,7 @@ class Acting:
             sensed = action.report(self.world, name, intent.target, intent.item)
         else:
             sensed = "the way was blocked" if not reachable else action.sensed_on_failure
-        self.rec.add(
+        tick.rec.add(
             "actions",
             now,
             eid,
@@ -127,14 +154,14 @@ class Acting:
             in_line=None if dp is None else intent.target in dp.right,
             horizon=None
             if dp is None
-            else self.scenario.plan_horizon // self.scenario.tick_minutes,
+            else tick.scenario.plan_horizon // tick.scenario.tick_minutes,
             request_id=intent.request_id,
             planned=None if dp is None else self._planned(name, dp),
             chance=None if dp is None else self._chance(name, dp),
         )
-        self._ledger(moves, now, eid, intent.target, name)
+        record_moves(tick.rec, moves, now, eid, intent.target, name)
         if ok and action.milestone:
-            self.rec.add(
+            tick.rec.add(
                 "events",
                 now,
                 eid,
@@ -143,7 +170,7 @@ class Acting:
                 agent=name,
                 detail=intent.item,
             )
-        result = {
+        result: dict[str, Any] = {
             "kind": ObservationKind.ACTION_RESULT,
             "minute": now,
             "event_id": eid,
@@ -154,12 +181,12 @@ class Acting:
         }
         minutes = intent.minutes if intent.minutes is not None else action.minutes
         if minutes <= 0 or not ok:
-            self._deliver(name, Observation(**result))
+            tick.deliver(name, Observation(**result))
             return
-        self._schedule(now + minutes, name, result)  # it is done when it is done
+        self.schedule(now + minutes, name, result)  # it is done when it is done
 
     def _decision_point(self, agent: str, action: str, now: int) -> Any:
-        for dp in self.scenario.decision_points:
+        for dp in self.tick.scenario.decision_points:
             key = f"{agent}|{dp.id}"
             if dp.action == action and dp.day == day_of(now) and key not in self.decided:
                 self.decided[key] = None
@@ -168,7 +195,7 @@ class Acting:
 
     def _planned(self, agent: str, dp: Any) -> str | None:
         """The target the agent's own errand names for a decision point's action and day."""
-        for errand in self.specs[agent].errands:
+        for errand in self.tick.specs[agent].errands:
             if errand.action == dp.action and dp.day in errand.days:
                 return str(errand.target)
         return None
@@ -177,15 +204,15 @@ class Acting:
         """What a guess away from the agent's plan would get: the share of right targets
         among the places it knows for the action, its planned one left out (0 with none)."""
         planned = self._planned(agent, dp)
-        others = sorted(set(self.specs[agent].knows_where.get(dp.action, ())) - {planned})
+        others = sorted(set(self.tick.specs[agent].knows_where.get(dp.action, ())) - {planned})
         return sum(p in dp.right for p in others) / len(others) if others else 0.0
 
     def _stances_met(self, agent: str, request_id: str | None) -> tuple[str, ...]:
         """The agent's protected stances that forbid the request's action or item: the ones
         a decline of it may stand on."""
-        for request in self.scenario.requests:
+        for request in self.tick.scenario.requests:
             if request.id == request_id:
-                vetoes = self.specs[agent].persona.vetoes(request.action, request.item)
+                vetoes = self.tick.specs[agent].persona.vetoes(request.action, request.item)
                 return tuple(s.id for s in vetoes)
         return ()
 
@@ -203,8 +230,9 @@ class Acting:
     def _refuse(self, name: str, intent: Intent, reason: str, now: int) -> None:
         """An intent the world cannot carry out is a failed action with the reason, told to
         the agent at once; it answers no decision point and the episode goes on."""
-        eid = self.new_event()
-        self.rec.add(
+        tick = self.tick
+        eid = tick.new_event()
+        tick.rec.add(
             "actions",
             now,
             eid,
@@ -217,7 +245,7 @@ class Acting:
             reason=reason,
             request_id=intent.request_id,
         )
-        self._deliver(
+        tick.deliver(
             name,
             Observation(
                 ObservationKind.ACTION_RESULT,

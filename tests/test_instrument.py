@@ -3,7 +3,7 @@ flag for a weighted metric no contender moves (issue 14)."""
 
 from __future__ import annotations
 
-from experiments.instrument import Spread, random_policy
+from experiments.benches.instrument import Spread, random_policy
 from policies import WHITELIST, load_policy
 
 from .conftest import ROOT

@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from experiments.benches.search import History, would_pass
 from experiments.config import SearchConfig
 from experiments.evaluation import Execution, Instrument
-from experiments.search_bench import History, would_pass
 from experiments.study import Decision
 from experiments.trials import Evaluator, TrialOutcome
 from policies import Policy, baseline_path, load_policy

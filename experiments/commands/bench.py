@@ -1,5 +1,5 @@
 """`villagelab bench`: the performance table in one run (the figures themselves are measured
-in experiments/bench.py)."""
+in experiments/benches/)."""
 
 from __future__ import annotations
 
@@ -111,12 +111,12 @@ def bench(
     serial, scoring per episode. Benchmarks: the load averages are printed beside them."""
     from harness.agents.registry import resolve
 
-    from .. import bench as b
-    from ..bench_models import mesa_available, mesa_rumor, plain_rumor
+    from ..benches import performance as b
+    from ..benches.mesa_models import mesa_available, mesa_rumor, plain_rumor
 
     agent = resolve(agent_kind).path  # a bad --agent stops here, before anything runs
     if instrument_check:
-        from ..instrument import show_instrument
+        from ..benches.instrument import show_instrument
 
         show_instrument(out, lambda a: make_execution(False, None, agent=a))
         return
@@ -249,7 +249,7 @@ def _scoring_row(out: Any, table: Any, scored: dict[str, Any]) -> None:
 
 def _search_rows(minutes: float, studies: int, root: Path, execution: Any, config: Any) -> None:
     """Each study's line as it ends, then the table."""
-    from ..search_bench import StudyResult, search_bench
+    from ..benches.search import StudyResult, search_bench
     from ..study import Decision
     from ..trials import TrialOutcome
 

@@ -20,18 +20,18 @@ from typing import TYPE_CHECKING
 from policies import InputError, Policy, load_policy
 from scorecards import Comparison, Scorecard, compare
 
-from . import promotion
-from .config import SearchConfig, default_config
-from .dispatch import Execution
-from .evaluation import Instrument
-from .runs import RunsDir
-from .study import Decision
-from .trials import Evaluator, TrialOutcome
+from .. import promotion
+from ..config import SearchConfig, default_config
+from ..dispatch import Execution
+from ..evaluation import Instrument
+from ..runs import RunsDir
+from ..study import Decision
+from ..trials import Evaluator, TrialOutcome
 
 if TYPE_CHECKING:
-    from .search import SearchResult
+    from ..search import SearchResult
 
-CAREFUL = Path(__file__).resolve().parents[1] / "policies" / "careful.yaml"
+CAREFUL = Path(__file__).resolve().parents[2] / "policies" / "careful.yaml"
 FRESH = 10  # fresh seeds the final champion and careful.yaml are compared on
 PRUNED_SAMPLE = 20  # pruned trials per study run to the end: would they have been promoted?
 
@@ -171,7 +171,7 @@ def _study(
     on_trial: Callable[[str, float, TrialOutcome], None],
 ) -> tuple[SearchResult, tuple[float, int] | None, History]:
     """One study for `minutes`, when its champion first reached `target`, and its history."""
-    from .search import Search
+    from ..search import Search
 
     search = Search(
         name,

@@ -29,7 +29,7 @@ from policies import Policy, load_policy
 from scenarios import builtin_names, load_scenario, village
 
 REFERENCE = AGENT_KINDS["reference"]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _policy() -> Policy:
@@ -76,7 +76,7 @@ def village_cost(
 
 def village_apart(agents: int, hours: int = 24, *, agent: str = REFERENCE) -> VillageCost:
     """The same in a fresh process, so its peak memory is its own."""
-    code = "import sys; from experiments.bench import _child; _child(*sys.argv[1:])"
+    code = "import sys; from experiments.benches.performance import _child; _child(*sys.argv[1:])"
     done = subprocess.run(
         [sys.executable, "-c", code, str(agents), str(hours), agent],
         capture_output=True,
@@ -227,8 +227,8 @@ def ray_speedup(
     scenario: the worker imports the stack then, once, whatever it runs next)."""
     from harness import ensure_ray
 
-    from .dispatch import Execution
-    from .evaluation import Instrument, evaluate
+    from ..dispatch import Execution
+    from ..evaluation import Instrument, evaluate
 
     instrument = Instrument.load(["village"], agents=agents, hours=hours)
     policy, chosen = _policy(), tuple(range(seeds))

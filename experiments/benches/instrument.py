@@ -18,10 +18,10 @@ from policies import WHITELIST, Policy, load_policy
 from scenarios import load_suite
 from scorecards import METRICS
 
-from .dispatch import Execution
-from .evaluation import Instrument, evaluate
+from ..dispatch import Execution
+from ..evaluation import Instrument, evaluate
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OTHER_AGENTS = ("prompt", "llm")  # families only the LLM agent reads
 RANDOM_SEEDS = (1, 2)
 

@@ -23,11 +23,11 @@ class IgnoresTheUserModel(Character):
     if it knew nothing of the person (an empty model whenever it decides)."""
 
     def decide(self, now: int) -> list:
-        kept, self.profile = self.profile, profile.empty()
+        kept, self.user.profile = self.user.profile, profile.empty()
         try:
             return super().decide(now)
         finally:
-            self.profile = kept
+            self.user.profile = kept
 
 
 def _run(agent: str, seed: int = 0) -> tuple[list[tuple[int, str]], dict, object]:
@@ -49,8 +49,8 @@ def _line_at(t: dict, line_id: str) -> int:
 def test_a_stated_liking_shapes_the_check_ins_and_the_copy_without_the_model_differs() -> None:
     said, t, mira = _run(REFERENCE)
     blind, _, blind_mira = _run(f"{HERE}:IgnoresTheUserModel")
-    assert mira.profile == blind_mira.profile  # the same notes: only their use differs
-    assert [n[2] for n in mira.profile["likes"]] == ["you drink tea"]
+    assert mira.user.profile == blind_mira.user.profile  # the same notes: only their use differs
+    assert [n[2] for n in mira.user.profile["likes"]] == ["you drink tea"]
     tea = _line_at(t, "tea")
     check_ins = [(at, x) for at, x in said if x.startswith("Thinking of you")]
     assert check_ins and all(at > tea for at, _ in check_ins)

@@ -6,16 +6,26 @@ character run for real."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import pytest
 
 from harness.agents.reference.companion import safety
 from harness.agents.reference.companion.agenda import Sent
 from harness.agents.reference.companion.character import Character
+from harness.engine.contract import AgentSetup
 
 from .companion_runs import measure, traces
 
 HERE = "tests.companion.test_companion_background"
+
+
+def _with_persona(setup: AgentSetup, **changes: object) -> AgentSetup:
+    """The setup with the character's persona changed (a planted fault, given at the start:
+    each of its components keeps the persona it was made with)."""
+    persona = setup.spec.companion.model_copy(update=changes)  # type: ignore[union-attr]
+    return replace(setup, spec=setup.spec.model_copy(update={"companion": persona}))
 
 
 def _reply(t: dict[str, pd.DataFrame], line: str) -> pd.Series:
@@ -54,8 +64,7 @@ class HoldsReportsForever(Character):
     and the almanac's page two days later."""
 
     def __init__(self, setup) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(setup)
-        self.persona = self.persona.model_copy(update={"reports_last": {}})
+        super().__init__(_with_persona(setup, reports_last={}))
 
 
 def test_reports_out_of_date_holds_and_fires_on_a_stale_or_invented_reading() -> None:
@@ -171,9 +180,8 @@ class MovedByWordsOnly(Character):
     persona's `about` emptied), so only the player's words move them."""
 
     def __init__(self, setup) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(setup)
-        plain = [o.model_copy(update={"about": ()}) for o in self.persona.opinions]
-        self.persona = self.persona.model_copy(update={"opinions": tuple(plain)})
+        plain = [o.model_copy(update={"about": ()}) for o in setup.spec.companion.opinions]
+        super().__init__(_with_persona(setup, opinions=tuple(plain)))
 
 
 def _mira(agent: str, policy_name: str = "careful", seed: int = 0):  # type: ignore[no-untyped-def]
@@ -202,22 +210,22 @@ def test_how_its_morning_messages_fare_moves_its_view_of_mornings(policy_name: s
     from .companion_runs import REFERENCE
 
     mira = _mira(REFERENCE, policy_name)
-    mornings = [s.answered for s in mira.ledger if part_of_day(s.minute) == "morning"]
+    mornings = [s.answered for s in mira.talk.ledger if part_of_day(s.minute) == "morning"]
     fared = [ok for ok in mornings if ok is not None]
     assert fared and not all(fared)  # some morning messages went unanswered
     impact = appraise("message", goal_related=True, caused_by="other", expected=True)
     assert ops.message_outcome(False) == impact and impact.goal_impact < 0
-    early = {o.id: o for o in mira.opinions}["early"]
+    early = {o.id: o for o in mira.opinions.views}["early"]
     assert early.events == len(fared)  # one event per message whose fate is known
     want = 0.4 + sum(ops.STEP * ops.message_outcome(ok).goal_impact for ok in fared)
     if want > 0:  # no event crossed zero (where one event may only weaken it to nothing)
         assert early.support == pytest.approx(want)
     assert early.support < 0.4
     blind = _mira(f"{HERE}:MovedByWordsOnly", policy_name)
-    unmoved = {o.id: o for o in blind.opinions}["early"]
+    unmoved = {o.id: o for o in blind.opinions.views}["early"]
     assert (unmoved.support, unmoved.events) == (0.4, 0)  # words alone: unmoved
-    others = [o for o in mira.opinions if o.id != "early"]
-    assert others == [o for o in blind.opinions if o.id != "early"]  # only its topic moved
+    others = [o for o in mira.opinions.views if o.id != "early"]
+    assert others == [o for o in blind.opinions.views if o.id != "early"]  # only its topic moved
 
 
 def test_an_answered_message_strengthens_the_view_and_other_hours_move_none() -> None:

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from harness.agents.reference.companion import urges
+from harness.agents.reference.companion.agenda import Message
 from harness.engine.episode import Episode
 from scenarios import load_scenario
 from scenarios.clock import MINUTES_PER_DAY
@@ -78,9 +79,10 @@ def test_may_preempt_hold_lets_a_due_promise_break_a_fresh_hold() -> None:
         episode.run(until=2 * MINUTES_PER_DAY + 10 * 60)
         mira = episode.agents["mira"]
         now = 2 * MINUTES_PER_DAY + 10 * 60
-        mira.motivation = mot.hold(mira.motivation, "journal", now)
-        intents = mira._urge("player", 0.9, ["call_mum", "due", "Call your mum."], now,
-                             Urge.PROMISE)  # fmt: skip
+        initiative = mira.initiative
+        initiative.motivation = mot.hold(initiative.motivation, "journal", now)
+        reminder = Message("call_mum", "due", "Call your mum.")
+        intents = initiative.urge("player", 0.9, reminder, now, Urge.PROMISE)
         assert (intents == []) is spoken  # spoken: no substitute to do instead
 
 

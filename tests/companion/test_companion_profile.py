@@ -22,7 +22,7 @@ def _episode(scenario: str, policy_name: str = "careful") -> tuple[dict, object]
 def test_the_user_model_starts_empty() -> None:
     episode = Episode(load_scenario("companion_weeks"), policy("careful"), 0, REFERENCE)
     episode.run(until=8 * 60)  # before the first line
-    assert episode.agents["mira"].profile == profile.empty()
+    assert episode.agents["mira"].user.profile == profile.empty()
     assert len(profile.Dimension) == 6
 
 
@@ -35,9 +35,9 @@ def test_notes_are_few_observed_and_never_from_a_crisis_line(
     d = t["dialogue"]
     lines = d[d["turn"].eq("line")].set_index("event_id")
     replies = d[d["turn"].eq("reply")].set_index("line_id")["text"]
-    notes = [n for dim in character.profile.values() for n in dim]
-    assert set(character.profile) == {x.value for x in profile.Dimension}
-    assert all(len(v) <= profile.NOTES_PER_DIMENSION for v in character.profile.values())
+    notes = [n for dim in character.user.profile.values() for n in dim]
+    assert set(character.user.profile) == {x.value for x in profile.Dimension}
+    assert all(len(v) <= profile.NOTES_PER_DIMENSION for v in character.user.profile.values())
     for eid, minute, _ in notes:
         line = lines.loc[eid]  # a line it perceived, at that moment ...
         assert line["at"] == minute
@@ -48,7 +48,7 @@ def test_notes_are_few_observed_and_never_from_a_crisis_line(
 def test_a_full_dimension_keeps_the_newest_three() -> None:
     """Juno is asked for five reminders: her notes of their plans are the last three."""
     _, juno = _episode("companion_checkins")
-    assert [n[2] for n in juno.profile["plans"]] == [
+    assert [n[2] for n in juno.user.profile["plans"]] == [
         "check in for your flight",
         "call your grandma",
         "take your pills",
@@ -62,9 +62,9 @@ def test_opinions_are_seeded_moved_by_lines_and_only_the_best_founded_three_show
     persona = scenario.agents[0].companion
     episode = Episode(scenario, policy("careful"), 0, REFERENCE)
     episode.run(until=8 * 60)
-    assert episode.agents["mira"].opinions == ops.seeded(persona)  # seeded, before any line
+    assert episode.agents["mira"].opinions.views == ops.seeded(persona)  # seeded, before any line
     t, mira = _episode("companion_weeks")
-    held = {o.id: o for o in mira.opinions}
+    held = {o.id: o for o in mira.opinions.views}
     assert held["moving"].events >= 3 and held["moving"].support > 0.1  # the move talk moved it
     # no line spoke to it; her unanswered morning messages did (test_companion_background)
     words_only = ops.seeded(persona)

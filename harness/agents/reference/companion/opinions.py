@@ -9,17 +9,20 @@ What happens to the character moves it too, as the life core appraises it: each 
 unprompted messages, once answered or settled unanswered, is an event that helps or hinders
 its goal of staying in touch, and moves the views `about` that part of the day by STEP times
 the appraisal's goal impact (the same never-flip rule). How well founded an opinion is:
-|support| grows with the lines and events behind it. Pure functions.
+|support| grows with the lines and events behind it. Pure functions, and the component that
+holds the views (`Opinions`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from harness.engine.diagnostics import MemoryOp
 from scenarios.dialogue import CompanionPersona
 
+from ..context import Diagnostics
 from ..model.life.appraisal import Appraisal, appraise
 from .agenda import Plain, Sent
 from .lessons import part_of_day
@@ -125,3 +128,30 @@ def held(opinions: list[Opinion], minute: int, eid: int, agent: str) -> list[Mem
         )
         for o in opinions
     ]
+
+
+class Opinions:
+    """The character's own views, seeded by its persona."""
+
+    def __init__(self, persona: CompanionPersona, name: str, log: Diagnostics) -> None:
+        self.persona, self.name, self.log = persona, name, log
+        self.views = seeded(persona)
+
+    def get_state(self) -> list[dict[str, Any]]:
+        return [o.to_json() for o in self.views]
+
+    def set_state(self, state: list[dict[str, Any]]) -> None:
+        self.views = [Opinion.from_json(o) for o in state]
+
+    def fared(self, before: list[Sent], after: list[Sent]) -> None:
+        """Its messages' fates became known (the ledger went from `before` to `after`)."""
+        self.views = by_outcomes(self.views, self.persona, before, after)
+
+    def hear(self, low: str) -> None:
+        """A line's words (lowercase) that may speak for or against a view."""
+        self.views = moved(self.views, self.persona, low)
+
+    def asked(self, minute: int, eid: int) -> str:
+        """Asked what it thinks: the views it holds are traced, the best-founded said."""
+        self.log.rows += held(self.views, minute, eid, self.name)
+        return shown(self.views)

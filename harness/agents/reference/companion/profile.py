@@ -4,7 +4,8 @@ talks with, in six dimensions, at most three notes each, empty at the start.
 Only observations, never guesses: a note is written from a line the character perceived and
 cites its event; a newer note in a full dimension replaces the oldest (notes do not pile up);
 nothing comes from a line answered with the safety script. Pure functions over plain data
-(`{dimension: [[event_id, minute, text], ...]}`).
+(`{dimension: [[event_id, minute, text], ...]}`), and the component that keeps the notes and the
+hellos they are drawn from (`UserModel`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any
 from harness.engine.contract import Observation
 from harness.engine.diagnostics import MemoryOp
 
+from ..context import Diagnostics
 from .lessons import part_of_day
+from .safety import Tier
 
 NOTES_PER_DIMENSION = 3
 PEOPLE = re.compile(r"\b(mum|mom|dad|grandma|grandpa|sister|brother|ex|cousin|colleague)\b")
@@ -89,3 +92,35 @@ def new_notes(
         for note in notes
         if note not in before.get(dim, [])
     ]
+
+
+class UserModel:
+    """What it noticed about the people it talks with (`profile`), and when they said hello
+    (`hellos`: a routine, once seen on two days)."""
+
+    def __init__(self, name: str, log: Diagnostics) -> None:
+        self.name, self.log = name, log
+        self.profile = empty()
+        self.hellos: list[int] = []
+
+    def get_state(self) -> dict[str, Any]:
+        return {
+            "hellos": list(self.hellos),
+            "profile": {dim: [list(n) for n in notes] for dim, notes in self.profile.items()},
+        }
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.hellos = list(state["hellos"])
+        self.profile = {dim: [list(n) for n in notes] for dim, notes in state["profile"].items()}
+
+    def notice(
+        self, obs: Observation, tier: Tier, said: str | None, *, hello: bool, insult: bool
+    ) -> None:
+        """A note from what a line showed of them, traced (never from a crisis line)."""
+        if hello and tier is not Tier.HIGH:
+            self.hellos.append(obs.minute)
+        before, self.profile = (
+            self.profile,
+            observe(self.profile, obs, tier.value, said, insult, self.hellos),
+        )
+        self.log.rows += new_notes(before, self.profile, obs, self.name)

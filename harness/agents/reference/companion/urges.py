@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from scenarios.clock import MINUTES_PER_DAY, day_of
 from scenarios.dialogue import CompanionPersona, Cue, Limit, Practice, Urge
 
+WAKE_EVERY = 10  # minutes between its looks at its urges
 NIGHT_SHIFT = 6 * 60  # a night belongs to the day it began on (bedtimes up to 06:00)
 
 

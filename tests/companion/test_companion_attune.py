@@ -77,8 +77,8 @@ def test_check_in_words_come_only_from_the_notes() -> None:
     empty = profile.empty()
     assert attune.check_in(empty, 0) == "Thinking of you. How are you doing?"
     noted = profile.empty()
-    noted["likes"] = [[3, 100, "you drink tea"]]
-    noted["worries"] = [[5, 200, "had a heavy moment"]]
+    noted["likes"] = [profile.Note(3, 100, "you drink tea")]
+    noted["worries"] = [profile.Note(5, 200, "had a heavy moment")]
     assert "you drink tea" in attune.check_in(noted, 300)
     assert attune.check_in(noted, 300).endswith(attune.NOT_ASKING)
     assert attune.check_in(noted, 200 + 3 * MINUTES_PER_DAY).endswith(attune.ASKING)

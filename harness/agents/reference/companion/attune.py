@@ -5,34 +5,32 @@ A liking they stated (a `likes` note, in the character's words: "you drink tea")
 small suggestion; after a heavy moment (a `worries` note, from a watch-tier line: a crisis
 line leaves none) the check-in asks for nothing back for a few days. Only what the notes hold
 is used — nothing guessed, nothing from a line answered with the safety script. Pure functions
-over the profile's plain data (`{dimension: [[event_id, minute, text], ...]}`).
+over the profile's notes by dimension (`profile.Profile`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from scenarios.clock import MINUTES_PER_DAY
 
-from .profile import Dimension
+from .profile import Dimension, Note, Profile
 
 GENTLE_FOR = 3 * MINUTES_PER_DAY  # after a heavy moment, check-ins ask nothing back this long
 ASKING = "How are you doing?"
 NOT_ASKING = "No need to answer, I'm around."
 
 
-def newest(profile: dict[str, list[list[Any]]], dim: Dimension) -> list[Any] | None:
+def newest(profile: Profile, dim: Dimension) -> Note | None:
     notes = profile.get(dim.value, [])
-    return max(notes, key=lambda n: (n[1], n[0])) if notes else None
+    return max(notes, key=lambda n: (n.minute, n.event_id)) if notes else None
 
 
-def check_in(profile: dict[str, list[list[Any]]], now: int) -> str:
+def check_in(profile: Profile, now: int) -> str:
     """What it says when it writes first after a silence, from what it noticed of them."""
     parts = ["Thinking of you."]
     liked = newest(profile, Dimension.LIKES)
     if liked is not None:  # a stated liking offered back as a small suggestion
-        parts.append(f"Maybe take a break with something you like; I remember {liked[2]}.")
+        parts.append(f"Maybe take a break with something you like; I remember {liked.text}.")
     heavy = newest(profile, Dimension.WORRIES)
-    recent = heavy is not None and 0 <= now - heavy[1] < GENTLE_FOR
+    recent = heavy is not None and 0 <= now - heavy.minute < GENTLE_FOR
     parts.append(NOT_ASKING if recent else ASKING)
     return " ".join(parts)

@@ -203,13 +203,11 @@ class Character:
 
     def _notice(self, obs: Observation, tier: safety.Tier, low: str) -> None:
         """The user model: a note from what this line showed of them (never from a crisis)."""
-        m = obs.meaning
-        said = (
-            None
-            if m is None or obs.value is None
-            else self.vocabulary.say(m.proposition, obs.value)
-        )
-        said = m.subject if m is not None and obs.request is not None else said
+        m, said = obs.meaning, None
+        if m is not None and obs.request is not None:  # a promise: noted by what it is about
+            said = m.subject
+        elif m is not None and obs.value is not None:  # a statement, in its words
+            said = self.vocabulary.say(m.proposition, obs.value)
         hello, insult = bool(GREETING.search(low)), bool(INSULT.search(low))
         self.user.notice(obs, tier, said, hello=hello, insult=insult)
 

@@ -5,6 +5,7 @@ diagnostics, and scenarios refused when they name actions their world does not h
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 import pytest
 
@@ -179,6 +180,59 @@ def test_diagnostics_must_be_typed_rows():
         [Job(load_scenario("public_fact"), 0)], CAREFUL, "tests.fixtures.agents:Scribbler"
     )
     assert record.status == "crashed" and "expected MemoryOp" in record.error
+
+
+def test_an_agent_registers_its_own_row_types_and_declares_what_the_runner_sums(monkeypatch):
+    import pyarrow as pa
+
+    from harness.engine import diagnostics
+    from harness.engine.diagnostics import diagnostic_row, record, usage
+    from harness.engine.recorder import Recorder
+
+    monkeypatch.setattr(diagnostics, "_ROWS", dict(diagnostics._ROWS))  # this test's rows go
+
+    @diagnostic_row
+    @dataclasses.dataclass(frozen=True)
+    class Lesson:  # an agent package's own row of a table the schema has
+        table: ClassVar[str] = "lessons"
+        minute: int
+        event_id: int
+        agent: str
+        lesson: str
+
+        @staticmethod
+        def summed(rows: pa.Table) -> dict[str, float]:
+            return {"lessons_drawn": float(rows.num_rows)}
+
+    rec = Recorder("s", 0, start=0, tick_minutes=1)
+    record("ana", [Lesson(5, 1, "ana", "write in the morning")], rec)
+    (row,) = rec.tables()["lessons"].to_pylist()
+    assert (row["tick"], row["agent"], row["lesson"], row["text"]) == (
+        5,
+        "ana",
+        "write in the morning",
+        None,
+    )
+    drawn = pa.table({"lesson": ["a", "b", "c"]})
+    assert usage({"lessons": drawn, "actions": drawn}) == {"lessons_drawn": 3.0}
+    assert usage({"lessons": drawn.slice(0, 0)}) == {}  # nothing drawn: nothing to sum
+
+    with pytest.raises(TypeError, match="mood: not columns of lessons"):
+
+        @diagnostic_row
+        @dataclasses.dataclass(frozen=True)
+        class Strange:
+            table: ClassVar[str] = "lessons"
+            minute: int
+            mood: float
+
+    with pytest.raises(TypeError, match="naming a table"):
+
+        @diagnostic_row
+        @dataclasses.dataclass(frozen=True)
+        class Nowhere:
+            table: ClassVar[str] = "diary"
+            minute: int
 
 
 def test_a_scenario_naming_an_unregistered_action_is_refused_where_it_says_so(cli, tmp_path):

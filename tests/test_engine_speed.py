@@ -68,15 +68,16 @@ def test_the_rows_an_observation_makes_name_their_tables_columns_in_order():
 
 
 def test_a_snapshots_rows_are_the_rows_of_its_samples():
-    from harness.engine.diagnostics import StateSample, StateSnapshot
-    from harness.engine.episode import _row_values
+    from harness.engine.diagnostics import StateSample, StateSnapshot, record
 
-    rec = recorder.Recorder("s", 0, 0, 1)
     variables, values = ("valence", "arousal", "joy"), (0.25, -0.0, 1.0)
-    snapshot = StateSnapshot(7, 3, "a", variables, values)
-    samples = [StateSample(7, 3, "a", v, x) for v, x in zip(variables, values, strict=True)]
-    plain = [c for row in samples for c in _row_values(StateSample, rec)(row)]
-    assert _row_values(StateSnapshot, rec)(snapshot) == plain
+    snapshot, plain = recorder.Recorder("s", 0, 0, 1), recorder.Recorder("s", 0, 0, 1)
+    record("a", [StateSnapshot(7, 3, "a", variables, values)], snapshot)
+    record(
+        "a", [StateSample(7, 3, "a", v, x) for v, x in zip(variables, values, strict=True)], plain
+    )
+    assert snapshot.tables()["state"].equals(plain.tables()["state"])
+    assert snapshot.tables()["state"].num_rows == 3
 
 
 def test_a_crowds_draws_are_the_plain_draws():

@@ -93,7 +93,8 @@ def isolated(reference: str) -> bool:
 
 
 def _record_types() -> dict[tuple[str, str], type]:
-    """The classes a reply may hold: the contract's records and enums, the diagnostic rows."""
+    """The classes a reply may hold: the contract's records and enums, the engine's diagnostic
+    rows (the row types an agent package registers are looked up when a reply holds one)."""
     out: dict[tuple[str, str], type] = {}
     for module in (contract, kinds, diagnostics):
         for value in vars(module).values():
@@ -108,9 +109,18 @@ def _record_types() -> dict[tuple[str, str], type]:
 _RECORDS = _record_types()
 
 
+def _registered(module: str, name: str) -> type | None:
+    """A diagnostic row type registered in this process (an agent package of ours, imported
+    here): a plug-in's own row types never are, as its code never runs on this side."""
+    for kind in diagnostics.row_types():
+        if (kind.__module__, kind.__qualname__) == (module, name):
+            return kind
+    return None
+
+
 class _RecordUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
-        kind = _RECORDS.get((module, name))
+        kind = _RECORDS.get((module, name)) or _registered(module, name)
         if kind is None:
             raise pickle.UnpicklingError(
                 f"an agent's reply holds a {module}.{name}; expected contract records, "

@@ -188,7 +188,7 @@ class EpisodeStop(Exception):
     episode ends with `status` and the message, and the run goes on with the others."""
 
     status: ClassVar[EpisodeStatus] = EpisodeStatus.FAILED
-    spent: Any = None  # set by the engine: the episode's llm_calls table up to the stop
+    spent: Any = None  # set by the engine: its rows' declared usage up to the stop
 
 
 @runtime_checkable

@@ -1,16 +1,111 @@
-"""Typed diagnostic rows: an agent's internal traces (memory operations, belief and trust
-changes, state samples, plan notes, model calls, lessons). Written to their own tables, never
-scored; the harness only reads `MemoryOp.experience_owner` for its isolation check."""
+"""Typed diagnostic rows: an agent's internal traces, written to their own tables, never
+scored. The row types are registered (`diagnostic_row`): the engine's own here (memory
+operations, belief and trust changes, state samples, plan notes), an agent package's beside
+its code (the LLM agent's model calls, the companion's lessons). The harness reads only
+`MemoryOp.experience_owner` (its isolation check) and sums what a row type declares summed
+(`usage`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, is_dataclass
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, TypeVar
+
+import pyarrow as pa
 
 from .kinds import BeliefStatus, Modality, coerce_enums
 from .records import quick_init
+from .schema import TABLES
+
+if TYPE_CHECKING:  # agents import these rows; the recorder is the engine's
+    from .recorder import Recorder
 
 
+class DiagnosticRow(Protocol):
+    """A row an agent hands the harness from `drain_diagnostics`: of a registered type."""
+
+    table: ClassVar[str]
+
+    @property
+    def minute(self) -> int: ...
+
+    @property
+    def event_id(self) -> int: ...
+
+
+Row = TypeVar("Row", bound=type)
+
+
+class _Registered(NamedTuple):
+    values: Callable[[Any], Any]  # a row → `Recorder.add_row`'s row (or a snapshot's cells)
+    summed: Callable[[pa.Table], dict[str, float]] | None
+
+
+_ROWS: dict[type, _Registered] = {}  # in registration order
+
+
+def diagnostic_row(kind: Row) -> Row:
+    """Register a row type an agent may hand the harness: a dataclass whose `table` names a
+    trace table (the schema is the public interface: fixed, versioned) and whose fields are
+    that table's columns. A type that makes several rows gives their cells itself (`cells`).
+    A type may declare `summed`: a function of its table to the figures a search logs per
+    trial (the model calls' tokens), so the runner sums what the agent declares."""
+    table = getattr(kind, "table", None)
+    if not is_dataclass(kind) or table not in TABLES:
+        raise TypeError(f"{kind.__qualname__}: a diagnostic row is a dataclass naming a table")
+    cells = getattr(kind, "cells", None)
+    columns = ("minute", "event_id", *TABLES[table].names[4:])
+    names = [f.name for f in fields(kind)]
+    strange = [n for n in names if n not in columns]
+    if strange and cells is None:
+        raise TypeError(f"{kind.__qualname__}: {', '.join(strange)}: not columns of {table}")
+    _ROWS[kind] = _Registered(cells or _values(columns, set(names)), getattr(kind, "summed", None))
+    return kind
+
+
+def _values(columns: tuple[str, ...], names: set[str]) -> Callable[[Any], Any]:
+    """A row's minute, event id and values in its table's column order, a column the row type
+    lacks as null: one getter per type, made when it is registered."""
+    if all(c in names for c in columns):
+        return attrgetter(*columns)
+    return lambda row: tuple(getattr(row, c) if c in names else None for c in columns)
+
+
+def record(agent: str, rows: list[Any], rec: Recorder) -> None:
+    """An agent's diagnostic rows into their tables: rows of registered types only, and state
+    rows naming the agent's own variables only (TypeError otherwise)."""
+    add, last = rec.add_row, None
+    for row in rows:
+        kind = type(row)
+        if kind is not last:  # rows come in runs of a kind (an hour's state samples)
+            registered = _ROWS.get(kind)
+            if registered is None:
+                expected = ", ".join(k.__name__ for k in _ROWS)
+                raise TypeError(f"agent {agent}: a diagnostic row {row!r}; expected {expected}")
+            values, table, last = registered.values, kind.table, kind
+        if table == "state":  # the state table's rows are StateSample or StateSnapshot
+            own_state(agent, row)
+        add(table, values(row))
+
+
+def row_types() -> tuple[type, ...]:
+    """Every registered row type (an agent package's once it is imported)."""
+    return tuple(_ROWS)
+
+
+def usage(tables: Mapping[str, pa.Table]) -> dict[str, float]:
+    """An episode's figures that its row types declare summed (empty for an agent that
+    declares none): what a search logs per trial without shipping the tables."""
+    out: dict[str, float] = {}
+    for kind, (_, summed) in _ROWS.items():
+        table: Any = tables.get(kind.table)  # type: ignore[attr-defined]
+        if summed is not None and table is not None and table.num_rows:
+            out.update(summed(table))
+    return out
+
+
+@diagnostic_row
 @quick_init
 @dataclass(frozen=True)
 class MemoryOp:
@@ -30,6 +125,7 @@ class MemoryOp:
     capacity: int | None = None
 
 
+@diagnostic_row
 @quick_init
 @dataclass(frozen=True)
 class BeliefChange:
@@ -49,6 +145,7 @@ class BeliefChange:
     __post_init__ = coerce_enums  # type: ignore[misc]  # quick_init inlines this very function
 
 
+@diagnostic_row
 @quick_init
 @dataclass(frozen=True)
 class TrustChange:
@@ -62,6 +159,7 @@ class TrustChange:
     reason: str
 
 
+@diagnostic_row
 @quick_init
 @dataclass(frozen=True)
 class StateSample:
@@ -73,6 +171,7 @@ class StateSample:
     value: float
 
 
+@diagnostic_row
 @quick_init
 @dataclass(frozen=True)
 class StateSnapshot:
@@ -97,6 +196,7 @@ class StateSnapshot:
         return cells
 
 
+@diagnostic_row
 @quick_init
 @dataclass(frozen=True)
 class PlanNote:
@@ -110,71 +210,6 @@ class PlanNote:
     action: str
     target: str
     reason: str
-
-
-@quick_init
-@dataclass(frozen=True)
-class ModelCall:
-    """One call an agent made to a language model (its accounting: never scored)."""
-
-    table: ClassVar[str] = "llm_calls"
-    minute: int
-    event_id: int
-    agent: str
-    purpose: str  # importance / trust / share / act / answer
-    model: str
-    tokens_in: int
-    tokens_out: int
-    latency_ms: float  # waiting on the endpoint; 0 for a cache hit
-    overhead_ms: float  # the adapter's own time around the call
-    cache_hit: bool
-    attempts: int
-    error: str | None = None
-    structured_output: str = "json_schema"  # how the schema was asked for (formats.py)
-    outcome: str | None = None  # valid / corrected / rejected / fell_back / chose_nothing / failed
-    tokens_reused: int | None = None  # prompt tokens the server's prefix cache served, if told
-    prompt: str | None = None  # the messages as sent ("role: content" paragraphs)
-    reply: str | None = None  # the reply's content as it came back
-
-
-@quick_init
-@dataclass(frozen=True)
-class LessonNote:
-    """A lesson drawn from outcomes: the ticks it cites as evidence and counter-evidence."""
-
-    table: ClassVar[str] = "lessons"
-    minute: int
-    event_id: int
-    agent: str
-    lesson: str
-    kind: str  # lesson / habit
-    text: str  # when ..., I ..., it went ...; next time ...
-    evidence: tuple[int, ...]
-    counter: tuple[int, ...]
-    gate: str  # kept / no_evidence / no_counter / platitude
-
-
-DiagnosticRow = (
-    MemoryOp
-    | BeliefChange
-    | TrustChange
-    | StateSample
-    | StateSnapshot
-    | PlanNote
-    | ModelCall
-    | LessonNote
-)
-# every type of row an agent may hand the harness, as `isinstance` takes them
-ROW_TYPES = (
-    MemoryOp,
-    BeliefChange,
-    TrustChange,
-    StateSample,
-    StateSnapshot,
-    PlanNote,
-    ModelCall,
-    LessonNote,
-)
 
 
 INVENTORY = "inventory:"  # the state variables the harness writes: what each holder has

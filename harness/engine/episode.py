@@ -10,16 +10,14 @@ so a restored run continues byte-identically.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import asdict, fields
-from operator import attrgetter
-from typing import Any, Self, cast
+from dataclasses import asdict
+from typing import Any, Self
 
 import pyarrow as pa
 
 from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario
 
-from . import boundary, ground_truth, plugins
+from . import boundary, diagnostics, ground_truth, plugins
 from .acting import Acting
 from .actions import registry_for
 from .budget import Budget, alarm
@@ -35,8 +33,7 @@ from .contract import (
     ObservationKind,
 )
 from .conversations import Conversations, said_at
-from .diagnostics import INVENTORY, StateSample, StateSnapshot, own_state
-from .diagnostics import ROW_TYPES as DIAGNOSTICS
+from .diagnostics import INVENTORY
 from .encounters import Encounters
 from .happenings import Happenings
 from .positions import Position, Whereabouts
@@ -45,36 +42,6 @@ from .rng import Draws
 from .tick import Tick
 from .wakes import Wakes
 from .world import World
-
-_ROW_VALUES: dict[type, Callable[[Any], Any]] = {}
-
-
-def _first_row(agent: str, row: object, rec: Recorder) -> Callable[[Any], Any]:
-    """A diagnostic row type's first row: checked, and its getter made."""
-    if not isinstance(row, DIAGNOSTICS):
-        kinds = ", ".join(k.__name__ for k in DIAGNOSTICS)
-        raise TypeError(f"agent {agent}: a diagnostic row {row!r}; expected {kinds}")
-    return _row_values(type(row), rec)
-
-
-def _row_values(kind: Any, rec: Recorder) -> Callable[[Any], Any]:
-    """A diagnostic row type's minute, event id and values in its table's column order (a
-    field the row lacks is null), as one getter made once per type: `Recorder.add_row`'s
-    row (a record of several rows, `StateSnapshot`, gives their cells one after another)."""
-    if kind not in _ROW_VALUES:
-        if kind is StateSnapshot:
-            _ROW_VALUES[kind] = StateSnapshot.cells
-            return _ROW_VALUES[kind]
-        columns = ("minute", "event_id", *rec.columns(kind.table))
-        names = {f.name for f in fields(kind)}
-        if all(c in names for c in columns):
-            _ROW_VALUES[kind] = attrgetter(*columns)
-        else:
-            _ROW_VALUES[kind] = lambda row: tuple(
-                getattr(row, c) if c in names else None for c in columns
-            )
-    return _ROW_VALUES[kind]
-
 
 # kinds that expose a proposition
 EXPOSING = (ObservationKind.NOTICE, ObservationKind.CLAIM, ObservationKind.LINE)
@@ -208,10 +175,10 @@ class Episode:
                     if watch is not None:
                         watch.check()
         except EpisodeStop as stopped:  # an agent's stop or a spent budget
-            # what the episode spent before it stopped still counts: the model calls paid for
+            # what the episode spent before it stopped still counts (the model calls paid for)
             for name in sorted(self.agents):
                 self._drain(name)
-            stopped.spent = self.rec.tables().get("llm_calls")
+            stopped.spent = diagnostics.usage(self.rec.tables())
             raise
         tables: dict[str, pa.Table] = self.rec.tables()
         return tables
@@ -364,17 +331,8 @@ class Episode:
     def _drain(self, name: str) -> None:
         """Record an agent's diagnostic rows: typed rows of the internal tables only."""
         rows = self.agents[name].drain_diagnostics()
-        if not rows:
-            return  # the common call: nothing written inside the agent
-        add, last = self.rec.add_row, None
-        for row in rows:
-            kind = type(row)
-            if kind is not last:  # rows come in runs of a kind (an hour's state samples)
-                values = _ROW_VALUES.get(kind) or _first_row(name, row, self.rec)
-                last, table = kind, kind.table
-            if table == "state":  # the state table's rows are StateSample or StateSnapshot
-                own_state(name, cast("StateSample | StateSnapshot", row))
-            add(table, values(row))
+        if rows:  # mostly not: nothing written inside the agent
+            diagnostics.record(name, rows, self.rec)
 
     def _deliver(self, name: str, obs: Observation) -> None:
         """Hand an observation to an agent; the harness records it and, for a tracked

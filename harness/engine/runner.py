@@ -21,7 +21,7 @@ import pyarrow as pa
 from policies import Policy
 from scenarios import Scenario
 
-from . import ray_tasks
+from . import diagnostics, ray_tasks
 from .boundary import AgentCrash
 from .budget import Budget
 from .contract import EpisodeStatus, EpisodeStop
@@ -53,7 +53,8 @@ class EpisodeRecord:
     measured: Any = None  # what a scoring task measured on the worker, if one did
     stored_at: str | None = None  # the shared trace URI the worker wrote the tables to
     retried: str | None = None  # why Ray ran it a second time (a worker or node was lost)
-    model_usage: dict[str, float] = field(default_factory=dict)  # its llm_calls, summed
+    # what its rows' types declare summed (diagnostics.usage): the model calls' tokens
+    model_usage: dict[str, float] = field(default_factory=dict)
     digests: dict[str, str] = field(default_factory=dict)  # its trace files' SHA-256, once written
     sizes: dict[str, int] = field(default_factory=dict)  # and their sizes in bytes
     # where the episode's time went where it ran (simulation, scoring): seconds, for the
@@ -98,7 +99,7 @@ def _execute(
     try:
         tables = run_episode(scenario, Policy(values), seed, agent, budget)
     except EpisodeStop as exc:  # an agent that cannot go on, or a spent budget: the run goes on
-        usage = model_usage(exc.spent)  # its paid calls still count
+        usage = exc.spent or {}  # what it spent still counts (the model calls paid for)
         return EpisodeRecord(scenario.name, seed, exc.status, str(exc), model_usage=usage)
     except MemoryError:
         return EpisodeRecord(
@@ -118,27 +119,9 @@ def _execute(
         EpisodeStatus.OK,
         None,
         tables,
-        model_usage=model_usage(tables.get("llm_calls")),
+        model_usage=diagnostics.usage(tables),
         seconds={"simulation": time.perf_counter() - began},
     )
-
-
-def model_usage(calls: pa.Table | None) -> dict[str, float]:
-    """An episode's model calls summed (empty for an agent that calls no model): what a
-    search logs per trial without shipping the table."""
-    if calls is None or calls.num_rows == 0:
-        return {}
-    rows = calls.select(["tokens_in", "tokens_out", "cache_hit", "error"]).to_pylist()
-    paid = [r for r in rows if not r["cache_hit"]]
-    return {
-        "calls": float(len(rows)),
-        "cache_hits": float(len(rows) - len(paid)),
-        "tokens_in": float(sum(r["tokens_in"] for r in rows)),
-        "tokens_out": float(sum(r["tokens_out"] for r in rows)),
-        "paid_in": float(sum(r["tokens_in"] for r in paid)),
-        "paid_out": float(sum(r["tokens_out"] for r in paid)),
-        "errors": float(sum(r["error"] is not None for r in rows)),
-    }
 
 
 def run_serial(

@@ -18,22 +18,29 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, replace
+from typing import Any, ClassVar
 
-from harness.engine.diagnostics import ModelCall
+import pyarrow as pa
+
+from harness.engine.diagnostics import diagnostic_row
 
 from .cache import Cached, ResponseCache
 from .calls import BudgetExhausted, ChatCall, ChatModel, ChatReply, LLMFailure, ReplyOutcome
 from .config import Price
 
 
+@diagnostic_row
 @dataclass(frozen=True)
-class CallRow:
-    agent: str
+class ModelCall:
+    """One call an agent made to a language model: a row of the `llm_calls` trace table (its
+    accounting: never scored)."""
+
+    table: ClassVar[str] = "llm_calls"
     minute: int
     event_id: int
-    purpose: str
+    agent: str
+    purpose: str  # importance / trust / share / act / answer
     model: str
     tokens_in: int
     tokens_out: int
@@ -48,13 +55,21 @@ class CallRow:
     prompt: str | None = None  # the messages as sent, "role: content" a paragraph each
     reply: str | None = None  # the reply's content, as it came back
 
-    def columns(self) -> dict[str, Any]:
-        """The row for the `llm_calls` trace table (the recorder adds the key columns)."""
-        return asdict(self)
-
-    def as_diagnostic(self) -> Any:
-        """The contract's typed row for the `llm_calls` table."""
-        return ModelCall(**asdict(self))
+    @staticmethod
+    def summed(calls: pa.Table) -> dict[str, float]:
+        """An episode's model calls summed: what a search logs per trial (`totals` adds
+        episodes' up), declared to the runner through the row's registration."""
+        rows = calls.select(["tokens_in", "tokens_out", "cache_hit", "error"]).to_pylist()
+        paid = [r for r in rows if not r["cache_hit"]]
+        return {
+            "calls": float(len(rows)),
+            "cache_hits": float(len(rows) - len(paid)),
+            "tokens_in": float(sum(r["tokens_in"] for r in rows)),
+            "tokens_out": float(sum(r["tokens_out"] for r in rows)),
+            "paid_in": float(sum(r["tokens_in"] for r in paid)),
+            "paid_out": float(sum(r["tokens_out"] for r in paid)),
+            "errors": float(sum(r["error"] is not None for r in rows)),
+        }
 
 
 @dataclass
@@ -77,7 +92,7 @@ class Accounted:
     ) -> None:
         self.model_id, self.budgets, self.cache = model_id, budgets, cache
         self.cached = Cached(inner, cache, model_id, cache_only)
-        self.rows: list[CallRow] = []
+        self.rows: list[ModelCall] = []
         self.tokens_used = 0  # every call of this episode, cached or not
         self._drained = 0
 
@@ -121,10 +136,10 @@ class Accounted:
         total_ms = (time.perf_counter() - started) * 1000.0
         waited = 0.0 if reply is None or reply.cache_hit else reply.latency_ms
         self.rows.append(
-            CallRow(
-                agent=call.agent,
+            ModelCall(
                 minute=call.minute,
                 event_id=call.event_id,
+                agent=call.agent,
                 purpose=str(call.purpose),
                 model=self.model_id,
                 tokens_in=0 if reply is None else reply.tokens_in,
@@ -146,13 +161,13 @@ class Accounted:
         """Attach an error to the latest row (e.g. the reply could not be parsed)."""
         last = self.rows[-1]
         joined = error if last.error is None else f"{last.error}; {error}"
-        self.rows[-1] = CallRow(**{**asdict(last), "error": joined})
+        self.rows[-1] = replace(last, error=joined)
 
     def note_outcome(self, outcome: ReplyOutcome) -> None:
         """Say what became of the latest row's reply."""
-        self.rows[-1] = CallRow(**{**asdict(self.rows[-1]), "outcome": str(outcome)})
+        self.rows[-1] = replace(self.rows[-1], outcome=str(outcome))
 
-    def drain(self, agent: str | None = None) -> list[CallRow]:
+    def drain(self, agent: str | None = None) -> list[ModelCall]:
         """Rows not yet handed on (of one agent, or all): the agent gives them to the recorder."""
         taken = [r for r in self.rows[self._drained :] if agent is None or r.agent == agent]
         kept = [r for r in self.rows[self._drained :] if agent is not None and r.agent != agent]
@@ -173,7 +188,7 @@ def estimated_cost(tokens_in: int, tokens_out: int, price: Price | None) -> floa
     return (tokens_in * price.input + tokens_out * price.output) / 1_000_000
 
 
-def summarise(rows: Iterable[CallRow | dict[str, Any]], price: Price | None) -> dict[str, float]:
+def summarise(rows: Iterable[ModelCall | dict[str, Any]], price: Price | None) -> dict[str, float]:
     """Totals for MLflow and the run's summary: calls, hits, tokens, hit rate, cost."""
     calls = hits = tin = tout = paid_in = paid_out = errors = 0
     latency = overhead = 0.0

@@ -350,4 +350,4 @@ class LLMAgent:
             self.conversations.set_state(state["dialogue"])
 
     def drain_diagnostics(self) -> list[DiagnosticRow]:
-        return [*self.log.drain(), *(row.as_diagnostic() for row in self.model.drain(self.name))]
+        return [*self.log.drain(), *self.model.drain(self.name)]

@@ -8,11 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from harness.engine.contract import AgentSetup
-from harness.engine.diagnostics import LessonNote, MemoryOp
+from harness.engine.diagnostics import MemoryOp
 from scenarios.clock import MINUTES_PER_DAY, day_of
 
 from ..context import Diagnostics
 from . import lessons as les
+from .lessons import LessonNote
 from .opinions import Opinions
 from .recall import CharacterMemory
 from .talk import Talk

@@ -12,13 +12,33 @@ kept. Pure functions over plain data.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from harness.engine.diagnostics import diagnostic_row
 
 from .agenda import Sent
 
 ANSWER_WITHIN = 3 * 60  # a reply within this long answers an unprompted message
 PLATITUDE = "write more thoughtfully"  # what anyone could say: the gate's example
+
+
+@diagnostic_row
+@dataclass(frozen=True)
+class LessonNote:
+    """A lesson drawn from outcomes, a row of the `lessons` trace table: the ticks it cites as
+    evidence and counter-evidence, and the gate's answer."""
+
+    table: ClassVar[str] = "lessons"
+    minute: int
+    event_id: int
+    agent: str
+    lesson: str
+    kind: str  # lesson / habit
+    text: str  # when ..., I ..., it went ...; next time ...
+    evidence: tuple[int, ...]
+    counter: tuple[int, ...]
+    gate: str  # kept / no_evidence / no_counter / platitude
 
 
 def part_of_day(minute: int) -> str:

@@ -103,10 +103,10 @@ def main() -> None:
 
     from mlflow.tracking import MlflowClient
 
-    from experiments.champion import MODEL, Registry
-    from experiments.runs import RunsDir
-    from experiments.study_view import run_path, runs_view_path
-    from experiments.ui import Server, newest_study
+    from experiments.promotion.champion import MODEL, Registry
+    from experiments.stores.runs_folder import RunsDir
+    from experiments.tracking.study_view import run_path, runs_view_path
+    from experiments.tracking.ui import Server, newest_study
 
     with tempfile.TemporaryDirectory() as tmp:
         runs = RunsDir(args.runs_dir or demo(Path(tmp)))

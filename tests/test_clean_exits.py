@@ -1,7 +1,7 @@
 """Exits are clean (issue 29): on a loaded machine `villagelab inspect` on a damaged episode
 printed its refusal and then died at interpreter teardown ("terminate called without an
 active exception", SIGABRT) instead of exit 2. The console script now stops what it started
-and ends the process with the command's code itself (`experiments.exits.entry`): here the
+and ends the process with the command's code itself (`experiments.cli.exits.entry`): here the
 failing command runs again and again beside a CPU hog (and a successful one after it), and
 never ends by a signal."""
 
@@ -67,7 +67,7 @@ def test_the_console_script_ends_with_the_commands_code_after_its_exit_hooks(tmp
     """`entry` runs the exit hooks (what stops a Ray cluster) before it ends the process."""
     code = (
         "import atexit, sys\n"
-        "from experiments import exits\n"
+        "from experiments.cli import exits\n"
         f"atexit.register(lambda: open({str(tmp_path / 'hook')!r}, 'w').write('ran'))\n"
         "sys.argv = ['villagelab', 'policy', 'validate', '/nonexistent.yaml']\n"
         "exits.entry()\n"

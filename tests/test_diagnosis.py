@@ -6,7 +6,7 @@ from __future__ import annotations
 import optuna
 import pytest
 
-from experiments.diagnosis import STEP, diagnose, shortfalls
+from experiments.search.diagnosis import STEP, diagnose, shortfalls
 from policies import BY_NAME, WHITELIST, load_policy
 from policies.purposes import Shortfall
 from scorecards import assemble, load_definition
@@ -96,7 +96,7 @@ def test_a_search_runs_the_diagnosis_as_a_trial_and_records_it(tmp_path):
     args = ["--study", "aimed", "--config", str(config), "--runs-dir", str(runs), "--serial"]
     out = villagelab("search", *args, "--trials", "4")
     assert out.returncode == 0, out.stderr
-    from experiments.study import storage_for
+    from experiments.search.study import storage_for
 
     study = optuna.load_study(
         study_name="aimed", storage=storage_for(None, runs / "optuna.journal")

@@ -69,7 +69,7 @@ def gallery(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Measured]:
 
 def violation(run: Measured) -> float:
     """Its total guardrail violation, as a search and the gate weigh it (0: feasible)."""
-    from experiments.promotion import violation as total
+    from experiments.promotion.rules import violation as total
     from scorecards import Scorecard, load_definition
 
     return total(Scorecard.from_json(run.card), load_definition())

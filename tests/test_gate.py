@@ -111,7 +111,7 @@ def test_committed_baseline_matches_this_instrument():
 
 
 def test_an_edited_scenario_is_named_as_what_differs(own_baseline, tmp_path):
-    from experiments.gate import load_baseline
+    from experiments.evaluation.gate import load_baseline
     from harness.engine.hashing import instrument_parts
 
     _, parts = load_baseline(own_baseline)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.evaluation import Execution, Instrument, evaluate
+from experiments.evaluation.evaluate import Execution, Instrument, evaluate
 from harness.engine.integrity import TraceDamaged, seal
 from harness.engine.store import read_episode
 from policies import load_policy
@@ -273,11 +273,11 @@ BASELINE_DAMAGE = {
 def test_a_damaged_baseline_is_refused_before_the_suite_runs(tmp_path, kind):
     """The gate is given an agent that cannot even be imported: had it run the suite first,
     it would have stopped on the agent. It stops on the baseline."""
-    from experiments.gate import run_gate
+    from experiments.evaluation.gate import run_gate
     from policies import InputError
 
     path = _sealed_baseline(tmp_path)
-    from experiments.gate import load_baseline
+    from experiments.evaluation.gate import load_baseline
 
     assert load_baseline(path) is not None  # intact, it loads
     BASELINE_DAMAGE[kind](path)

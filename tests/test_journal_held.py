@@ -10,8 +10,8 @@ from pathlib import Path
 import optuna
 import pytest
 
-from experiments import journal
-from experiments.study import storage_for
+from experiments.search.study import storage_for
+from experiments.stores import journal
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)
 
@@ -98,7 +98,7 @@ def _asked(path: Path):  # type: ignore[no-untyped-def]
 
 
 def test_a_trials_reports_are_held_seen_by_the_pruner_and_written_together(tmp_path):
-    from experiments.trials import HeldReports
+    from experiments.search.trials import HeldReports
 
     path = tmp_path / "optuna.journal"
     storage, trial = _asked(path)
@@ -117,7 +117,7 @@ def test_a_trials_reports_are_held_seen_by_the_pruner_and_written_together(tmp_p
 
 
 def test_reports_held_past_their_limit_or_through_an_error_are_written(tmp_path):
-    from experiments.trials import HeldReports
+    from experiments.search.trials import HeldReports
 
     path = tmp_path / "optuna.journal"
     storage, trial = _asked(path)

@@ -50,10 +50,10 @@ def test_importing_the_engine_loads_no_agent():
 
 
 def test_the_command_line_starts_without_the_heavy_libraries():
-    # why the commands import inside their bodies (experiments/cli.py): --help and a refused
+    # why the commands import inside their bodies (experiments/cli/main.py): --help and a refused
     # input do not wait for Optuna, Ray, pandas, pyarrow and MLflow
     code = (
-        "import sys, experiments.cli\n"
+        "import sys, experiments.cli.main\n"
         "print(sorted(m for m in ('optuna', 'ray', 'pandas', 'pyarrow', 'mlflow') "
         "if m in sys.modules))"
     )
@@ -194,7 +194,7 @@ def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
 
 
 def test_no_import_cycles():
-    assert cycles(import_graph()) == []  # issue 16 undid experiments.search <-> .champion
+    assert cycles(import_graph()) == []  # issue 16 undid search <-> champion
     assert cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [{"a", "b"}]  # the check sees one
 
 

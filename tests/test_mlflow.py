@@ -204,7 +204,7 @@ def test_optuna_dashboard_loads_the_journal_and_agrees_on_the_best_trial(study, 
 
 
 def _journal(runs: Path):  # type: ignore[no-untyped-def]
-    from experiments.study import storage_for
+    from experiments.search.study import storage_for
 
     return storage_for(None, runs / "optuna.journal")
 

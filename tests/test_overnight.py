@@ -23,7 +23,7 @@ def config(tmp_path: Path, text: str) -> Path:
 
 
 def journal(runs: Path):  # type: ignore[no-untyped-def]
-    from experiments.study import storage_for
+    from experiments.search.study import storage_for
 
     return storage_for(None, runs / "optuna.journal")
 
@@ -157,7 +157,7 @@ def test_a_killed_driver_is_survived_and_every_trial_accounted_for(tmp_path):
     assert [t.number for t in failed] == [killed_in]
     requeued = [t for t in trials if t.user_attrs.get("requeued_from") == killed_in]
     assert len(requeued) == 1 and requeued[0].state in (TrialState.COMPLETE, TrialState.PRUNED)
-    from experiments.study import counted
+    from experiments.search.study import counted
 
     assert counted(study) == 5  # the budget, nothing lost, nothing twice
     runs_found = mlflow_runs(runs, "night")

@@ -11,9 +11,9 @@ from typing import cast
 import optuna
 import pytest
 
-from experiments.dispatch import Execution
-from experiments.evaluation import Instrument, evaluate
-from experiments.surface import roles_in, sample, searched, unscored_on
+from experiments.evaluation.dispatch import Execution
+from experiments.evaluation.evaluate import Instrument, evaluate
+from experiments.search.surface import roles_in, sample, searched, unscored_on
 from harness.agents.reference import reference_agent
 from harness.agents.registry import policy_surface, resolve
 from harness.engine.episode import Episode

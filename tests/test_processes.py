@@ -252,7 +252,7 @@ def test_a_run_stopped_by_sigterm_or_ctrl_c_stops_its_whole_cluster(tmp_path, re
 
 @pytest.mark.slow
 def test_a_ui_killed_with_its_server_leaves_workers_the_next_start_stops(tmp_path, records):
-    from experiments.records import mlflow_client
+    from experiments.tracking.records import mlflow_client
 
     runs = tmp_path / "runs"
     runs.mkdir()

@@ -8,8 +8,8 @@ import itertools
 
 import optuna
 
-from experiments import promotion
-from experiments.study import Objectives, trial_value
+from experiments.promotion import rules as promotion
+from experiments.search.study import Objectives, trial_value
 from scorecards import Scorecard, assemble, compare, load_definition
 
 DEFINITION = load_definition()

@@ -8,10 +8,10 @@ import math
 from pathlib import Path
 
 from experiments.benches.search import History, would_pass
-from experiments.config import SearchConfig
-from experiments.evaluation import Execution, Instrument
-from experiments.study import Decision
-from experiments.trials import Evaluator, TrialOutcome
+from experiments.evaluation.evaluate import Execution, Instrument
+from experiments.search.config import SearchConfig
+from experiments.search.study import Decision
+from experiments.search.trials import Evaluator, TrialOutcome
 from policies import Policy, baseline_path, load_policy
 
 ROOT = Path(__file__).resolve().parents[1]

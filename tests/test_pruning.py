@@ -7,7 +7,12 @@ import optuna
 import pytest
 from scipy import stats
 
-from experiments.pruning import AsymptoticWilcoxonPruner, refer, reference_values, signed_rank_p
+from experiments.search.pruning import (
+    AsymptoticWilcoxonPruner,
+    refer,
+    reference_values,
+    signed_rank_p,
+)
 
 
 @pytest.mark.parametrize("alternative", ["less", "greater"])

@@ -2,7 +2,7 @@
 experiment of a study, the registered model of the champion, the Optuna study.
 
 Each round holds both processes at a barrier placed between "found nothing" and "create"
-(experiments.creation.BEFORE_CREATE), so both create on every round and one of them always
+(experiments.stores.creation.BEFORE_CREATE), so both create on every round and one of them always
 loses the race: the test never passes by luck of timing. 20 rounds on the runs folder's own
 stores (SQLite, journal file) and 20 on PostgreSQL with an MLflow tracking server.
 """
@@ -24,7 +24,7 @@ KINDS = ("experiment", "model", "study")
 
 def first_candidate(study: Any) -> tuple[int, dict[str, Any]]:
     """Ask the study for a trial and sample a whole policy for it, as a global search does."""
-    from experiments.surface import sample
+    from experiments.search.surface import sample
     from policies import WHITELIST, load_policy
 
     start = load_policy(Path(__file__).resolve().parent.parent / "policies" / "baseline.yaml")
@@ -46,11 +46,11 @@ def _driver(
     import os
 
     os.environ["MLFLOW_DISABLE_TELEMETRY"] = "true"
-    from experiments import creation
-    from experiments.champion import Registry
-    from experiments.records import mlflow_client
-    from experiments.study import open_study, storage_for
-    from experiments.tracking import Tracker
+    from experiments.promotion.champion import Registry
+    from experiments.search.study import open_study, storage_for
+    from experiments.stores import creation
+    from experiments.tracking.records import mlflow_client
+    from experiments.tracking.search_runs import Tracker
 
     held: list[tuple[str, str]] = []
 
@@ -126,7 +126,7 @@ def race(uri: str, storage: str | None, folder: Path) -> None:
 @pytest.fixture(scope="module")
 def local_store(tmp_path_factory):
     """The runs folder's stores: MLflow in SQLite (created once: the race is on the names)."""
-    from experiments.records import mlflow_client
+    from experiments.tracking.records import mlflow_client
 
     folder = tmp_path_factory.mktemp("races")
     uri = f"sqlite:///{folder / 'mlflow.db'}"
@@ -151,7 +151,7 @@ def test_two_drivers_of_a_new_study_ask_different_candidates_and_a_rerun_the_sam
     study at once would draw the same first random candidates; seeded by the trial number
     (handed out by the storage, one per trial), they cannot. A study run again from scratch
     draws what it drew before."""
-    from experiments.study import open_study, storage_for
+    from experiments.search.study import open_study, storage_for
 
     def fresh(folder: Path) -> list[Any]:
         storage = storage_for(None, folder / "optuna.journal")

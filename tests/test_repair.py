@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import optuna
 
-from experiments.repair import REPAIR_OF, near_misses, repair
-from experiments.study import Decision, record_decision
+from experiments.search.repair import REPAIR_OF, near_misses, repair
+from experiments.search.study import Decision, record_decision
 from policies import WHITELIST, load_policy
 from policies.purposes import Shortfall
 from scorecards import load_definition

@@ -67,7 +67,7 @@ def test_mlflow_holds_one_parent_and_a_child_per_trial_with_its_decision(searche
 
 
 def test_champion_is_exported_from_the_registry(searched):
-    from experiments.champion import Registry
+    from experiments.promotion.champion import Registry
     from policies import load_policy
 
     _, runs, result = searched
@@ -79,7 +79,7 @@ def test_champion_is_exported_from_the_registry(searched):
 
 
 def test_resuming_with_another_harness_refuses(searched):
-    from experiments.study import open_study, storage_for
+    from experiments.search.study import open_study, storage_for
     from policies import InputError
 
     _, runs, _ = searched

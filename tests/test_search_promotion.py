@@ -26,7 +26,7 @@ def variant(tmp_path: Path, name: str, *changes: tuple[str, str]) -> Path:
 
 
 def journal(runs: Path) -> optuna.Study:
-    from experiments.study import storage_for
+    from experiments.search.study import storage_for
 
     return storage_for(None, runs / "optuna.journal")
 
@@ -62,7 +62,7 @@ def test_a_search_holds_each_candidate_to_the_studys_anchor(tmp_path):
 
     from mlflow.tracking import MlflowClient
 
-    from experiments.champion import Registry
+    from experiments.promotion.champion import Registry
     from policies import load_policy
 
     uri = f"sqlite:///{runs / 'mlflow.db'}"

@@ -95,7 +95,7 @@ def test_a_study_name_that_is_not_a_plain_name_is_refused_before_anything_is_wri
 
 
 def test_the_runs_folder_never_hands_out_a_study_folder_outside_it(tmp_path):
-    from experiments.search import RunsDir
+    from experiments.search.loop import RunsDir
     from policies import InputError
 
     with pytest.raises(InputError, match="study name"):
@@ -203,7 +203,7 @@ def test_an_overlong_value_is_cut_with_a_note_of_its_length(tmp_path):
 # --- the local Ray cluster -------------------------------------------------------------------------
 HOLD = textwrap.dedent("""
     import sys
-    from experiments.cli import cli
+    from experiments.cli.main import cli
     try:
         cli.main(sys.argv[1:], standalone_mode=False)  # a real run; Ray stays up until exit
     except SystemExit:

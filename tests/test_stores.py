@@ -17,8 +17,8 @@ import optuna
 import pytest
 from optuna.trial import TrialState
 
-from experiments import journal
-from experiments.study import counted, recover_dead, storage_for
+from experiments.search.study import counted, recover_dead, storage_for
+from experiments.stores import journal
 from policies import InputError
 
 from .conftest import villagelab
@@ -115,7 +115,7 @@ def test_the_driver_lock_goes_with_a_killed_driver(tmp_path):
     """The kernel releases it however the holder ends: a SIGKILLed driver never blocks the
     next one."""
     code = (
-        "import sys, os; from pathlib import Path; from experiments import journal; "
+        "import sys, os; from pathlib import Path; from experiments.stores import journal; "
         f"journal.hold(Path({str(tmp_path)!r})); print('held', flush=True); "
         "os.kill(os.getpid(), 9)"
     )
@@ -138,8 +138,8 @@ def _dead_driver() -> str:
 def test_a_trial_whose_driver_died_twice_is_still_evaluated(tmp_path):
     """A driver's death is not the trial's fault: the candidate is re-queued each time (up to
     a limit), is finally evaluated, and only that evaluation counts against the budget."""
-    from experiments.drivers import alive
-    from experiments.study import DRIVER_DEATHS
+    from experiments.search.drivers import alive
+    from experiments.search.study import DRIVER_DEATHS
 
     study = optuna.create_study(
         study_name="s", storage=storage_for(None, tmp_path / "j"), direction="maximize"
@@ -185,7 +185,7 @@ if sys.argv[4] == "plain":  # how villagelab made the store before: MLflow in pl
     from mlflow.tracking import MlflowClient
     MlflowClient(tracking_uri=f"sqlite:///{sys.argv[1]}").search_experiments()
 else:
-    from experiments.records import mlflow_client
+    from experiments.tracking.records import mlflow_client
     mlflow_client(f"sqlite:///{sys.argv[1]}").search_experiments()
 """
 
@@ -202,7 +202,7 @@ def kill_while_creating(db: Path, pattern: str, nth: int, how: str) -> None:
 
 
 def usable(db: Path) -> None:
-    from experiments.records import mlflow_client
+    from experiments.tracking.records import mlflow_client
 
     client = mlflow_client(f"sqlite:///{db}")
     artifacts = db.parent / "artifacts" / "e"
@@ -235,7 +235,7 @@ def test_a_kill_while_the_store_is_made_leaves_no_half_made_store(tmp_path, patt
 def test_a_store_left_unfinished_by_an_older_villagelab_is_made_anew(tmp_path, capsys):
     db = tmp_path / "mlflow.db"
     kill_while_creating(db, "_alembic_tmp_", 3, "plain")
-    from experiments.sqlite_store import unfinished
+    from experiments.stores.mlflow_sqlite import unfinished
 
     assert "_alembic_tmp_" in (unfinished(db) or "")
     usable(db)
@@ -247,7 +247,7 @@ def test_a_store_left_unfinished_by_an_older_villagelab_is_made_anew(tmp_path, c
 def test_an_unfinished_store_that_holds_runs_is_refused(tmp_path):
     import sqlite3
 
-    from experiments.sqlite_store import prepare
+    from experiments.stores.mlflow_sqlite import prepare
 
     db = tmp_path / "mlflow.db"
     usable(db)
@@ -285,9 +285,9 @@ def test_a_store_a_killed_writer_left_mid_write_is_rolled_back_and_used(
     tmp_path, monkeypatch, mode, left
 ):
     """A new store (write-ahead log) and one an older villagelab made (rollback journal)."""
-    from experiments import sqlite_store
-    from experiments.records import mlflow_client
-    from experiments.sqlite_store import prepare
+    from experiments.stores import mlflow_sqlite as sqlite_store
+    from experiments.stores.mlflow_sqlite import prepare
+    from experiments.tracking.records import mlflow_client
 
     monkeypatch.setattr(sqlite_store, "JOURNAL_MODE", mode)
     db = tmp_path / "mlflow.db"
@@ -309,7 +309,7 @@ def test_a_store_a_killed_writer_left_mid_write_is_rolled_back_and_used(
 
 
 def test_a_copied_runs_folder_is_refused_and_the_original_still_works(tmp_path):
-    from experiments.records import mlflow_client
+    from experiments.tracking.records import mlflow_client
 
     origin = tmp_path / "a" / "runs"
     usable(origin / "mlflow.db")
@@ -324,13 +324,13 @@ def test_a_copied_runs_folder_is_refused_and_the_original_still_works(tmp_path):
 def test_a_store_named_by_tracking_uri_outside_the_runs_folder_is_not_taken_for_a_copy(tmp_path):
     """--tracking-uri sqlite:///elsewhere.db with the artifacts under --runs-dir: no
     artifacts folder beside the store, so nothing was moved."""
-    from experiments.records import mlflow_client
+    from experiments.tracking.records import mlflow_client
 
     db = tmp_path / "elsewhere" / "mlflow.db"
     client = mlflow_client(f"sqlite:///{db}")
     artifacts = (tmp_path / "runs" / "artifacts" / "e").resolve()
     client.create_experiment("e", artifact_location=artifacts.as_uri())
-    from experiments import records
+    from experiments.tracking import records
 
     records._PREPARED.clear()  # as a new command would find it
     assert mlflow_client(f"sqlite:///{db}").get_experiment_by_name("e")
@@ -338,8 +338,8 @@ def test_a_store_named_by_tracking_uri_outside_the_runs_folder_is_not_taken_for_
 
 # --- the champion alias --------------------------------------------------------------------------
 def test_a_lost_champion_alias_is_restored_from_the_registry_not_the_start_policy(tmp_path):
-    from experiments.champion import ALIAS, HELD_BY, MODEL, Registry
-    from experiments.records import mlflow_client
+    from experiments.promotion.champion import ALIAS, HELD_BY, MODEL, Registry
+    from experiments.tracking.records import mlflow_client
     from policies import Policy
 
     db = tmp_path / "runs" / "mlflow.db"
@@ -403,7 +403,7 @@ def test_a_study_whose_journal_vanished_is_refused_not_restarted(searched, tmp_p
         assert result.returncode == 2 and "Traceback" not in result.stderr
         message = " ".join(result.stderr.split())
         assert "trial runs in MLflow" in message and "journal was deleted, emptied" in message
-        from experiments.champion import Registry
+        from experiments.promotion.champion import Registry
 
         versions = Registry(f"sqlite:///{runs / 'mlflow.db'}").history()
         assert all(v.trial != "start" for v in versions[1:])  # no start policy re-registered
@@ -444,7 +444,7 @@ def test_a_second_search_on_the_same_journal_is_refused(searched):
 
 
 def test_a_store_that_is_not_a_database_is_refused_not_a_traceback(tmp_path):
-    from experiments.records import mlflow_client
+    from experiments.tracking.records import mlflow_client
 
     db = tmp_path / "mlflow.db"
     db.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)  # a header, then garbage

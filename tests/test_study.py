@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import optuna
 
-from experiments.study import SubStudy, local_name
-from experiments.surface import sample
+from experiments.search.study import SubStudy, local_name
+from experiments.search.surface import sample
 from policies import WHITELIST, load_policy
 
 from .conftest import ROOT, villagelab
@@ -93,7 +93,7 @@ def test_guardrails_are_optuna_constraints(tmp_path):
         ).returncode
         == 0
     )
-    from experiments.study import storage_for
+    from experiments.search.study import storage_for
 
     study = optuna.load_study(
         study_name="fenced", storage=storage_for(None, runs / "optuna.journal")

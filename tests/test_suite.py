@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 
-from experiments.evaluation import Execution, Instrument, evaluate
+from experiments.evaluation.evaluate import Execution, Instrument, evaluate
 from policies import load_policy
 from scenarios import load_suite
 from scorecards import compare

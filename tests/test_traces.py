@@ -160,7 +160,7 @@ def test_crashed_episode_is_a_record_not_an_exception(public_fact):
 
 
 def test_a_rerun_sweeps_the_temp_files_a_killed_writer_left(tmp_path):
-    from experiments.evaluation import Execution, Instrument, evaluate
+    from experiments.evaluation.evaluate import Execution, Instrument, evaluate
 
     orphan = tmp_path / "traces" / "probes" / "secret" / ".0.parquet.x1y2.tmp"
     orphan.parent.mkdir(parents=True)

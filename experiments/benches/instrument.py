@@ -14,12 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from experiments.evaluation.dispatch import Execution
+from experiments.evaluation.evaluate import Instrument, evaluate
 from policies import WHITELIST, Policy, load_policy
 from scenarios import load_suite
 from scorecards import METRICS
-
-from ..dispatch import Execution
-from ..evaluation import Instrument, evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
 OTHER_AGENTS = ("prompt", "llm")  # families only the LLM agent reads

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from experiments.evaluation.dispatch import Execution
+from experiments.evaluation.evaluate import Instrument, evaluate
 from harness import Episode
 from harness.agents import AGENT_KINDS
 from policies import Policy, load_policy
@@ -180,7 +182,7 @@ def trial_overhead(trials: int = 5, agent: str = "reference") -> dict[str, float
         config = Path(folder) / "search.yaml"
         config.write_text("scenarios: [public_fact, rumor]\nseeds: 0-1\n")
         runs = Path(folder) / "runs"
-        code = "from experiments.cli import main; main()"
+        code = "from experiments.cli.main import main; main()"
         args = ["search", "--study", "bench", "--trials", str(trials), "--serial"]
         args += ["--config", str(config), "--runs-dir", str(runs), "--agent", agent]
         subprocess.run(
@@ -226,9 +228,6 @@ def ray_speedup(
     Ray's start-up apart — the cluster's start and each worker's first episode (a small
     scenario: the worker imports the stack then, once, whatever it runs next)."""
     from harness import ensure_ray
-
-    from ..dispatch import Execution
-    from ..evaluation import Instrument, evaluate
 
     instrument = Instrument.load(["village"], agents=agents, hours=hours)
     policy, chosen = _policy(), tuple(range(seeds))

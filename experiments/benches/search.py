@@ -15,21 +15,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from experiments.evaluation.dispatch import Execution
+from experiments.evaluation.evaluate import Instrument
+from experiments.promotion import rules as promotion
+from experiments.search.config import SearchConfig, default_config
+from experiments.search.loop import Search, SearchResult
+from experiments.search.study import Decision
+from experiments.search.trials import Evaluator, TrialOutcome
+from experiments.stores.runs_folder import RunsDir
 from policies import InputError, Policy, load_policy
 from scorecards import Comparison, Scorecard, compare
-
-from .. import promotion
-from ..config import SearchConfig, default_config
-from ..dispatch import Execution
-from ..evaluation import Instrument
-from ..runs import RunsDir
-from ..study import Decision
-from ..trials import Evaluator, TrialOutcome
-
-if TYPE_CHECKING:
-    from ..search import SearchResult
 
 CAREFUL = Path(__file__).resolve().parents[2] / "policies" / "careful.yaml"
 FRESH = 10  # fresh seeds the final champion and careful.yaml are compared on
@@ -171,7 +167,6 @@ def _study(
     on_trial: Callable[[str, float, TrialOutcome], None],
 ) -> tuple[SearchResult, tuple[float, int] | None, History]:
     """One study for `minutes`, when its champion first reached `target`, and its history."""
-    from ..search import Search
 
     search = Search(
         name,

@@ -6,7 +6,7 @@ import json
 
 import httpx
 
-from experiments import standin as model
+from experiments.standin import rules
 
 SHARE = {
     "type": "object",
@@ -107,12 +107,12 @@ def test_api_key_is_required_when_configured(standin_factory):
 
 def test_rule_enum_earliest_mention_and_ruled_out():
     places = ["bakery", "home_ana", "market"]
-    assert model.pick(places, "go to the market, then the bakery", "") == "market"
+    assert rules.pick(places, "go to the market, then the bakery", "") == "market"
     whole = "the bakery is closed on day 2\nYour plan: buy bread at the bakery or market"
-    assert model.pick(places, "Your plan: buy bread at the bakery or market", whole) == "market"
-    assert model.ruled_out("bridge", "avoid the bridge today")
-    assert not model.ruled_out("m3", "- [m3] the bakery is closed")
-    assert model.pick(places, "nothing named", "") == "bakery"  # none mentioned: the first
+    assert rules.pick(places, "Your plan: buy bread at the bakery or market", whole) == "market"
+    assert rules.ruled_out("bridge", "avoid the bridge today")
+    assert not rules.ruled_out("m3", "- [m3] the bakery is closed")
+    assert rules.pick(places, "nothing named", "") == "bakery"  # none mentioned: the first
 
 
 def test_rule_selector_narrows_the_focus():
@@ -124,12 +124,12 @@ def test_rule_selector_narrows_the_focus():
         },
     }
     focus = "Is the bakery closed?\n- [m5] cai told you so\n- [m2] ana told you so"
-    assert model.instance(schema, focus, focus) == {"memory": "m5", "source": "cai"}
-    assert model.instance(schema, "Is it?", "Is it?") == {"memory": "none", "source": "none"}
+    assert rules.instance(schema, focus, focus) == {"memory": "m5", "source": "cai"}
+    assert rules.instance(schema, "Is it?", "Is it?") == {"memory": "none", "source": "none"}
 
 
 def test_rule_a_list_is_topped_up_to_its_minimum():
     item = {"type": "object", "properties": {"memory": {"type": "string", "enum": ["m1", "m2"]}}}
     schema = {"type": "array", "items": item, "maxItems": 2, "minItems": 1}
-    assert model.instance(schema, "nothing here", "nothing here") == [{"memory": "m1"}]
-    assert model.instance({**schema, "minItems": 0}, "nothing here", "nothing here") == []
+    assert rules.instance(schema, "nothing here", "nothing here") == [{"memory": "m1"}]
+    assert rules.instance({**schema, "minItems": 0}, "nothing here", "nothing here") == []

@@ -12,8 +12,8 @@ import optuna
 import pytest
 from llm_servers import config_text
 
-from experiments.diagnosis import show_value
-from experiments.model_proposal import ModelProposer, moves
+from experiments.search.diagnosis import show_value
+from experiments.search.model_proposal import ModelProposer, moves
 from harness.agents.llm import load_llm_config
 from policies import BY_NAME, WHITELIST, load_policy
 from scorecards import assemble, load_definition
@@ -114,7 +114,7 @@ def _search(tmp_path: Path, base_url: str, model: str | None = None) -> optuna.S
         *("--serial", "--trials", "3", "--proposer", "llm", "--proposer-config", str(llm)),
     )
     assert out.returncode == 0, out.stderr
-    from experiments.study import storage_for
+    from experiments.search.study import storage_for
 
     return optuna.load_study(study_name="aimed", storage=storage_for(None, runs / "optuna.journal"))
 

@@ -28,7 +28,7 @@ class Outcome:
 
 
 def cli(*args: str, seconds: float = 60.0) -> Outcome:
-    from experiments.cli import main
+    from experiments.cli.main import main
 
     def hang(signum: int, frame: object) -> None:
         raise Hang

@@ -1,0 +1,46 @@
+"""How the console script ends: the same way every time."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def entry() -> None:
+    """The console script: `main`, then an exit that is the same every time. Whatever the
+    command started is stopped first (threads joined, exit hooks run: the Ray cluster, the
+    process records), the output flushed, and then the process ends with the command's code
+    at once (os._exit). Left to the interpreter's own teardown, native thread pools still alive
+    (pyarrow's, Ray's) could be destroyed while running, and a loaded machine turned a refusal
+    (exit 2) into "terminate called without an active exception" (SIGABRT)."""
+    from experiments.cli.main import main
+
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            code = exc.code or 0
+        else:  # as the interpreter does with a message
+            print(exc.code, file=sys.stderr)
+            code = 1
+    finish(code)
+
+
+def finish(code: int) -> None:
+    """Stop what was started, flush, and end the process with `code`."""
+    import atexit
+    import logging
+    import threading
+
+    try:
+        threading._shutdown()  # type: ignore[attr-defined]  # the interpreter's own first step
+        atexit._run_exitfuncs()
+        logging.shutdown()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)

@@ -81,6 +81,25 @@ def test_the_agent_hash_follows_the_agents_code_only():
     assert resolve("harness.agents.simple:SimpleAgent").hash == simple.hash  # a name is a path
 
 
+def test_what_episodes_used_is_reported_by_the_agents_factory_or_summed():
+    from harness.agents.registry import resolve
+
+    usages = [{"calls": 2.0, "cache_hits": 1.0, "tokens_in": 30.0, "paid_in": 10.0}, {}]
+    # an agent whose factory declares nothing: the episodes' usage summed, named as such
+    assert resolve("simple").usage_metrics(usages) == {
+        "usage_calls": 2.0,
+        "usage_cache_hits": 1.0,
+        "usage_tokens_in": 30.0,
+        "usage_paid_in": 10.0,
+    }
+    assert resolve("simple").usage_metrics([{}, {}]) == {}  # nothing used: nothing to log
+    # the LLM agent's factory reports its calls (unconfigured: no price, so no cost)
+    llm = resolve("llm")
+    reported = llm.usage_metrics(usages)
+    assert reported["llm_calls"] == 2.0 and reported["llm_cache_hit_rate"] == 0.5
+    assert "llm_cost_usd" not in reported and llm.facts == {}
+
+
 def test_an_installed_package_registers_a_name_through_the_entry_point_group(cli, tmp_path):
     """A distribution's entry points (here a bare .dist-info on the path, as pip would leave
     one) add a name to --agent and to its help."""

@@ -137,7 +137,7 @@ class Evaluation:
     agent_hash: str = ""  # the agent's code
     repaired: list[tuple[str, int]] = field(default_factory=list)  # damaged, so run again
     written_at: str | None = None  # where the workers wrote the traces (a URI, or `out`)
-    model: dict[str, str] = field(default_factory=dict)  # an LLM agent's model_facts
+    model: dict[str, str] = field(default_factory=dict)  # what the agent's factory told of it
 
     def load_traces(self) -> dict[str, pd.DataFrame]:
         """The traces: in hand, or read back from where the workers wrote them."""
@@ -156,16 +156,6 @@ def collect(records: Sequence[EpisodeRecord]) -> dict[str, pd.DataFrame]:
         table = pa.concat_tables(parts) if parts else TABLES[name].empty_table()
         out[name] = table.to_pandas()
     return out
-
-
-def model_facts(agent_options: str | None) -> dict[str, str]:
-    """The model an LLM agent talks to and how it asks for JSON (`structured_output`, as
-    `auto` resolved it): for the manifest and MLflow; nothing for another agent."""
-    if not agent_options:
-        return {}
-    from harness.agents.llm import model_facts as facts
-
-    return facts(agent_options)
 
 
 def evaluate(
@@ -199,7 +189,7 @@ def evaluate(
         "metrics": {name: list(metrics) for name, metrics in instrument.applicable.items()},
         "seeds": list(seeds),
         "traces": traces_entry(execution.traces_uri),
-        **model_facts(execution.agent_options),
+        **agent.facts,
     }
     jobs = [Job(s, seed) for s in instrument.scenarios for seed in seeds]
     earlier: dict[tuple[str, int], EpisodeRecord] = {}
@@ -276,7 +266,7 @@ def evaluate(
         agent_hash=agent.hash,
         repaired=repaired,
         written_at=written_by_workers,
-        model=model_facts(execution.agent_options),
+        model=agent.facts,
     )
     if out is not None:
         write_manifest(out, run, records, complete=True)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import optuna
 
 from experiments.evaluation.dispatch import Execution
-from experiments.evaluation.evaluate import Instrument, model_facts
+from experiments.evaluation.evaluate import Instrument
 from experiments.promotion.champion import Registry
 from experiments.promotion.promoter import Promoter, Standing
 from experiments.search.config import SearchConfig
@@ -102,7 +102,7 @@ class Search:
             else load_policy(baseline_path())
         )
         # the agent is part of what a study is bound to: its import path and its code
-        agent = execution.choice()  # a bad --agent stops here
+        agent = self.agent = execution.choice()  # a bad --agent stops here
         first = self.instrument.scenarios[0]
         check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
         self.surface, self.surface_notice = searched(
@@ -112,7 +112,7 @@ class Search:
             **self.instrument.hashes(self.start_policy),
             "agent": agent.path,
             "agent_hash": agent.hash,
-            **model_facts(execution.agent_options),
+            **agent.facts,
         }
         self.storage = storage_for(storage, runs.journal)
         checkpoint("Optuna storage opened")
@@ -209,6 +209,7 @@ class Search:
             parent,
             measured=self.measured,
             proposer=self.proposer,
+            agent=self.agent,
         )
         for notice in (self.surface_notice, promoter.infeasible(standing)):
             if notice and on_notice:

@@ -32,6 +32,7 @@ from experiments.search.trials import (
 )
 from experiments.stores.journal import held
 from experiments.tracking.search_runs import Tracker
+from harness.agents.registry import AgentChoice
 from harness.engine.store import join_uri
 from policies import Policy
 from policies.purposes import Shortfall
@@ -63,6 +64,7 @@ class TrialRunner:
     measured: Ledger = field(default_factory=Ledger)
     proposer: ModelProposer | None = None  # --proposer llm (its calls counted on `parent`)
     proposed: dict[str, list[str]] = field(default_factory=dict)  # champion → moves asked
+    agent: AgentChoice | None = None  # what reports its episodes' usage (None: nothing logged)
 
     def begin(self, study: optuna.Study, champion: Policy) -> Pending:
         """Ask, sample, open the trial's MLflow run and submit its episodes."""
@@ -250,7 +252,7 @@ class TrialRunner:
             )
             checkpoint(f"trial {trial.number} told")
             with clock.part("mlflow"):
-                self.tracker.model_usage(run_id, measured.records, self.execution.agent_options)
+                self.tracker.model_usage(run_id, measured.records, self.agent)
                 self.tracker.finish_trial(
                     run_id,
                     card,
@@ -280,7 +282,7 @@ class TrialRunner:
             self.measured.record(study, policy.hash, Told.pruned(trial.number, decision))
             checkpoint(f"trial {trial.number} told")
             with clock.part("mlflow"):
-                self.tracker.model_usage(run_id, stopped.records, self.execution.agent_options)
+                self.tracker.model_usage(run_id, stopped.records, self.agent)
                 self.tracker.pruned(
                     run_id, reason, stopped.reported, planned, lambda: clock.logged(began)
                 )
@@ -290,7 +292,7 @@ class TrialRunner:
                 record_decision(trial, decision, reason)
                 study.tell(trial, state=TrialState.FAIL)
             with clock.part("mlflow"):
-                self.tracker.model_usage(run_id, exc.records, self.execution.agent_options)
+                self.tracker.model_usage(run_id, exc.records, self.agent)
                 self.tracker.end_trial(
                     run_id, Decision.FAILED, reason, "FAILED", lambda: clock.logged(began)
                 )

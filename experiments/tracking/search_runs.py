@@ -30,6 +30,7 @@ from experiments.tracking.study_view import DESCRIPTION, SHARED_VIEW, shared_vie
 from villagelab.safe_text import redact, scrub
 
 if TYPE_CHECKING:
+    from harness.agents.registry import AgentChoice
     from policies import Policy
     from scorecards import Comparison, Scorecard, Values
 
@@ -162,14 +163,12 @@ class Tracker:
         """Episodes Ray ran twice because a worker or node was lost: never silent."""
         self.client.set_tag(run_id, "villagelab.retries", scrub("; ".join(episodes))[:4000])
 
-    def model_usage(self, run_id: str, episodes: list[Any], agent_options: str | None) -> None:
-        """An LLM agent's calls in the episodes a trial ran, pruned or failed ones too (calls,
-        cache hit rate, tokens, estimated cost); nothing for an agent that calls no model."""
-        if not any(getattr(r, "model_usage", None) for r in episodes):
-            return  # no model called: nothing to log (and the LLM package is not imported)
-        from harness.agents.llm import model_metrics
-
-        metrics = model_metrics(episodes, agent_options)
+    def model_usage(self, run_id: str, episodes: list[Any], agent: AgentChoice | None) -> None:
+        """What the agent reports of the episodes a trial ran, pruned or failed ones too (the
+        LLM agent: calls, cache hit rate, tokens, estimated cost); nothing for an agent whose
+        episodes declared no usage."""
+        usages = [getattr(r, "model_usage", None) or {} for r in episodes]
+        metrics = agent.usage_metrics(usages) if agent is not None else {}
         if metrics:
             records.log_metrics(self.client, run_id, dict(sorted(metrics.items())))
 

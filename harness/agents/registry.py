@@ -60,11 +60,29 @@ class AgentChoice:
     # the whitelisted parameters its agents read: what a search may change for it
     surface: tuple[str, ...] = field(default=(), compare=False, repr=False)
     declared: bool = field(default=False, compare=False, repr=False)
+    # what its factory says of its options for the run's records (the LLM agent: its model)
+    facts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def ref(self) -> str:
         """What the workers load: the path, with the options if any."""
         return plugins.configured(self.path, self.options)
+
+    def usage_metrics(self, usages: list[dict[str, float]]) -> dict[str, float]:
+        """A trial's or a run's figures from its episodes' usage (what their rows declare
+        summed): as the factory reports them (`usage_metrics(options, usages)`: the LLM agent
+        prices its calls), or summed as `usage_*`. A plug-in's factory is not loaded here."""
+        if not any(usages):
+            return {}
+        if not boundary.isolated(self.ref):
+            report = getattr(plugins.load(self.path), "usage_metrics", None)
+            if callable(report):
+                return dict(report(self.options, usages))
+        summed: dict[str, float] = {}
+        for usage in usages:
+            for key, value in usage.items():
+                summed[f"usage_{key}"] = summed.get(f"usage_{key}", 0.0) + value
+        return summed
 
 
 def resolve(name_or_path: str, options: dict[str, Any] | None = None) -> AgentChoice:
@@ -89,7 +107,10 @@ def resolve(name_or_path: str, options: dict[str, Any] | None = None) -> AgentCh
     if "error" in found:
         raise InputError(found["error"])
     surface = tuple(found["surface"])
-    return AgentChoice(name_or_path, path, found["hash"], options, surface, found["declared"])
+    declared = found["declared"]
+    return AgentChoice(
+        name_or_path, path, found["hash"], options, surface, declared, found["facts"]
+    )
 
 
 def inspect(reference: str, name: str, known: str) -> dict[str, Any]:
@@ -113,9 +134,11 @@ def inspect(reference: str, name: str, known: str) -> dict[str, Any]:
                 f"{digest}/{identity(options)}".encode(), digest_size=12
             ).hexdigest()
         names_read, declared = policy_surface(factory, what)
+        facts = getattr(factory, "facts", None)
+        told = {str(k): str(v) for k, v in facts(options).items()} if options and facts else {}
     except InputError as exc:
         return {"error": str(exc)}
-    return {"hash": digest, "surface": list(names_read), "declared": declared}
+    return {"hash": digest, "surface": list(names_read), "declared": declared, "facts": told}
 
 
 def policy_surface(factory: Any, what: str) -> tuple[tuple[str, ...], bool]:

@@ -6,7 +6,6 @@ from .accounting import (
     Budgets,
     ModelCall,
     estimated_cost,
-    model_metrics,
     summarise,
     trial_metrics,
     usage_lines,
@@ -28,7 +27,7 @@ from .calls import (
 from .client import HttpModel, Retrying, connect
 from .config import LLMConfig, load_llm_config
 from .endpoint import CallSlots, public_endpoint
-from .factory import LLMAgentFactory, LLMAgents, agent_options, model_facts
+from .factory import LLMAgentFactory, LLMAgents, agent_options
 from .formats import StructuredOutput
 from .model import open_model
 from .prompts import raw_numbers
@@ -67,8 +66,6 @@ __all__ = [
     "estimated_cost",
     "llm_agent",
     "load_llm_config",
-    "model_facts",
-    "model_metrics",
     "open_model",
     "parse",
     "public_endpoint",

@@ -267,16 +267,3 @@ def usage_lines(usages: Iterable[dict[str, float]], config_path: Any) -> dict[st
     if "llm_cost_usd" in m:
         lines["llm_cost_usd"] = f"{m['llm_cost_usd']:.4f}"
     return lines
-
-
-def model_metrics(records: Iterable[Any], agent_options: str | None) -> dict[str, float]:
-    """A trial's `trial_metrics` from its episode records, priced by the LLM config carried in
-    the agent's options (JSON; none for other agents)."""
-    import json
-
-    from .config import LLMConfig
-
-    price = None
-    if agent_options:
-        price = LLMConfig.model_validate(json.loads(agent_options)["config"]).price()
-    return trial_metrics([getattr(r, "model_usage", {}) for r in records], price)

@@ -7,13 +7,13 @@ it can travel to a Ray worker, which builds the client — and reads the API key
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from harness.engine.contract import AgentSetup
 
+from .accounting import trial_metrics
 from .agent import LLMAgent
 from .asking import CallSettings
 from .calls import LLMFailure
@@ -85,22 +85,6 @@ def agent_options(config: LLMConfig, runs_dir: str | Path, run_id: str | None) -
     return {"config": config.model_dump(mode="json"), "runs_dir": str(runs_dir), "run_id": run_id}
 
 
-def model_facts(agent_options: str | None) -> dict[str, str]:
-    """The model a run's LLM agent talks to and how it asks for JSON: for the manifest and
-    MLflow (empty for an agent that takes no model config)."""
-    if not agent_options:
-        return {}
-    options = json.loads(agent_options)
-    if "config" not in options:
-        return {}
-    config = LLMConfig.model_validate(options["config"])
-    return {
-        "llm_model": config.endpoint.model,
-        "llm_endpoint": public_endpoint(config.endpoint.base_url),
-        "llm_structured_output": str(config.endpoint.structured_output),
-    }
-
-
 class LLMAgentFactory:
     """`harness.agents.llm:llm_agent`: needs its options (`--llm-config FILE`) before it can
     make an agent; its prompt templates count as its code (`hashed_files`)."""
@@ -133,6 +117,26 @@ class LLMAgentFactory:
     def configure(self, options: dict[str, Any]) -> LLMAgents:
         config = LLMConfig.model_validate(options["config"])
         return LLMAgents(config.model_dump_json(), options["runs_dir"], options.get("run_id"))
+
+    def facts(self, options: dict[str, Any]) -> dict[str, str]:
+        """What a run records of its agents' model (manifest, MLflow): which model, where (the
+        endpoint without credentials) and how it is asked for JSON."""
+        if "config" not in options:
+            return {}
+        config = LLMConfig.model_validate(options["config"])
+        return {
+            "llm_model": config.endpoint.model,
+            "llm_endpoint": public_endpoint(config.endpoint.base_url),
+            "llm_structured_output": str(config.endpoint.structured_output),
+        }
+
+    def usage_metrics(
+        self, options: dict[str, Any] | None, usages: list[dict[str, float]]
+    ) -> dict[str, float]:
+        """A trial's model calls (calls, cache hit rate, tokens, tokens paid, cost), priced by
+        the config's price table, from its episodes' usage."""
+        price = LLMConfig.model_validate(options["config"]).price() if options else None
+        return trial_metrics(usages, price)
 
     def identity(self, options: dict[str, Any]) -> str:
         """What in the options decides behaviour: the model and how it is asked — not the

@@ -226,13 +226,14 @@ def test_an_agent_registers_its_own_row_types_and_declares_what_the_runner_sums(
             minute: int
             mood: float
 
-    with pytest.raises(TypeError, match="naming a table"):
+    for named in ("diary", "exposures", "probes", "utterances"):  # none, or the harness's own
+        with pytest.raises(TypeError, match="naming an internal table"):
 
-        @diagnostic_row
-        @dataclasses.dataclass(frozen=True)
-        class Nowhere:
-            table: ClassVar[str] = "diary"
-            minute: int
+            @diagnostic_row
+            @dataclasses.dataclass(frozen=True)
+            class Forged:
+                table: ClassVar[str] = named
+                minute: int
 
 
 def test_a_scenario_naming_an_unregistered_action_is_refused_where_it_says_so(cli, tmp_path):

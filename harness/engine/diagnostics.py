@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from .kinds import BeliefStatus, Modality, coerce_enums
 from .records import quick_init
-from .schema import TABLES
+from .schema import AGENT_TABLES, TABLES
 
 if TYPE_CHECKING:  # agents import these rows; the recorder is the engine's
     from .recorder import Recorder
@@ -46,14 +46,17 @@ _ROWS: dict[type, _Registered] = {}  # in registration order
 
 
 def diagnostic_row(kind: Row) -> Row:
-    """Register a row type an agent may hand the harness: a dataclass whose `table` names a
-    trace table (the schema is the public interface: fixed, versioned) and whose fields are
-    that table's columns. A type that makes several rows gives their cells itself (`cells`).
+    """Register a row type an agent may hand the harness: a dataclass whose `table` names an
+    internal trace table (the schema is the public interface: fixed, versioned) and whose
+    fields are that table's columns. A type that makes several rows gives their cells itself (`cells`).
     A type may declare `summed`: a function of its table to the figures a search logs per
     trial (the model calls' tokens), so the runner sums what the agent declares."""
     table = getattr(kind, "table", None)
-    if not is_dataclass(kind) or table not in TABLES:
-        raise TypeError(f"{kind.__qualname__}: a diagnostic row is a dataclass naming a table")
+    if not is_dataclass(kind) or table not in AGENT_TABLES:
+        raise TypeError(
+            f"{kind.__qualname__}: a diagnostic row is a dataclass naming an internal table "
+            f"({', '.join(AGENT_TABLES)}): what the harness saw is written by the harness only"
+        )
     cells = getattr(kind, "cells", None)
     columns = ("minute", "event_id", *TABLES[table].names[4:])
     names = [f.name for f in fields(kind)]

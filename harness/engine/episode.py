@@ -110,8 +110,7 @@ class Episode:
         # agents by number (their sorted order): wakes and pairs are ints
         self.number = {s.name: i for i, s in enumerate(setups)}
         self.now = scenario.start
-        self.wakes = Wakes(self.number, scenario.end)
-        self.wakes.rewind({}, self.now)
+        self.wakes = Wakes(self.number, self.now, scenario.end)
         self._before, self._after = self._timeline()
         self.cursors = [0, 0]  # how far the tick loop is through each timeline
         self._started = False

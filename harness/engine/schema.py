@@ -289,6 +289,17 @@ TABLES: dict[str, pa.Schema] = {
 }
 
 TABLE_NAMES: tuple[str, ...] = tuple(TABLES)
+# the internal tables: what agents report of themselves (their diagnostic rows), never evidence;
+# every other table the harness writes from what it saw, and no agent row may name one
+AGENT_TABLES: tuple[str, ...] = (
+    "memory_ops",
+    "beliefs",
+    "trust",
+    "state",
+    "plans",
+    "llm_calls",
+    "lessons",
+)
 
 
 def empty_table(name: str) -> pa.Table:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 class Wakes:
     """The agents' wakes and the alarms that find the ones due (a part of `Episode`)."""
 
-    def __init__(self, number: dict[str, int], end: int) -> None:
+    def __init__(self, number: dict[str, int], start: int, end: int) -> None:
         self.number = number  # agent → its place in name order
         self.names = list(number)  # a number's agent
         self.end = end
@@ -22,6 +22,7 @@ class Wakes:
         self.alarms: list[int] = []  # minute × agents + number, per wake set; stale allowed
         self.due: list[str] = []  # agents still to decide this tick, by name
         self.deciding: tuple[int, str] | None = None  # (minute, agent) deciding now, if any
+        self.rewind({}, start)  # every agent due at the start
 
     def each_due(self, now: int, decide: Callable[[str], None]) -> None:
         """`decide` each agent whose wake is due, in name order; one woken by an earlier one's

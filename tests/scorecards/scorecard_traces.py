@@ -10,7 +10,7 @@ from harness.engine.schema import TABLES
 from scorecards import ScorecardDefinition
 
 COLUMNS = {name: [f.name for f in schema][4:] for name, schema in TABLES.items()}
-"""Each table's columns after the key, as harness/schema.py (the contract) declares them."""
+"""Each table's columns after the key, as harness/engine/schema.py (the contract) declares them."""
 KEY = ["scenario", "seed", "tick", "event_id"]
 AGENTS = ["ana", "bo", "cy", "di", "ed"]  # ana is the origin in the builders below
 

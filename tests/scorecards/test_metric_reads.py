@@ -12,6 +12,7 @@ from harness.agents.llm.accounting import ModelCall
 from harness.agents.reference.companion.lessons import LessonNote
 from harness.engine.diagnostics import row_types
 from harness.engine.episode import Episode
+from harness.engine.schema import AGENT_TABLES
 from policies import load_policy
 from scenarios import builtin_names, load_scenario
 from scorecards import METRICS, load_definition
@@ -68,7 +69,7 @@ def test_every_metric_reads_only_the_tables_it_declares(episodes: list[dict]) ->
 def test_the_agent_reported_tables_are_the_diagnostic_rows_tables() -> None:
     # the engine's own row types and those our agent packages register beside their code
     assert {ModelCall, LessonNote} <= set(row_types())
-    assert set(AGENT_REPORTED) == {kind.table for kind in row_types()}
+    assert set(AGENT_REPORTED) == {kind.table for kind in row_types()} == set(AGENT_TABLES)
 
 
 def test_no_weighted_metric_reads_what_agents_report_of_themselves() -> None:

@@ -111,7 +111,7 @@ class WorldEvent(Frozen):
     channel: Literal["seen", "heard", "read"] = "seen"
     modality: Modality = "certain"  # how sure the notice itself is ("a rumor has it ...")
     seen_by: tuple[Id, ...] = ()  # who perceives it (besides whoever is at `place`)
-    sets: dict[str, bool | int | str] = Field(default_factory=dict)
+    sets: dict[str, bool | int | float | str] = Field(default_factory=dict)  # as `facts`
     until: Moment | None = None  # a sign's end (default: the scenario's end)
     privacy: Literal["public", "private"] = "public"
     audience: tuple[Id, ...] = ()  # for a private notice: who may know it

@@ -60,6 +60,23 @@ def test_small_example_loads(tmp_path):
     assert s.end == 120 and s.probes[0].at == 60
 
 
+def test_an_event_sets_a_decimal_fact_as_a_starting_fact_may_be(tmp_path):
+    from harness import Episode
+    from policies import baseline_path, load_policy
+
+    text = SMALL.replace(
+        "events:\n",
+        "events:\n  - {id: dusty, at: day 1 00:20, kind: set_facts, sets: {shop.dust: 0.9}}\n",
+    ).replace("  places:\n", "  facts: {shop.dust: 0.0}\n  places:\n")
+    scenario = load_text(tmp_path, text)
+    assert scenario.events[0].sets == {"shop.dust": 0.9}
+    with Episode(
+        scenario, load_policy(baseline_path()), 0, "harness.agents.simple:SimpleAgent"
+    ) as e:
+        e.run()
+        assert e.world.facts["shop.dust"] == 0.9
+
+
 @pytest.mark.parametrize(
     "old, new, expected",
     [

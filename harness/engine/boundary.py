@@ -36,12 +36,13 @@ import threading
 from collections.abc import Sequence
 from dataclasses import is_dataclass
 from enum import Enum
+from functools import cache
 from multiprocessing.connection import Connection
 from typing import Any
 
 from scenarios import Sense
 
-from . import agent_side, contract, diagnostics, kinds, plugins
+from . import agent_side, contract, kinds, plugins
 from .agent_side import BESIDE, CRASH, MAKE, OK, STOP
 from .contract import AgentSetup, EpisodeStatus, EpisodeStop, Observation
 
@@ -92,9 +93,14 @@ def isolated(reference: str) -> bool:
 # --- replies: only contract records, diagnostic rows and plain data --------------------------
 
 
+@cache
 def _record_types() -> dict[tuple[str, str], type]:
     """The classes a reply may hold: the contract's records and enums, the engine's diagnostic
-    rows (the row types an agent package registers are looked up when a reply holds one)."""
+    rows (the row types an agent package registers are looked up when a reply holds one).
+    Made at the first reply: the diagnostic rows' module reads the trace schema (pyarrow),
+    which the command line does not load to check an agent."""
+    from . import diagnostics
+
     out: dict[tuple[str, str], type] = {}
     for module in (contract, kinds, diagnostics):
         for value in vars(module).values():
@@ -106,12 +112,11 @@ def _record_types() -> dict[tuple[str, str], type]:
     return out
 
 
-_RECORDS = _record_types()
-
-
 def _registered(module: str, name: str) -> type | None:
     """A diagnostic row type registered in this process (an agent package of ours, imported
     here): a plug-in's own row types never are, as its code never runs on this side."""
+    from . import diagnostics  # loaded by `_record_types` already
+
     for kind in diagnostics.row_types():
         if (kind.__module__, kind.__qualname__) == (module, name):
             return kind
@@ -120,7 +125,7 @@ def _registered(module: str, name: str) -> type | None:
 
 class _RecordUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
-        kind = _RECORDS.get((module, name)) or _registered(module, name)
+        kind = _record_types().get((module, name)) or _registered(module, name)
         if kind is None:
             raise pickle.UnpicklingError(
                 f"an agent's reply holds a {module}.{name}; expected contract records, "

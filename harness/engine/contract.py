@@ -22,7 +22,6 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from scenarios import AgentSpec, Sense  # Sense re-exported: agents import it with Meaning
 
-from .diagnostics import DiagnosticRow
 from .kinds import (  # re-exported: agents import the enums with the records
     ActionStatus,
     BeliefStatus,
@@ -189,6 +188,19 @@ class EpisodeStop(Exception):
 
     status: ClassVar[EpisodeStatus] = EpisodeStatus.FAILED
     spent: Any = None  # set by the engine: its rows' declared usage up to the stop
+
+
+class DiagnosticRow(Protocol):
+    """A row an agent hands the harness from `drain_diagnostics`: of a type registered with
+    `harness.engine.diagnostics.diagnostic_row`, for an internal trace table."""
+
+    table: ClassVar[str]
+
+    @property
+    def minute(self) -> int: ...
+
+    @property
+    def event_id(self) -> int: ...
 
 
 @runtime_checkable

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
 import pyarrow as pa
 
@@ -20,18 +20,6 @@ from .schema import AGENT_TABLES, TABLES
 
 if TYPE_CHECKING:  # agents import these rows; the recorder is the engine's
     from .recorder import Recorder
-
-
-class DiagnosticRow(Protocol):
-    """A row an agent hands the harness from `drain_diagnostics`: of a registered type."""
-
-    table: ClassVar[str]
-
-    @property
-    def minute(self) -> int: ...
-
-    @property
-    def event_id(self) -> int: ...
 
 
 Row = TypeVar("Row", bound=type)

@@ -12,8 +12,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from harness.engine.contract import AgentSetup, Answer, Claim, Intent, Modality, Observation
-from harness.engine.diagnostics import DiagnosticRow, MemoryOp
+from harness.engine.contract import (
+    AgentSetup,
+    Answer,
+    Claim,
+    DiagnosticRow,
+    Intent,
+    Modality,
+    Observation,
+)
+from harness.engine.diagnostics import MemoryOp
 
 from .beliefs import Beliefs
 from .context import FIRST_HAND, Diagnostics

@@ -61,7 +61,13 @@ def run(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         "MLFLOW_DISABLE_TELEMETRY": "true",
     }
     return subprocess.run(
-        ["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+        ["bash", "-c", command],
+        check=False,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
 
 

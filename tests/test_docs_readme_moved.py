@@ -46,8 +46,7 @@ SECTIONS = {
         "docs/explanation/scorecard.md",
         [
             "## The scorecard",
-            "Metrics are computed from observable behaviour (utterances, actions, probe and "
-            "census answers)",
+            "Metrics are computed from observable behaviour (utterances, actions, probe",
             "A scenario declares which apply to it.",
         ],
     ),
@@ -55,8 +54,7 @@ SECTIONS = {
         "docs/explanation/promotion.md",
         [
             "## A search",
-            "`villagelab search --study NAME --trials N` drives Optuna by ask/tell from one "
-            "process;",
+            "`villagelab search --study NAME --trials N` drives Optuna by ask/tell",
             "- **feasibility comes first**:",
             "**Champion and best trial are different things.**",
         ],

@@ -165,6 +165,17 @@ def test_each_old_readme_section_has_a_home_that_holds_it(title):
         assert flat(key) in text, (title, page, key)
 
 
+def test_the_readme_starts_with_the_two_commands():
+    readme = (ROOT / "README.md").read_text()
+    assert readme.startswith(
+        "# villagelab\n\n```bash\n"
+        "python3.11 -m venv .venv && .venv/bin/pip install -q -e . && "
+        ".venv/bin/villagelab search --study quickstart --trials 10\n"
+        "python3.11 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && "
+        ".venv/bin/python -m pytest\n```\n"
+    )
+
+
 def test_the_readme_links_to_every_home_and_stays_short():
     readme = (ROOT / "README.md").read_text()
     for page, _ in [*SECTIONS.values(), *PARTS.values()]:

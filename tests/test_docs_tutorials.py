@@ -1,7 +1,8 @@
 """docs/tutorials/bring-your-own-agent.md works as written (issue 32): its marked blocks are
 saved and its marked commands run, word for word, in a folder laid out as the README's first
 command leaves a checkout (`.venv/bin/villagelab`, `.venv/bin/python`, `policies/`); they
-score the example agent, and the LLM agent against the stand-in model."""
+score the example agent, and the LLM agent against the stand-in model. The scenario tutorial's
+file validates as its page shows."""
 
 from __future__ import annotations
 
@@ -111,3 +112,13 @@ def test_the_tutorials_llm_commands_score_the_llm_agent_on_the_stand_in(checkout
     manifest = json.loads((checkout / "out" / "llm" / "manifest.json").read_text())
     assert manifest["agent"] == "llm"
     assert all(e["status"] == "ok" for e in manifest["episodes"])
+
+
+def test_the_scenario_tutorials_file_validates_as_the_page_shows(cli, tmp_path: Path):
+    page = (ROOT / "docs" / "tutorials" / "write-a-scenario.md").read_text()
+    scenario = re.search(r"```yaml\n(.*?)```", page, re.DOTALL).group(1)  # type: ignore[union-attr]
+    (tmp_path / "tiny.yaml").write_text(scenario)
+    shown = re.search(r"\$ \.venv/bin/villagelab scenario validate tiny\.yaml\n(.*)\n", page)
+    assert shown is not None
+    result = cli("scenario", "validate", "tiny.yaml", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.strip() == shown.group(1)

@@ -12,6 +12,7 @@ import html
 import inspect
 import io
 import math
+import re
 import tokenize
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -20,13 +21,15 @@ from typing import Any
 import click
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
 GENERATED = "<!-- generated at build time by docs/hooks/reference.py: do not edit -->\n\n"
 
 
 def cell(text: object) -> str:
-    """`text` as one markdown table cell: one line, no HTML, no column break, no emphasis."""
+    """`text` as one markdown table cell: one line, no HTML, no column break, no emphasis (a
+    code span is left as it is: markdown shows it literally, pipes included)."""
     flat = " ".join(str(text).split())
+    if re.fullmatch(r"`[^`]+`", flat):
+        return flat
     return html.escape(flat, quote=False).replace("|", "\\|").replace("*", "\\*")
 
 
@@ -163,8 +166,10 @@ def _bound(value: float) -> str:
 
 def scenario_metrics() -> dict[str, list[str]]:
     """The metrics each built-in scenario declares (scenarios/library/*.yaml `metrics:`)."""
+    from scenarios.loader import LIBRARY
+
     declared = {}
-    for path in sorted((ROOT / "scenarios" / "library").glob("*.yaml")):
+    for path in sorted(LIBRARY.glob("*.yaml")):
         data = yaml.safe_load(path.read_text())
         declared[path.stem] = list(data.get("metrics") or [])
     return declared
@@ -210,11 +215,10 @@ def metrics_page() -> str:
         rows,
     )
     guards = table(
-        ["Guardrail", "Metric", "Limit", "Scenarios"],
+        ["Metric", "Limit", "Scenarios"],
         (
             (
-                code(g.key),
-                code(g.metric),
+                code(g.metric) + (f" ({g.key})" if g.key != g.metric else ""),
                 f"{g.op} {g.limit:g}",
                 ", ".join(g.scenarios) if g.scenarios else "every scenario",
             )
@@ -249,7 +253,9 @@ def _value(value: object) -> str:
 
 def policy_file(name: str) -> dict[str, object]:
     """A shipped policy file, flattened to dotted names (family.parameter)."""
-    data = yaml.safe_load((ROOT / "policies" / name).read_text()) or {}
+    import policies
+
+    data = yaml.safe_load((Path(policies.__file__).with_name(name)).read_text()) or {}
     return {f"{f}.{k}": v for f, group in data.items() for k, v in (group or {}).items()}
 
 
@@ -353,6 +359,7 @@ def traces_page() -> str:
     source = Path(schema.__file__).read_text()
     about, notes = schema_notes(source)
     key = [f.name for f in schema._KEY]
+    nullable = all(f.nullable for t in schema.TABLES.values() for f in t if f.name not in key)
     sections = []
     for name, table_schema in schema.TABLES.items():
         kind = (
@@ -361,22 +368,25 @@ def traces_page() -> str:
             else "Written by the harness from what it saw."
         )
         rows = (
-            (code(f.name), str(f.type), "" if f.nullable else "no", notes.get((name, f.name), ""))
+            (code(f.name), code(f.type), notes.get((name, f.name), ""))
             for f in table_schema
             if f.name not in key
         )
         description = about.get(name, "")
+        if description:  # the schema's comment, as a sentence
+            description = html.escape(description[0].upper() + description[1:], quote=False)
+            description += " " if description.endswith(".") else ". "
         sections.append(
-            f"## `{name}`\n\n{html.escape(description, quote=False)}"
-            f"{' ' if description else ''}{kind}\n\n"
-            + table(["Column", "Arrow type", "Nullable", "Note"], rows)
+            f"## `{name}`\n\n{description}{kind}\n\n"
+            + table(["Column", "Arrow type", "Note"], rows)
         )
     return (
         f"{GENERATED}# Trace tables\n\n"
         f"Schema version {schema.SCHEMA_VERSION} (`harness/engine/schema.py`): one Parquet file "
         "per table per episode. The core columns are fixed; a later version may add columns, "
-        f"never rename or drop these. Every table starts with {', '.join(map(code, key))}, "
-        "not repeated below.\n\n" + "\n".join(sections)
+        f"never rename or drop these. Every table starts with {', '.join(map(code, key))} "
+        f"(never null), not repeated below{'; every other column may be null' if nullable else ''}"
+        ".\n\n" + "\n".join(sections)
     )
 
 

@@ -47,8 +47,9 @@ def test_a_new_option_and_a_nested_command_appear_with_default_and_help():
     @things.command()
     @click.option("--frobnicate-level", type=click.IntRange(1, 9), default=4, help="how hard")
     @click.option("--dry", is_flag=True, help="say, do not do")
+    @click.option("--how", type=click.Choice(["fast", "slow"]), default="slow", metavar="WAY")
     @click.argument("target")
-    def frob(frobnicate_level: int, dry: bool, target: str) -> None:
+    def frob(frobnicate_level: int, dry: bool, how: str, target: str) -> None:
         """Frob the TARGET."""
 
     page = reference.commands_page(tool, "tool")
@@ -57,6 +58,7 @@ def test_a_new_option_and_a_nested_command_appear_with_default_and_help():
     assert "Frob the TARGET." in page
     assert "| `--frobnicate-level` | integer, 1 to 9 | 4 | how hard |" in page
     assert "| `--dry` | flag | off | say, do not do |" in page
+    assert "| `--how` | fast \\| slow | slow |  |" in page  # one cell: the pipe escaped once
     assert "| `TARGET` | text | required |  |" in page
     assert "| `tool things frob` | Frob the TARGET. |" in page
 

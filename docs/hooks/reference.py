@@ -78,7 +78,7 @@ def _type(param: click.Parameter, info: dict[str, Any]) -> str:
     if getattr(param, "is_flag", False) and not getattr(param, "secondary_opts", None):
         return "flag"
     if isinstance(kind, click.Choice):
-        return " \\| ".join(str(c) for c in kind.choices)
+        return " | ".join(str(c) for c in kind.choices)
     described = kind.name
     t = info.get("type", {})
     if isinstance(kind, (click.IntRange, click.FloatRange)):

@@ -7,6 +7,7 @@ installed: a broken link fails it)."""
 from __future__ import annotations
 
 import ast
+import html
 import importlib.util
 import os
 import shutil
@@ -60,7 +61,7 @@ def test_a_new_option_and_a_nested_command_appear_with_default_and_help():
     assert "| `--dry` | flag | off | say, do not do |" in page
     assert "| `--how` | fast \\| slow | slow |  |" in page  # one cell: the pipe escaped once
     assert "| `TARGET` | text | required |  |" in page
-    assert "| `tool things frob` | Frob the TARGET. |" in page
+    assert "| [`tool things frob`](#tool-things-frob) | Frob the TARGET. |" in page
 
 
 def test_every_command_and_option_of_the_command_line_is_on_the_page():
@@ -89,23 +90,25 @@ def test_every_registered_metric_appears_with_its_definition_and_declaring_scena
 ):
     from scorecards.metrics import _base
 
+    def section(page: str, name: str) -> str:
+        start = page.index(f"### `{name}`\n")
+        end = page.find("\n### ", start + 1)
+        return page[start : end if end > 0 else None]
+
     page = reference.metrics_page()
     for name, metric in _base.METRICS.items():
-        row = next(line for line in page.splitlines() if line.startswith(f"| `{name}` |"))
-        assert reference.cell(metric.definition) in row, name
+        assert f"| [`{name}`](#{name}) |" in page, name  # the table at a glance
+        assert html.escape(metric.definition, quote=False) in section(page, name), name
     secret = yaml.safe_load((ROOT / "scenarios" / "library" / "secret.yaml").read_text())
-    row = next(line for line in page.splitlines() if line.startswith("| `containment` |"))
-    assert "containment" in secret["metrics"] and "secret" in row
-    assert "| `secret` |" in page  # the by-scenario table
+    assert "containment" in secret["metrics"]
+    assert "`secret`" in section(page, "containment").split("**Declared by:**")[1]
+    assert "| `secret` |" in page and "[containment](#containment)" in page  # by scenario
 
     new = replace(next(iter(_base.METRICS.values())), name="brand_new_metric", definition="new")
     monkeypatch.setitem(_base.METRICS, "brand_new_metric", new)
-    row = next(
-        line
-        for line in reference.metrics_page().splitlines()
-        if line.startswith("| `brand_new_metric` |")
-    )
-    assert "not scored" in row and row.endswith("| none | new |")
+    added = section(reference.metrics_page(), "brand_new_metric")
+    assert "new\n" in added and "not in the default scorecard" in added
+    assert "**Declared by:** none" in added
 
 
 def test_every_whitelisted_parameter_appears_with_its_default_and_meaning(monkeypatch):
@@ -116,13 +119,13 @@ def test_every_whitelisted_parameter_appears_with_its_default_and_meaning(monkey
     for p in whitelist.WHITELIST:
         row = next(line for line in page.splitlines() if line.startswith(f"| `{p.name}` |"))
         assert f"| `{reference._value(p.default)}` |" in row and p.meaning[:40] in row, p.name
-    assert "| `memory.keep_source` | true or false | `true` | `false` | `true` |" in page
+    assert "| `memory.keep_source` | true or false | `true` | `false` / `true` |" in page
 
     added = Param("brand.new_knob", "int", 3, "a knob just added", low=1, high=5)
     monkeypatch.setattr(whitelist, "WHITELIST", (*whitelist.WHITELIST, added))
     page = reference.policy_page()
     assert "## brand" in page
-    assert "| `brand.new_knob` | an integer from 1 to 5 | `3` |  |  | a knob just added." in page
+    assert "| `brand.new_knob` | an integer from 1 to 5 | `3` | unset / unset | a knob just" in page
 
 
 def test_every_trace_table_and_column_appears_with_the_schemas_comments():

@@ -131,7 +131,7 @@ def command_markdown(ctx: click.Context, command: click.Command) -> str:
         out.append(table(["Option", "Takes", "Default", "Meaning"], rows))
     if isinstance(command, click.Group):
         subs = [
-            (code(f"{path} {name}"), sub.get_short_help_str(limit=200))
+            (f"[`{path} {name}`](#{path.replace(' ', '-')}-{name})", sub.get_short_help_str(200))
             for name, sub in command.commands.items()
             if not sub.hidden
         ]
@@ -175,50 +175,51 @@ def scenario_metrics() -> dict[str, list[str]]:
     return declared
 
 
+def _read(table: str) -> str:
+    """A table a metric reads, linked to its section of the traces page (`state:inventory`:
+    the harness's rows of `state`)."""
+    return f"[`{table}`](traces.md#{table.split(':')[0]})"
+
+
 def metrics_page() -> str:
     """Every registered metric: definition, direction, range, its place in the default
-    scorecard and the scenarios that declare it."""
+    scorecard and the scenarios that declare it (a glance table, then a section each)."""
     from scorecards import METRICS, load_definition
 
     card = load_definition()
     declared = scenario_metrics()
-    rows = []
+    glance, sections = [], []
     for name in sorted(METRICS):
         m = METRICS[name]
         scored = name in card.metrics
-        kind = "internal" if m.internal else "self-reported" if m.self_reported else ""
-        rows.append(
-            (
-                code(name),
-                "↑ higher is better" if m.direction == "max" else "↓ lower is better",
-                f"[{_bound(m.range[0])}, {_bound(m.range[1])}]",
-                f"{card.weight(name):g}" if scored else "not scored",
-                f"{card.tolerance(name):g}" if scored else "",
-                "yes" if scored and card.holds(name) else "",
-                kind,
-                ", ".join(s for s, names in declared.items() if name in names) or "none",
-                m.definition,
-            )
+        better = "↑ higher" if m.direction == "max" else "↓ lower"
+        bounds = f"[{_bound(m.range[0])}, {_bound(m.range[1])}]"
+        weight = f"{card.weight(name):g}" if scored else "not scored"
+        glance.append((f"[`{name}`](#{name})", better, bounds, weight, m.definition))
+        if not scored:
+            scoring = "not in the default scorecard"
+        else:
+            held = "held by a promotion" if card.holds(name) else "traded by the objective"
+            scoring = f"weight {weight}, tolerance {card.tolerance(name):g}, {held}"
+        kind = (
+            "internal diagnostic"
+            if m.internal
+            else "self-reported (what an agent says of itself; never weighed)"
+            if m.self_reported
+            else "observable"
         )
-    metrics = table(
-        [
-            "Metric",
-            "Direction",
-            "Range",
-            "Weight",
-            "Tolerance",
-            "Held",
-            "Kind",
-            "Declared by",
-            "Definition",
-        ],
-        rows,
-    )
+        by = ", ".join(code(s) for s, names in declared.items() if name in names) or "none"
+        sections.append(
+            f"### `{name}`\n\n{html.escape(m.definition, quote=False)}\n\n"
+            f"- **Direction:** {better} is better ({m.direction})\n"
+            f"- **Range:** {bounds}\n- **Default scorecard:** {scoring}\n- **Kind:** {kind}\n"
+            f"- **Reads:** {', '.join(_read(t) for t in m.reads)}\n- **Declared by:** {by}\n"
+        )
     guards = table(
         ["Metric", "Limit", "Scenarios"],
         (
             (
-                code(g.metric) + (f" ({g.key})" if g.key != g.metric else ""),
+                f"[`{g.metric}`](#{g.metric})" + (f" ({g.key})" if g.key != g.metric else ""),
                 f"{g.op} {g.limit:g}",
                 ", ".join(g.scenarios) if g.scenarios else "every scenario",
             )
@@ -227,7 +228,7 @@ def metrics_page() -> str:
     )
     by_scenario = table(
         ["Scenario", "Metrics it declares"],
-        ((code(s), ", ".join(names)) for s, names in declared.items()),
+        ((code(s), ", ".join(f"[{n}](#{n})" for n in names)) for s, names in declared.items()),
     )
     return (
         f"{GENERATED}# Metrics\n\n"
@@ -235,10 +236,11 @@ def metrics_page() -> str:
         "tolerance and whether a promotion holds it, as the default scorecard "
         "(`scorecards/default.yaml`) sets them, and the built-in scenarios that declare it "
         "(`scenarios/library/*.yaml`, `metrics:`): a metric a scenario does not declare is "
-        "absent there. A weight of 0 is reported, not optimised. *internal*: a diagnostic; "
-        "*self-reported*: read from what an agent says about itself, never weighed.\n\n"
-        f"{metrics}\n## Guardrails\n\nHard limits on a metric's worst per-scenario mean "
+        "absent there. A weight of 0 is reported, not optimised.\n\n"
+        + table(["Metric", "Better", "Range", "Weight", "Definition"], glance)
+        + f"\n## Guardrails\n\nHard limits on a metric's worst per-scenario mean "
         f"(`scorecards/default.yaml`).\n\n{guards}\n## Metrics by scenario\n\n{by_scenario}"
+        "\n## Every metric\n\n" + "\n".join(sections)
     )
 
 
@@ -286,14 +288,16 @@ def policy_page() -> str:
                     code(p.name),
                     p.allowed(),
                     code(_value(p.default)),
-                    code(_value(baseline.get(p.name))) if p.name in baseline else "",
-                    code(_value(careful.get(p.name))) if p.name in careful else "",
+                    " / ".join(
+                        code(_value(shipped[p.name])) if p.name in shipped else "unset"
+                        for shipped in (baseline, careful)
+                    ),
                     f"{p.meaning}. {'; '.join(notes)}.",
                 )
             )
         sections.append(
             f"## {family}\n\n"
-            + table(["Parameter", "Allowed", "Default", "baseline", "careful", "Meaning"], rows)
+            + table(["Parameter", "Allowed", "Default", "baseline / careful", "Meaning"], rows)
         )
     return (
         f"{GENERATED}# Policy surface\n\n"

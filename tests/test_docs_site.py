@@ -15,6 +15,8 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import click
 import pytest
@@ -25,7 +27,8 @@ from .conftest import ROOT
 HOOKS = ROOT / "docs" / "hooks"
 
 
-def load_reference():  # type: ignore[no-untyped-def]
+def load_reference() -> ModuleType:
+    """docs/hooks/reference.py, which is no package's module: loaded from its file."""
     spec = importlib.util.spec_from_file_location("docs_reference", HOOKS / "reference.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -188,7 +191,8 @@ def test_every_exit_code_the_commands_use_is_named_and_on_the_page():
         assert f"| `{code}` | {name} |" in page
 
 
-def nav_pages(nav: list) -> list[str]:  # type: ignore[type-arg]
+def nav_pages(nav: list[Any]) -> list[str]:
+    """The pages a nav lists, sections flattened."""
     pages = []
     for item in nav:
         value = next(iter(item.values())) if isinstance(item, dict) else item

@@ -61,6 +61,7 @@ def _commands(
 
 
 def _default(param: click.Parameter, info: dict[str, Any]) -> str:
+    """The default as `--help` would say it (click's info dict: None when there is none)."""
     if param.required:
         return "required"
     default = info.get("default")
@@ -74,6 +75,7 @@ def _default(param: click.Parameter, info: dict[str, Any]) -> str:
 
 
 def _type(param: click.Parameter, info: dict[str, Any]) -> str:
+    """What the option takes: a flag, the choices, or the type with its range."""
     kind = param.type
     if getattr(param, "is_flag", False) and not getattr(param, "secondary_opts", None):
         return "flag"
@@ -100,8 +102,7 @@ def _type(param: click.Parameter, info: dict[str, Any]) -> str:
 def _option_name(param: click.Parameter, ctx: click.Context) -> str:
     if isinstance(param, click.Argument):
         return param.make_metavar(ctx)
-    names = " / ".join([*param.opts, *param.secondary_opts])
-    return names
+    return " / ".join([*param.opts, *param.secondary_opts])
 
 
 def command_markdown(ctx: click.Context, command: click.Command) -> str:
@@ -112,7 +113,7 @@ def command_markdown(ctx: click.Context, command: click.Command) -> str:
     usage = " ".join([path, *command.collect_usage_pieces(ctx)])
     out.append(f"```\n{usage}\n```\n")
     if command.help:
-        # click's `\b` marks a paragraph it must not rewrap: a literal block here
+        # click's `\b` line (do not rewrap the next paragraph) means nothing here: dropped
         text = click.unstyle(command.help).replace("\b\n", "")
         out.append(html.escape(inspect.cleandoc(text), quote=False) + "\n")
     rows = []

@@ -123,6 +123,12 @@ def test_every_whitelisted_parameter_appears_with_its_default_and_meaning(monkey
         row = next(line for line in page.splitlines() if line.startswith(f"| `{p.name}` |"))
         assert f"| `{reference._value(p.default)}` |" in row and p.meaning[:40] in row, p.name
     assert "| `memory.keep_source` | true or false | `true` | `false` / `true` |" in page
+    from scenarios.suite import SUITES, load_suite
+
+    for suite, path in SUITES.items():  # what a suite's search leaves alone (`unscored:`)
+        for name in load_suite(path).unscored:
+            row = next(line for line in page.splitlines() if line.startswith(f"| `{name}` |"))
+            assert f"not searched on the {suite} suite" in row, (suite, name)
 
     added = Param("brand.new_knob", "int", 3, "a knob just added", low=1, high=5)
     monkeypatch.setattr(whitelist, "WHITELIST", (*whitelist.WHITELIST, added))

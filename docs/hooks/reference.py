@@ -267,6 +267,9 @@ def policy_page() -> str:
     from policies.whitelist import WHITELIST
 
     baseline, careful = policy_file("baseline.yaml"), policy_file("careful.yaml")
+    from scenarios.suite import SUITES, load_suite
+
+    unscored = {name: load_suite(path).unscored for name, path in SUITES.items()}
     families: dict[str, list[Any]] = {}
     for p in WHITELIST:
         families.setdefault(p.family, []).append(p)
@@ -279,6 +282,11 @@ def policy_page() -> str:
                 notes.append(f"only while {p.requires} is on")
             roles = sorted(r.value for r in p.acts_for)
             notes.append("acts for " + " and ".join(roles))
+            left = [suite for suite, names in unscored.items() if p.name in names]
+            if left:  # suite.yaml `unscored:`: its agents read it, no metric of its moves
+                notes.append(
+                    f"not searched on the {' or '.join(left)} suite (nothing there scores it)"
+                )
             if p.fixes:
                 notes.append(
                     "meant to fix: "

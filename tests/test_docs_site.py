@@ -148,6 +148,8 @@ def test_every_trace_table_and_column_appears_with_the_schemas_comments():
                 assert f"| `{field.name}` | `{field.type}` |" in section, (name, field.name)
     assert "| `supersedes` | `string` | the tracked proposition this one replaces |" in page
     assert "The scenario's ground truth, written once per episode." in page
+    truth = page[page.index("## `truth`") : page.index("## `decision_points`")]
+    assert "[containment](metrics.md#containment)" in truth  # a metric that reads it
 
 
 def test_the_schemas_comments_are_read_above_a_table_and_beside_or_above_a_column():

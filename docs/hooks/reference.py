@@ -368,6 +368,7 @@ def schema_notes(source: str) -> tuple[dict[str, str], dict[tuple[str, str], str
 def traces_page() -> str:
     """Every trace table and its columns, from the Arrow schema and its comments."""
     from harness.engine import schema
+    from scorecards import METRICS
 
     source = Path(schema.__file__).read_text()
     about, notes = schema_notes(source)
@@ -389,8 +390,12 @@ def traces_page() -> str:
         if description:  # the schema's comment, as a sentence
             description = html.escape(description[0].upper() + description[1:], quote=False)
             description += " " if description.endswith(".") else ". "
+        readers = [
+            m for m in sorted(METRICS) if name in {t.split(":")[0] for t in METRICS[m].reads}
+        ]
+        read_by = ", ".join(f"[{m}](metrics.md#{m})" for m in readers) or "no metric"
         sections.append(
-            f"## `{name}`\n\n{description}{kind}\n\n"
+            f"## `{name}`\n\n{description}{kind} Read by: {read_by}.\n\n"
             + table(["Column", "Arrow type", "Note"], rows)
         )
     return (

@@ -17,7 +17,6 @@ from .dialogue import CompanionPersona, Dialogue
 from .persona import Persona
 from .room import Project, RoomKnowledge
 
-
 # plan priorities (an errand's, a gathering predicate's) run from 0, the default, to this
 PRIORITY_MAX = 100
 

@@ -1,0 +1,131 @@
+"""A truth with successive values (a price that changes): the language, its validation, and
+what the scorecard makes of it."""
+
+from __future__ import annotations
+
+import pytest
+
+from policies import InputError
+from scenarios import load_scenario
+
+PRICE = """\
+name: price_rise
+description: the price of bread goes up twice; ana hears each price, bo only the first
+duration: 72h
+world:
+  places:
+    - {id: home}
+    - {id: bakery}
+  roads:
+    - {a: home, b: bakery, minutes: 5}
+agents:
+  - {id: ana, home: home}
+  - {id: bo, home: home}
+  - {id: cy, home: home}
+events:
+  - {id: old_price, at: day 1 09:00, kind: notice, proposition: price, value: "3", seen_by: [ana, bo]}
+  - {id: rise, at: day 2 09:00, kind: notice, proposition: price, value: "4", seen_by: [ana]}
+  - {id: rise_again, at: day 3 09:00, kind: notice, proposition: price, value: "5", seen_by: [ana]}
+truth:
+  - proposition: price
+    subject: bread
+    predicate: costs
+    object: coins
+    values: [{value: "3"}, {value: "4", from: "day 2 08:00"}, {value: "5", from: "day 3 08:00"}]
+census: [day 1 12:00, day 3 12:00]
+probes:
+  - {id: ana_now, at: day 3 10:00, agent: ana, proposition: price}
+  - {id: ana_before, at: day 3 10:00, agent: ana, proposition: price, asks: replaced}
+  - {id: bo_now, at: day 3 10:00, agent: bo, proposition: price}
+metrics: [reach, supersession, probe_recall]
+"""
+
+
+def load_text(tmp_path, text: str):
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    return load_scenario(path)
+
+
+def error_of(tmp_path, text: str) -> str:
+    with pytest.raises(InputError) as info:
+        load_text(tmp_path, text)
+    return str(info.value)
+
+
+def test_successive_values_load_with_the_moment_each_holds(tmp_path):
+    s = load_text(tmp_path, PRICE)
+    (price,) = s.truth
+    assert [(v.value, v.from_) for v in price.timeline] == [
+        ("3", None),
+        ("4", 24 * 60 + 8 * 60),
+        ("5", 2 * 24 * 60 + 8 * 60),
+    ]
+    assert price.value is None
+    assert [p.asks for p in s.probes] == ["current", "replaced", "current"]
+
+
+VALUES = 'values: [{value: "3"}, {value: "4", from: "day 2 08:00"}, {value: "5", from: "day 3 08:00"}]'
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            VALUES,
+            'value: "3"\n    ' + VALUES,
+            ["s.yaml:19", "truth[0]", "either value (true throughout) or values"],
+        ),
+        (VALUES, "modality: certain", ["truth[0]", "a value, or values that hold one after"]),
+        (
+            'value: "5", seen_by: [ana]',
+            'value: "6", seen_by: [ana]',
+            ["s.yaml:17", "events[2].value", "one of the values of 'price' ('3', '4', '5'); got '6'"],
+        ),
+        (
+            '{value: "5", from: "day 3 08:00"}',
+            '{value: "5", from: "day 1 08:00"}',
+            ["truth[0].values[2].from", "a moment after the previous value's ('day 2 08:00')"],
+        ),
+        (
+            '{value: "5", from: "day 3 08:00"}',
+            '{value: "5", from: "day 9 08:00"}',
+            ["truth[0].values[2].from", "a moment within the scenario's duration"],
+        ),
+        (
+            '{value: "5", from: "day 3 08:00"}',
+            '{value: "5"}',
+            ["truth[0].values[2]", "the moment this value starts to hold"],
+        ),
+        (
+            '{value: "5", from: "day 3 08:00"}',
+            '{value: "3", from: "day 3 08:00"}',
+            ["truth[0].values[2].value", "each value once; '3' appears earlier"],
+        ),
+        (
+            "object: coins\n",
+            "object: coins\n    valid_to: day 2 00:00\n",
+            ["truth[0].valid_to", "no validity on a truth with successive values"],
+        ),
+        (
+            "{id: ana_before, at: day 3 10:00,",
+            "{id: ana_before, at: day 1 10:00,",
+            ["s.yaml:27", "probes[1].at", "after the first value of 'price' was replaced"],
+        ),
+        (VALUES, "values: []", ["truth[0].values", "at least 1 item"]),
+    ],
+)
+def test_a_misused_values_truth_is_refused_where_it_is_written(tmp_path, old, new, expected):
+    assert old in PRICE
+    message = error_of(tmp_path, PRICE.replace(old, new, 1))
+    for part in expected:
+        assert part in message, message
+
+
+def test_asking_what_was_replaced_needs_successive_values(tmp_path):
+    one = PRICE.replace(VALUES, 'value: "3"').replace('value: "4"', 'value: "3"')
+    one = one.replace('value: "5"', 'value: "3"')
+    message = error_of(tmp_path, one)
+    assert "probes[1].asks" in message and "'price' has one value (ask current)" in message, (
+        message
+    )

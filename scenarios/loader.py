@@ -173,12 +173,14 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
             yield from agent(who, ("events", i, "audience", j))
         told = truths.get(e.proposition or "")
         if told is not None and told.values is not None and e.value is not None:
-            known = [v.value for v in told.values]
-            if e.value not in known:
+            allowed = [v.value for v in told.values]
+            if e.value not in allowed:
                 yield (
                     ("events", i, "value"),
-                    f"one of the values of {told.proposition!r} ({', '.join(map(repr, known))}); "
-                    f"got {e.value!r}",
+                    (
+                        f"one of the values of {told.proposition!r} ({', '.join(map(repr, allowed))}); "
+                        f"got {e.value!r}"
+                    ),
                 )
     for i, t in enumerate(s.truth):
         yield from _values_problems(s, t, ("truth", i))
@@ -255,14 +257,18 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
             if len(timeline) < 2:
                 yield (
                     ("probes", i, "asks"),
-                    f"a truth with successive values to ask what was replaced; "
-                    f"{asked.proposition!r} has one value (ask current)",
+                    (
+                        f"a truth with successive values to ask what was replaced; "
+                        f"{asked.proposition!r} has one value (ask current)"
+                    ),
                 )
             elif (second := timeline[1].from_) is not None and probe.at < second:
                 yield (
                     ("probes", i, "at"),
-                    f"a moment after the first value of {asked.proposition!r} was replaced "
-                    f"(at or after {format_moment(second)!r}) to ask what was replaced",
+                    (
+                        f"a moment after the first value of {asked.proposition!r} was replaced "
+                        f"(at or after {format_moment(second)!r}) to ask what was replaced"
+                    ),
                 )
 
 
@@ -275,8 +281,10 @@ def _values_problems(s: Scenario, t: Truth, where: Location) -> Iterator[semanti
         if getattr(t, field) is not None:
             yield (
                 (*where, field),
-                "no validity on a truth with successive values (each value's `from` says "
-                "when it holds)",
+                (
+                    "no validity on a truth with successive values (each value's `from` says "
+                    "when it holds)"
+                ),
             )
     seen: set[str] = set()
     last: int | None = None
@@ -287,7 +295,7 @@ def _values_problems(s: Scenario, t: Truth, where: Location) -> Iterator[semanti
         seen.add(v.value)
         if v.from_ is None:
             if j > 0:
-                yield here, "the moment this value starts to hold (from: \"day 2 08:00\")"
+                yield here, 'the moment this value starts to hold (from: "day 2 08:00")'
             continue
         if not s.start <= v.from_ <= s.end:
             yield (
@@ -297,7 +305,9 @@ def _values_problems(s: Scenario, t: Truth, where: Location) -> Iterator[semanti
         if last is not None and v.from_ <= last:
             yield (
                 (*here, "from"),
-                f"a moment after the previous value's ({format_moment(last)!r}): values are "
-                "listed in the order they hold",
+                (
+                    f"a moment after the previous value's ({format_moment(last)!r}): values are "
+                    "listed in the order they hold"
+                ),
             )
         last = v.from_

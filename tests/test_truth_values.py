@@ -65,7 +65,9 @@ def test_successive_values_load_with_the_moment_each_holds(tmp_path):
     assert [p.asks for p in s.probes] == ["current", "replaced", "current"]
 
 
-VALUES = 'values: [{value: "3"}, {value: "4", from: "day 2 08:00"}, {value: "5", from: "day 3 08:00"}]'
+VALUES = (
+    'values: [{value: "3"}, {value: "4", from: "day 2 08:00"}, {value: "5", from: "day 3 08:00"}]'
+)
 
 
 @pytest.mark.parametrize(
@@ -80,7 +82,11 @@ VALUES = 'values: [{value: "3"}, {value: "4", from: "day 2 08:00"}, {value: "5",
         (
             'value: "5", seen_by: [ana]',
             'value: "6", seen_by: [ana]',
-            ["s.yaml:17", "events[2].value", "one of the values of 'price' ('3', '4', '5'); got '6'"],
+            [
+                "s.yaml:17",
+                "events[2].value",
+                "one of the values of 'price' ('3', '4', '5'); got '6'",
+            ],
         ),
         (
             '{value: "5", from: "day 3 08:00"}',
@@ -126,6 +132,4 @@ def test_asking_what_was_replaced_needs_successive_values(tmp_path):
     one = PRICE.replace(VALUES, 'value: "3"').replace('value: "4"', 'value: "3"')
     one = one.replace('value: "5"', 'value: "3"')
     message = error_of(tmp_path, one)
-    assert "probes[1].asks" in message and "'price' has one value (ask current)" in message, (
-        message
-    )
+    assert "probes[1].asks" in message and "'price' has one value (ask current)" in message, message

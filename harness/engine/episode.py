@@ -99,6 +99,7 @@ class Episode:
                 t.object,
                 phrase=vocabulary[t.predicate].phrase if t.predicate in vocabulary else None,
                 sense=vocabulary[t.predicate].sense if t.predicate in vocabulary else None,
+                changes=t.values is not None,
             )
             for t in scenario.truth
         }
@@ -231,7 +232,8 @@ class Episode:
             ask = self.happenings.probe
             for _, kind, item in self._due_items(1, now):
                 if kind == "probe":
-                    ask(item.agent, item.proposition, item.id, "probe", now)
+                    kind = "probe" if item.asks == "current" else "probe_replaced"
+                    ask(item.agent, item.proposition, item.id, kind, now)
                 elif kind == "census":
                     census = f"census@{self.rec.tick(now)}"
                     for name in self.agents:

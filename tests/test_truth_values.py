@@ -133,3 +133,65 @@ def test_asking_what_was_replaced_needs_successive_values(tmp_path):
     one = one.replace('value: "5"', 'value: "3"')
     message = error_of(tmp_path, one)
     assert "probes[1].asks" in message and "'price' has one value (ask current)" in message, message
+
+
+def run(tmp_path, kind: str, text: str = PRICE) -> dict:
+    from harness import Episode
+    from harness.agents import AGENT_KINDS
+    from policies import load_policy
+
+    from .conftest import ROOT
+
+    policy = load_policy(ROOT / "policies" / "careful.yaml")
+    traces = Episode(load_text(tmp_path, text), policy, 0, AGENT_KINDS[kind]).run()
+    return {name: table.to_pandas() for name, table in traces.items()}
+
+
+def test_the_truth_table_holds_each_value_from_its_moment_to_the_next():
+    from harness.engine import ground_truth
+    from harness.engine.recorder import Recorder
+
+    s = load_scenario_text(PRICE)
+    rec = Recorder(s.name, 0, s.start, 10)  # ten-minute ticks: 08:00 falls on a tick
+    ground_truth.write(rec, s.model_copy(update={"tick_minutes": 10}))
+    rows = rec.tables()["truth"].to_pylist()
+    assert [(r["value"], r["valid_from"], r["valid_to"]) for r in rows] == [
+        ("3", None, 192),
+        ("4", 192, 336),
+        ("5", 336, None),
+    ]
+
+
+def load_scenario_text(text: str):
+    import yaml
+
+    from scenarios import Scenario
+
+    return Scenario.model_validate(yaml.safe_load(text))
+
+
+def test_the_reference_agent_believes_the_latest_value_and_keeps_the_one_it_replaced(tmp_path):
+    traces = run(tmp_path, "reference")
+    answers = traces["probes"].set_index("probe_id")["answer_value"]
+    assert answers["ana_now"] == "5"  # told 3, 4, 5 in order
+    assert answers["ana_before"] == "4"  # what 5 replaced
+    assert answers["bo_now"] == "3"  # told only the first price
+    kinds = traces["probes"].set_index("probe_id")["kind"]
+    assert kinds["ana_before"] == "probe_replaced" and kinds["ana_now"] == "probe"
+
+
+def test_old_news_of_a_replaced_value_does_not_bring_it_back(tmp_path):
+    # bo tells ana the first price after ana has heard the second: ana keeps the second
+    late = PRICE.replace(
+        "truth:\n",
+        "  - {id: stale, at: day 3 09:30, kind: tell, speaker: bo, proposition: price, "
+        'value: "3", seen_by: [ana]}\ntruth:\n',
+    )
+    assert "stale" in late
+    answers = run(tmp_path, "reference", late)["probes"].set_index("probe_id")["answer_value"]
+    assert (answers["ana_now"], answers["ana_before"]) == ("5", "4")
+
+
+def test_the_simple_agent_runs_a_values_truth(tmp_path):
+    traces = run(tmp_path, "simple")
+    assert set(traces["probes"]["probe_id"]) >= {"ana_now", "ana_before", "bo_now"}

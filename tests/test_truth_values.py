@@ -12,6 +12,7 @@ PRICE = """\
 name: price_rise
 description: the price of bread goes up twice; ana hears each price, bo only the first
 duration: 72h
+encounter_chance: 0.0
 world:
   places:
     - {id: home}
@@ -76,14 +77,14 @@ VALUES = (
         (
             VALUES,
             'value: "3"\n    ' + VALUES,
-            ["s.yaml:19", "truth[0]", "either value (true throughout) or values"],
+            ["s.yaml:20", "truth[0]", "either value (true throughout) or values"],
         ),
         (VALUES, "modality: certain", ["truth[0]", "a value, or values that hold one after"]),
         (
             'value: "5", seen_by: [ana]',
             'value: "6", seen_by: [ana]',
             [
-                "s.yaml:17",
+                "s.yaml:18",
                 "events[2].value",
                 "one of the values of 'price' ('3', '4', '5'); got '6'",
             ],
@@ -116,7 +117,7 @@ VALUES = (
         (
             "{id: ana_before, at: day 3 10:00,",
             "{id: ana_before, at: day 1 10:00,",
-            ["s.yaml:27", "probes[1].at", "after the first value of 'price' was replaced"],
+            ["s.yaml:28", "probes[1].at", "after the first value of 'price' was replaced"],
         ),
         (VALUES, "values: []", ["truth[0].values", "at least 1 item"]),
     ],
@@ -190,6 +191,18 @@ def test_old_news_of_a_replaced_value_does_not_bring_it_back(tmp_path):
     assert "stale" in late
     answers = run(tmp_path, "reference", late)["probes"].set_index("probe_id")["answer_value"]
     assert (answers["ana_now"], answers["ana_before"]) == ("5", "4")
+
+
+def test_the_reference_agent_tells_a_new_value_to_those_it_told_the_old_one(tmp_path):
+    chatty = PRICE.replace("encounter_chance: 0.0", "encounter_chance: 0.3")
+    traces = run(tmp_path, "reference", chatty)
+    said = traces["utterances"]
+    by_ana = said[said["speaker"].eq("ana") & ~said["scripted"].astype(bool)]
+    told_bo = list(by_ana.loc[by_ana["listener"].eq("bo"), "value"].drop_duplicates())
+    assert told_bo[0] == "3" and len(told_bo) > 1  # the old price first, then news of a new one
+    census = traces["probes"]
+    last = census[census["kind"].eq("census") & census["agent"].eq("bo")].iloc[-1]
+    assert last["answer_value"] != "3"
 
 
 def test_the_simple_agent_runs_a_values_truth(tmp_path):

@@ -94,7 +94,8 @@ def fold(
     assert exp.is_evidence and exp.value is not None
     cap = float(policy["belief.second_hand_cap"])
     key = None if exp.first_hand else source_key(exp, policy)
-    if old is not None and key is not None and key in old.sources:
+    news = meaning.changes and old is not None and old.value != exp.value  # it changed
+    if old is not None and key is not None and key in old.sources and not news:
         return None  # the same source again is not new evidence
     if exp.first_hand:  # seeing is believing; hearing a rumor first-hand is still a rumor
         modality = exp.modality or "certain"

@@ -208,3 +208,38 @@ def test_the_reference_agent_tells_a_new_value_to_those_it_told_the_old_one(tmp_
 def test_the_simple_agent_runs_a_values_truth(tmp_path):
     traces = run(tmp_path, "simple")
     assert set(traces["probes"]["probe_id"]) >= {"ana_now", "ana_before", "bo_now"}
+
+
+def test_a_changing_quantity_folds_the_latest_value_even_from_the_same_informant():
+    from harness.agents.reference.model.beliefs import fold
+    from harness.agents.reference.model.memory import Experience
+    from harness.engine.contract import Meaning
+    from policies import load_policy
+
+    from .conftest import ROOT
+
+    policy = load_policy(ROOT / "policies" / "careful.yaml")
+    price = Meaning("price", "bread", "costs", "coins", changes=True)
+
+    def told(i: int, value: str) -> Experience:
+        return Experience(
+            i,
+            "cy",
+            10 * i,
+            i,
+            "told",
+            "bread",
+            0.5,
+            proposition="price",
+            value=value,
+            modality="certain",
+            told_by="bo",
+        )
+
+    three = fold(None, told(1, "3"), price, 0.9, policy)
+    assert three is not None
+    four = fold(three, told(2, "4"), price, 0.9, policy)  # bo again, with news
+    assert four is not None and (four.value, four.replaced) == ("4", ("3",))
+    assert fold(four, told(3, "3"), price, 0.9, policy) is None  # old news
+    fixed = Meaning("price", "bread", "costs", "coins")  # the same words, a fact
+    assert fold(three, told(2, "4"), fixed, 0.9, policy) is None  # bo again: no new evidence

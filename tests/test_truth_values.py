@@ -243,3 +243,27 @@ def test_a_changing_quantity_folds_the_latest_value_even_from_the_same_informant
     assert fold(four, told(3, "3"), price, 0.9, policy) is None  # old news
     fixed = Meaning("price", "bread", "costs", "coins")  # the same words, a fact
     assert fold(three, told(2, "4"), fixed, 0.9, policy) is None  # bo again: no new evidence
+
+
+def test_a_values_truth_crosses_the_agent_boundary_unchanged(tmp_path, monkeypatch):
+    # Meaning.changes and Answer.replaced are contract records' fields: an isolated agent
+    # gets and gives them as one in the episode's process does
+    from harness import Episode
+    from harness.agents import AGENT_KINDS
+    from harness.engine import boundary
+    from policies import load_policy
+
+    from .conftest import ROOT
+
+    policy = load_policy(ROOT / "policies" / "careful.yaml")
+    scenario = load_text(tmp_path, PRICE.replace("encounter_chance: 0.0", "encounter_chance: 0.3"))
+    agent = AGENT_KINDS["reference"]
+    assert isinstance(agent, str)
+    monkeypatch.setenv(boundary.VARIABLE, "none")
+    inside = Episode(scenario, policy, 0, agent).run()
+    monkeypatch.setenv(boundary.VARIABLE, "process")
+    with Episode(scenario, policy, 0, agent) as episode:
+        assert all(isinstance(a, boundary.RemoteAgent) for a in episode.agents.values())
+        apart = episode.run()
+    assert inside["probes"].equals(apart["probes"])
+    assert "probe_replaced" in apart["probes"].column("kind").to_pylist()

@@ -25,7 +25,14 @@ from .conftest import ROOT
 DAY = 24 * 60
 AGENTS = ("ana", "bo", "cy")  # ana perceives every value as it comes; the others hear gossip
 CAREFUL = load_policy(ROOT / "policies" / "careful.yaml")
-METRIC_NAMES = ["reach", "supersession", "probe_recall", "false_certainty_rate", "provenance"]
+METRIC_NAMES = [
+    "reach",
+    "supersession",
+    "probe_recall",
+    "probe_hallucination",
+    "false_certainty_rate",
+    "provenance",
+]
 
 
 def moment(minute: int) -> str:

@@ -122,3 +122,9 @@ def test_a_truth_table_holding_a_proposition_twice_at_once_is_refused():
     ep["truth"] = frame("truth", [fact("price", "3"), fact("price", "4")])
     with pytest.raises(ValueError, match="twice without successive first ticks"):
         METRICS["reach"].fn(ep)
+
+
+def test_a_replaced_value_named_without_hearing_it_is_a_hallucination():
+    exposures = [told("bo", "3", 50), told("bo", "5", 210)]
+    answers = [asked("bo", "4", kind="probe_replaced"), asked("bo", "3", kind="probe_replaced")]
+    assert score("probe_hallucination", answers, exposures) == pytest.approx(1 / 2)

@@ -9,7 +9,8 @@ from villagelab.yamlsource import InputError, Location, YamlSource, listing
 
 from . import checks as semantic
 from .checks import DEFAULT, Bounds
-from .model import Scenario
+from .clock import format_moment
+from .model import Scenario, Truth
 
 LIBRARY = Path(__file__).with_name("library")
 
@@ -61,6 +62,7 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
     places = [p.id for p in s.world.places]
     agents = [a.id for a in s.agents]
     props = [t.proposition for t in s.truth]
+    truths = {t.proposition: t for t in s.truth}
     where: Location  # paths of any length below
     for label, ids, where in (
         ("place", places, ("world", "places")),
@@ -169,7 +171,19 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
             yield ("events", i, "until"), "an end at or after the event's moment (at)"
         for j, who in enumerate(e.audience):
             yield from agent(who, ("events", i, "audience", j))
+        told = truths.get(e.proposition or "")
+        if told is not None and told.values is not None and e.value is not None:
+            allowed = [v.value for v in told.values]
+            if e.value not in allowed:
+                yield (
+                    ("events", i, "value"),
+                    (
+                        f"one of the values of {told.proposition!r} ({', '.join(map(repr, allowed))}); "
+                        f"got {e.value!r}"
+                    ),
+                )
     for i, t in enumerate(s.truth):
+        yield from _values_problems(s, t, ("truth", i))
         if t.origin is not None:
             yield from agent(t.origin, ("truth", i, "origin"))
         if t.supersedes is not None:
@@ -237,3 +251,63 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
         yield from agent(probe.agent, ("probes", i, "agent"))
         yield from prop(probe.proposition, ("probes", i, "proposition"))
         yield from moment(probe.at, ("probes", i, "at"))
+        asked = truths.get(probe.proposition)
+        if probe.asks == "replaced" and asked is not None:
+            timeline = asked.timeline
+            if len(timeline) < 2:
+                yield (
+                    ("probes", i, "asks"),
+                    (
+                        f"a truth with successive values to ask what was replaced; "
+                        f"{asked.proposition!r} has one value (ask current)"
+                    ),
+                )
+            elif (second := timeline[1].from_) is not None and probe.at < second:
+                yield (
+                    ("probes", i, "at"),
+                    (
+                        f"a moment after the first value of {asked.proposition!r} was replaced "
+                        f"(at or after {format_moment(second)!r}) to ask what was replaced"
+                    ),
+                )
+
+
+def _values_problems(s: Scenario, t: Truth, where: Location) -> Iterator[semantic.Problem]:
+    """Successive values start within the run, in order, each once; the values' `from` say
+    when each holds, so a values truth has no validity of its own."""
+    if t.values is None:
+        return
+    for field in ("valid_from", "valid_to"):
+        if getattr(t, field) is not None:
+            yield (
+                (*where, field),
+                (
+                    "no validity on a truth with successive values (each value's `from` says "
+                    "when it holds)"
+                ),
+            )
+    seen: set[str] = set()
+    last: int | None = None
+    for j, v in enumerate(t.values):
+        here = (*where, "values", j)
+        if v.value in seen:
+            yield (*here, "value"), f"each value once; {v.value!r} appears earlier"
+        seen.add(v.value)
+        if v.from_ is None:
+            if j > 0:
+                yield here, 'the moment this value starts to hold (from: "day 2 08:00")'
+            continue
+        if not s.start <= v.from_ <= s.end:
+            yield (
+                (*here, "from"),
+                "a moment within the scenario's duration (from its start to its end)",
+            )
+        if last is not None and v.from_ <= last:
+            yield (
+                (*here, "from"),
+                (
+                    f"a moment after the previous value's ({format_moment(last)!r}): values are "
+                    "listed in the order they hold"
+                ),
+            )
+        last = v.from_

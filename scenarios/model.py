@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from villagelab import phrases
 
@@ -145,14 +145,26 @@ class PlayerRequest(Frozen):
     about: Id | None = None
 
 
+class TruthValue(Frozen):
+    """One of a proposition's successive values (a price of 4), and the moment it starts to
+    hold; it holds until the next value's `from`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    value: str
+    from_: Moment | None = Field(None, alias="from")  # None: from the scenario's start
+
+
 class Truth(Frozen):
-    """A tracked proposition: what is true, where it starts and who should or may know it."""
+    """A tracked proposition: what is true, where it starts and who should or may know it.
+    `value` is true throughout; `values` are true one after another (a price that changes)."""
 
     proposition: Id
     subject: str
     predicate: str
     object: str
-    value: str
+    value: str | None = None
+    values: tuple[TruthValue, ...] | None = Field(None, min_length=1)
     modality: Modality = "certain"
     origin: Id | None = None  # None: nobody in the scenario (an unsigned message)
     private: bool = False
@@ -160,6 +172,24 @@ class Truth(Frozen):
     valid_from: Moment | None = None
     valid_to: Moment | None = None
     supersedes: Id | None = None  # the older tracked proposition this one replaces
+
+    @model_validator(mode="after")
+    def _one_way_to_say_the_value(self) -> Truth:
+        if (self.value is None) == (self.values is None):
+            raise ValueError(
+                "either value (true throughout) or values (true one after another), not both"
+                if self.value is not None
+                else "a value, or values that hold one after another"
+            )
+        return self
+
+    @property
+    def timeline(self) -> tuple[TruthValue, ...]:
+        """The successive values; a truth with one `value` has a timeline of one."""
+        if self.values is not None:
+            return self.values
+        assert self.value is not None  # the validator saw to it
+        return (TruthValue(value=self.value),)
 
 
 class DecisionPoint(Frozen):
@@ -177,6 +207,9 @@ class Probe(Frozen):
     at: Moment
     agent: Id
     proposition: Id
+    # current: what the proposition's value is now; replaced: which value the current one
+    # replaced (a truth with successive values)
+    asks: Literal["current", "replaced"] = "current"
 
 
 # the scorecard's registered metrics (scenarios sit below scorecards, so the names are listed

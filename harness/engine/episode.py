@@ -101,6 +101,7 @@ class Episode:
                 phrase=vocabulary[t.predicate].phrase if t.predicate in vocabulary else None,
                 sense=vocabulary[t.predicate].sense if t.predicate in vocabulary else None,
                 priority=_priority(vocabulary.get(t.predicate)),
+                changes=t.values is not None,
             )
             for t in scenario.truth
         }
@@ -233,7 +234,8 @@ class Episode:
             ask = self.happenings.probe
             for _, kind, item in self._due_items(1, now):
                 if kind == "probe":
-                    ask(item.agent, item.proposition, item.id, "probe", now)
+                    kind = "probe" if item.asks == "current" else "probe_replaced"
+                    ask(item.agent, item.proposition, item.id, kind, now)
                 elif kind == "census":
                     census = f"census@{self.rec.tick(now)}"
                     for name in self.agents:

@@ -1,5 +1,5 @@
 """The scenario's ground truth as trace rows, written once when an episode starts: its tracked
-propositions (`truth`) and its decision points with the ticks each is open (`decision_points`).
+propositions (`truth`: one row each, or one per value for successive values) and its decision points with the ticks each is open (`decision_points`).
 What the scorecard judges by; never shown to an agent."""
 
 from __future__ import annotations
@@ -28,17 +28,42 @@ def write(rec: Recorder, s: Scenario) -> None:
             right=list(dp.right),
         )
     for t in s.truth:
-        rec.add(
-            "truth",
-            s.start,
-            0,
-            proposition=t.proposition,
-            value=t.value,
-            modality=t.modality,
-            origin=t.origin,
-            private=t.private,
-            audience=list(s.audience(t)),
-            valid_from=None if t.valid_from is None else rec.tick(t.valid_from),
-            valid_to=None if t.valid_to is None else rec.tick(t.valid_to),
-            supersedes=t.supersedes,
-        )
+        if t.values is None:
+            rec.add(
+                "truth",
+                s.start,
+                0,
+                proposition=t.proposition,
+                value=t.value,
+                modality=t.modality,
+                origin=t.origin,
+                private=t.private,
+                audience=list(s.audience(t)),
+                valid_from=None if t.valid_from is None else rec.tick(t.valid_from),
+                valid_to=None if t.valid_to is None else rec.tick(t.valid_to),
+                supersedes=t.supersedes,
+            )
+            continue
+        # successive values: one row each, holding from its `from` to the next one's (the
+        # scorecard judges an answer by the row that holds at its tick)
+        ends = [v.from_ for v in t.values[1:]] + [None]
+        for v, end in zip(t.values, ends, strict=True):
+            rec.add(
+                "truth",
+                s.start,
+                0,
+                proposition=t.proposition,
+                value=v.value,
+                modality=t.modality,
+                origin=t.origin,
+                private=t.private,
+                audience=list(s.audience(t)),
+                valid_from=None if v.from_ is None else _first_tick(rec, s, v.from_),
+                valid_to=None if end is None else _first_tick(rec, s, end),
+                supersedes=t.supersedes,
+            )
+
+
+def _first_tick(rec: Recorder, s: Scenario, minute: int) -> int:
+    """The first tick at or after `minute`: when a value starting then first holds."""
+    return rec.tick(minute + s.tick_minutes - 1)

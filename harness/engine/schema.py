@@ -278,6 +278,7 @@ TABLES: dict[str, pa.Schema] = {
     "probes": _schema(
         pa.field("agent", pa.string()),
         pa.field("probe_id", pa.string()),
+        # probe / census: the value now; probe_replaced: the value the current one replaced
         pa.field("kind", pa.string()),
         pa.field("proposition", pa.string()),
         pa.field("answer_value", pa.string()),

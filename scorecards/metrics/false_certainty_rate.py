@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._census_rows import Truth, first_hand_value_rows, tracked_rows
-from ._rows import columns, eq, ne, require
+from ._rows import columns, eq, require
 from ._tables import CERTAIN, UTTERANCES
 
 
@@ -33,8 +33,10 @@ def false_certainty_rate(episode: Episode) -> float | None:
     def hardened(i: int, t: Truth) -> bool:
         if not eq(modalities[i], CERTAIN):
             return False
-        if values[i] is not None and ne(values[i], t.value):
-            return True  # the value is false
+        # the value is false (a value that changes: none it has held by then; saying an old
+        # one is out of date, which supersession scores)
+        if values[i] is not None and values[i] not in t.held_by(int(ticks[i])):
+            return True
         if t.modality is None or eq(t.modality, CERTAIN):
             return False
         saw = seen.get((speakers[i], t.proposition, values[i]))

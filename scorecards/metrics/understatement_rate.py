@@ -35,10 +35,12 @@ def understatement_rate(episode: Episode) -> float | None:
     statements = [
         _understated(modalities[i], saw.get((speakers[i], p, values[i])), int(ticks[i]))
         for i, p in enumerate(props)
-        if not scripted[i] and p in truth and eq(values[i], truth[p].value)
+        if not scripted[i] and p in truth and eq(values[i], truth[p].value_at(int(ticks[i])))
     ]
     statements += [
-        _understated(k.answer_modality, saw.get((k.agent, k.proposition, t.value)), k.tick)
+        _understated(
+            k.answer_modality, saw.get((k.agent, k.proposition, t.value_at(k.tick))), k.tick
+        )
         for k in census_knowers_rows(episode)
         if (t := truth.get(k.proposition)) is not None
     ]

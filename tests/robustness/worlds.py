@@ -1,7 +1,8 @@
 """Valid scenarios with random structure (issue 29): villages of a few agents, places on a
 connected road graph, supersession chains of any length announced by signs and word of mouth,
-rumors true and false, private facts, player requests, decision points and probes, and errands
-and a party with plan priorities (the party at an hour some errand is due).
+a price with successive values (probed for the current one or the one it replaced), rumors true
+and false, private facts, player requests, decision points and probes, and errands and a party
+with plan priorities (the party at an hour some errand is due).
 
 Every case is valid by construction (the loader's own checks are run on it, and a case they
 refuse is a bug of this generator, reported as such); what is tested is that no built-in agent
@@ -357,6 +358,41 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
                 }
             )
 
+    # a price that changes: successive values, told by the same means as any news (drawn
+    # last, so that the cases drawn before it stay as they were)
+    prices = draw(st.integers(0, 4))
+    if prices:
+        starts = sorted(
+            draw(st.sets(st.integers(60, end - 60), min_size=prices - 1, max_size=prices - 1))
+        )
+        froms = [0, *starts]
+        values = [str(draw(st.integers(1, 9)) + 10 * i) for i in range(prices)]  # distinct
+        truth.append(
+            {
+                "proposition": "bread_price",
+                "subject": "bread",
+                "predicate": "costs",
+                "object": "coins",
+                "values": [
+                    {"value": v, **({"from": moment(t)} if i else {})}
+                    for i, (v, t) in enumerate(zip(values, froms, strict=True))
+                ],
+                "origin": draw(st.sampled_from([None, *agents])),
+            }
+        )
+        for v, t in zip(values, froms, strict=True):
+            spread("bread_price", v, t)
+        if prices > 1 and draw(st.booleans()):
+            probes.append(
+                {
+                    "id": "p_price_replaced",
+                    "at": moment(draw(st.integers(starts[0], end))),
+                    "agent": draw(st.sampled_from(agents)),
+                    "proposition": "bread_price",
+                    "asks": "replaced",
+                }
+            )
+
     metrics = ["reach", "provenance", "fabrications", "isolation_violations"]
     if decisions:
         metrics += ["action_consistency", "stale_action_rate"]
@@ -366,7 +402,7 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
         metrics += ["probe_recall", "probe_hallucination"]
     if any(t.get("private") for t in truth):
         metrics.append("containment")
-    if chain:
+    if chain or prices > 1:
         metrics.append("supersession")
     data: dict[str, Any] = {
         "name": "generated",

@@ -145,6 +145,7 @@ class Beliefs:
         b = self.held.get(proposition)
         if b is None or b.status is BeliefStatus.FORGOTTEN:
             return Answer(None, None, None)
+        replaced = b.replaced[-1] if b.replaced else None  # what the value now replaced
         if b.first_hand:
-            return Answer(b.value, Modality(b.modality), "self", "self", b.superseded_by)
-        return Answer(b.value, Modality(b.modality), b.told_by, b.origin, b.superseded_by)
+            return Answer(b.value, Modality(b.modality), "self", "self", b.superseded_by, replaced)
+        return Answer(b.value, Modality(b.modality), b.told_by, b.origin, b.superseded_by, replaced)

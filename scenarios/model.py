@@ -6,9 +6,10 @@ held as minutes. Everything here is frozen data; the harness builds worlds and a
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from villagelab import phrases
 
@@ -156,14 +157,62 @@ class Truth(Frozen):
     supersedes: Id | None = None  # the older tracked proposition this one replaces
 
 
+class Combine(StrEnum):
+    """How a decision point's condition joins its propositions (`DecisionPoint.when`)."""
+
+    ALL_OF = "all_of"  # every one holds
+    ANY_OF = "any_of"  # at least one holds
+
+
+class Condition(Frozen):
+    """Several tracked propositions that decide together: all of them hold, or any one does.
+    Exactly one of `all_of`, `any_of`; each names boolean propositions ("true"/"false")."""
+
+    all_of: tuple[Id, ...] | None = Field(None, min_length=2)
+    any_of: tuple[Id, ...] | None = Field(None, min_length=2)
+
+    @model_validator(mode="after")
+    def _one(self) -> Condition:
+        if (self.all_of is None) == (self.any_of is None):
+            raise ValueError("exactly one of all_of, any_of")
+        if len(set(self.operands)) != len(self.operands):
+            raise ValueError(f"each proposition once; {self.combine.value} names one twice")
+        return self
+
+    @property
+    def combine(self) -> Combine:
+        return Combine.ALL_OF if self.all_of is not None else Combine.ANY_OF
+
+    @property
+    def operands(self) -> tuple[str, ...]:
+        return self.all_of if self.all_of is not None else self.any_of or ()
+
+
 class DecisionPoint(Frozen):
-    """An action the tracked proposition makes right or wrong: `right` lists the in-line targets."""
+    """An action the tracked propositions make right or wrong: `right` lists the in-line
+    targets. One deciding `proposition`, or a `when` over several (exactly one of the two)."""
 
     id: Id
-    proposition: Id
+    proposition: Id | None = None
+    when: Condition | None = None
     action: Id
     day: int = Field(ge=1)
     right: tuple[Id, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _deciding(self) -> DecisionPoint:
+        if (self.proposition is None) == (self.when is None):
+            raise ValueError("exactly one of proposition, when (all_of or any_of)")
+        return self
+
+    @property
+    def deciding(self) -> tuple[str, ...]:
+        """The propositions it turns on: its one, or its condition's."""
+        return (self.proposition,) if self.proposition is not None else self.when_operands
+
+    @property
+    def when_operands(self) -> tuple[str, ...]:
+        return self.when.operands if self.when is not None else ()
 
 
 class Probe(Frozen):

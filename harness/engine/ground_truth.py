@@ -26,6 +26,8 @@ def write(rec: Recorder, s: Scenario) -> None:
             opens=rec.tick(opens),
             closes=rec.tick(closes),
             right=list(dp.right),
+            when=None if dp.when is None else dp.when.combine.value,
+            propositions=None if dp.when is None else list(dp.when.operands),
         )
     for t in s.truth:
         rec.add(

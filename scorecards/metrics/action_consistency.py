@@ -37,6 +37,6 @@ METRIC = register(
         "right anyway; not acting, or a lucky turn, is not in line",
         internal=False,
         fn=action_consistency,
-        reads=("actions", "decision_points", "exposures"),
+        reads=("actions", "decision_points", "exposures", "truth"),
     )
 )

@@ -151,6 +151,7 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
                 )
 
     # closures: a shop closed on a day, true (the world closes it) or a false rumor
+    closures: dict[int, list[tuple[str, str, bool]]] = {}  # day → (proposition, shop, closed)
     for shop in draw(st.lists(st.sampled_from(shops), unique=True)) if shops else []:
         predicates["closed_on"] = {"phrase": "closed on day {object}", "sense": "unusable"}
         day = draw(st.integers(1, days))
@@ -177,17 +178,21 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
                     "sets": {f"{shop}.open": False},
                 }
             )
-        others = [s for s in shops if s != shop] if value == "true" else [shop]
-        if others:
-            decisions.append(
-                {
-                    "id": f"d_{name}",
-                    "proposition": name,
-                    "action": "buy_bread",
-                    "day": day,
-                    "right": others,
-                }
-            )
+        closures.setdefault(day, []).append((name, shop, value == "true"))
+    # one decision point per day: several closures that day decide it together
+    for day, closed in sorted(closures.items()):
+        shut = {shop for _, shop, really in closed if really}
+        # a lone false rumor: the shop it names is right (the plan it would spoil is fine)
+        right = [s for s in shops if s not in shut] if shut else [closed[0][1]]
+        if not right:
+            continue
+        point: dict[str, Any] = {"action": "buy_bread", "day": day, "right": right}
+        if len(closed) == 1:
+            point |= {"id": f"d_{closed[0][0]}", "proposition": closed[0][0]}
+        else:
+            combine = draw(st.sampled_from(["all_of", "any_of"]))
+            point |= {"id": f"d_bread_day{day}", "when": {combine: [p for p, _, _ in closed]}}
+        decisions.append(point)
 
     # a supersession chain: the gathering's place moved again and again
     chain = draw(st.integers(0, 4))

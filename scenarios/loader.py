@@ -177,6 +177,9 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
         if t.audience != "all":
             for j, who in enumerate(t.audience):
                 yield from agent(who, ("truth", i, "audience", j))
+        for j, o in enumerate(t.origins or ()):
+            yield from agent(o.agent, ("truth", i, "origins", j, "agent"))
+            yield from moment(o.at, ("truth", i, "origins", j, "at"))
         yield from moment(t.valid_from, ("truth", i, "valid_from"))
         yield from moment(t.valid_to, ("truth", i, "valid_to"))
         if t.valid_from is not None and t.valid_to is not None and t.valid_to < t.valid_from:

@@ -140,8 +140,18 @@ class PlayerRequest(Frozen):
     about: Id | None = None
 
 
+class Origin(Frozen):
+    """One of several agents a tracked proposition starts with: how sure it is there, and from
+    when (the engine tells it then)."""
+
+    agent: Id
+    modality: Modality
+    at: Moment
+
+
 class Truth(Frozen):
-    """A tracked proposition: what is true, where it starts and who should or may know it."""
+    """A tracked proposition: what is true, where it starts and who should or may know it.
+    One `origin` (with `modality`), or several `origins` each with its own modality and time."""
 
     proposition: Id
     subject: str
@@ -155,6 +165,27 @@ class Truth(Frozen):
     valid_from: Moment | None = None
     valid_to: Moment | None = None
     supersedes: Id | None = None  # the older tracked proposition this one replaces
+    # independent witnesses, each told at its time (exclusive with `origin` and `modality`)
+    origins: tuple[Origin, ...] | None = Field(None, min_length=1)
+
+    @model_validator(mode="after")
+    def _one_way_to_start(self) -> Truth:
+        if self.origins is not None:
+            if self.origin is not None:
+                raise ValueError("one of origin, origins")
+            if "modality" in self.model_fields_set:
+                raise ValueError("with origins, each origin's modality (not the truth's)")
+            agents = [o.agent for o in self.origins]
+            if len(set(agents)) != len(agents):
+                raise ValueError(f"each agent once among origins; got {agents}")
+        return self
+
+    @property
+    def starts_with(self) -> tuple[str, ...]:
+        """Every agent it starts with: its origin, or its origins (none: an unsigned note)."""
+        if self.origins is not None:
+            return tuple(o.agent for o in self.origins)
+        return () if self.origin is None else (self.origin,)
 
 
 class Combine(StrEnum):

@@ -4,6 +4,8 @@ What the scorecard judges by; never shown to an agent."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from scenarios import MINUTES_PER_DAY, Scenario
 
 from .recorder import Recorder
@@ -36,11 +38,21 @@ def write(rec: Recorder, s: Scenario) -> None:
             0,
             proposition=t.proposition,
             value=t.value,
-            modality=t.modality,
+            modality=t.modality if t.origins is None else surest(o.modality for o in t.origins),
             origin=t.origin,
             private=t.private,
             audience=list(s.audience(t)),
             valid_from=None if t.valid_from is None else rec.tick(t.valid_from),
             valid_to=None if t.valid_to is None else rec.tick(t.valid_to),
             supersedes=t.supersedes,
+            origins=None if t.origins is None else [o.agent for o in t.origins],
+            origin_modalities=None if t.origins is None else [o.modality for o in t.origins],
+            origin_ticks=None if t.origins is None else [rec.tick(o.at) for o in t.origins],
         )
+
+
+SURENESS = ("rumor", "likely", "certain")  # modalities, least sure first
+
+
+def surest(modalities: Iterable[str]) -> str:
+    return max(modalities, key=SURENESS.index)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._base import Episode, derived
-from ._rows import columns, earliest, eq, ne, require
-from ._tables import ANSWERED, EXPOSURES, FIRST_HAND, TRUTH, UTTERANCES
+from ._rows import added_column, columns, earliest, eq, require
+from ._tables import ANSWERED, EXPOSURES, FIRST_HAND, SEVERAL_ORIGINS, TRUTH, UTTERANCES
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,14 @@ class Truth:
     audience: tuple[Any, ...]
     private: Any
     supersedes: Any
+    # every agent it starts with: its origin, or its several origins (each with the modality
+    # and the tick it was told, in step); empty for an unsigned note
+    origins: tuple[Any, ...] = ()
+    origin_modalities: tuple[Any, ...] = ()
+    origin_ticks: tuple[int, ...] = ()
+
+    def started_with(self, agent: Any) -> bool:
+        return any(eq(agent, o) for o in self.origins)
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,7 @@ class Knower:
     answer_modality: Any
     answer_origin: Any
     origin: Any
+    origins: tuple[Any, ...] = ()  # every agent the proposition starts with
 
 
 @dataclass(frozen=True)
@@ -75,9 +84,22 @@ def _tracked(episode: Episode) -> list[Truth]:
     )
     if len(set(props)) != len(props):
         raise ValueError("the truth table holds a proposition twice; expected one row each")
-    rows = zip(props, values, modalities, origins, audiences, private, supersedes)
+    several = [added_column(episode, "truth", field) for field in SEVERAL_ORIGINS]
+    rows = zip(props, values, modalities, origins, audiences, private, supersedes, *several)
     return [
-        Truth(p, v, m, o, tuple(a) if a is not None else (), x, s) for p, v, m, o, a, x, s in rows
+        Truth(
+            p,
+            v,
+            m,
+            o,
+            tuple(a) if a is not None else (),
+            x,
+            s,
+            tuple(agents) if agents is not None else (() if o is None else (o,)),
+            tuple(kinds) if kinds is not None else (() if o is None else (m,)),
+            tuple(int(t) for t in ticks) if ticks is not None else (),
+        )
+        for p, v, m, o, a, x, s, agents, kinds, ticks in rows
     ]
 
 
@@ -87,7 +109,7 @@ def audience_pairs(truth: list[Truth]) -> list[tuple[Any, Any]]:
         (t.proposition, agent): None
         for t in truth
         for agent in t.audience
-        if agent is not None and ne(agent, t.origin)
+        if agent is not None and not t.started_with(agent)
     }
     return list(pairs)
 
@@ -121,10 +143,10 @@ def _knowers(episode: Episode) -> list[Knower]:
         if (
             t is not None
             and eq(values[i], t.value)
-            and not eq(agent, t.origin)
+            and not t.started_with(agent)
             and exposed_by(episode, agent, prop, tick)
         ):
-            known = (sources[i], modalities[i], origins[i], t.origin)
+            known = (sources[i], modalities[i], origins[i], t.origin, t.origins)
             out.append(Knower(agent, prop, tick, *known))
     return out
 
@@ -229,7 +251,7 @@ def _answer_rows(episode: Episode, kinds: tuple[str, ...]) -> list[Answer]:
     out = []
     for i, k in enumerate(kind):
         t = truth.get(props[i])
-        if k in kinds and t is not None and not eq(agents[i], t.origin):
+        if k in kinds and t is not None and not t.started_with(agents[i]):
             row = (agents[i], props[i], int(ticks[i]), values[i], modalities[i], sources[i])
             out.append(Answer(*row, replaced[i], t))
     return out
@@ -239,8 +261,9 @@ def acceptable(episode: Episode, answer: Answer) -> bool:
     """Whether the answer's source is a fair source by then, or the true origin whose name
     reached the agent."""
     a = answer
-    if eq(a.answer_source, a.truth.origin) and origin_reached(
-        episode, a.agent, a.proposition, a.truth.origin, a.tick
+    if any(
+        eq(a.answer_source, o) and origin_reached(episode, a.agent, a.proposition, o, a.tick)
+        for o in a.truth.origins
     ):
         return True
     return vouched(episode, a.agent, a.proposition, a.answer_source, a.tick)

@@ -28,7 +28,7 @@ from scenarios.model import Combine
 
 from ._base import Episode, derived
 from ._census_rows import first_exposure_rows, tracked_rows
-from ._rows import columns, eq, require, size
+from ._rows import added_column, columns, eq, require, size
 from ._tables import ACTIONS
 
 POINTS = (
@@ -39,8 +39,6 @@ POINTS = (
     "opens",
     "closes",
     "right",
-    "when",
-    "propositions",
 )
 DECIDED = (*ACTIONS, "target", "horizon", "planned", "chance")
 
@@ -166,8 +164,10 @@ def _compound(episode: Episode) -> dict[tuple[Any, Any], int]:
     if not size(episode, "decision_points"):
         return {}
     require(episode, "decision_points", POINTS)
-    fields = ("decision_point", "when", "propositions")
-    ids, whens, operands = columns(episode, "decision_points", fields)
+    ids = columns(episode, "decision_points", ("decision_point",))[0]
+    # schema 9's: null in a trace written before
+    whens = added_column(episode, "decision_points", "when")
+    operands = added_column(episode, "decision_points", "propositions")
     if all(when is None for when in whens):
         return {}
     holds = {t.proposition: eq(t.value, "true") for t in tracked_rows(episode)}

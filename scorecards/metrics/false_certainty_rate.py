@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._census_rows import Truth, first_hand_value_rows, tracked_rows
+from ._independence import independently_reached
 from ._rows import columns, eq, ne, require
 from ._tables import CERTAIN, UTTERANCES
 
@@ -38,7 +39,10 @@ def false_certainty_rate(episode: Episode) -> float | None:
         if t.modality is None or eq(t.modality, CERTAIN):
             return False
         saw = seen.get((speakers[i], t.proposition, values[i]))
-        return saw is None or saw > ticks[i]  # a hedge hardened, unless seen for itself
+        if saw is not None and saw <= ticks[i]:
+            return False  # seen for itself
+        # two independent witnesses agreeing warrant certainty (several origins)
+        return not independently_reached(episode, t, speakers[i], int(ticks[i]))
 
     return float(sum(hardened(i, t) for i, t in about)) / len(about)
 
@@ -49,8 +53,9 @@ METRIC = register(
         direction="min",
         range=(0.0, 1.0),
         definition="share of utterances about tracked propositions stated certain while the "
-        "stated value is false, or the truth is likely/rumor and the speaker had not seen that "
-        "value first-hand; absent with no such utterances",
+        "stated value is false, or the truth is likely/rumor and the speaker had neither seen "
+        "that value first-hand nor been reached by two independent origins; absent with no "
+        "such utterances",
         internal=False,
         fn=false_certainty_rate,
         reads=("exposures", "truth", "utterances"),

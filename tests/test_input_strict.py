@@ -356,6 +356,50 @@ def test_a_decision_condition_over_true_and_false_facts_loads(tmp_path):
     assert (d.proposition, d.when_operands, d.deciding) == (None, ("p", "q", "r"), ("p", "q", "r"))
 
 
+@pytest.mark.parametrize(
+    ("origins", "says"),
+    [
+        (
+            "origin: ana, origins: [{agent: bo, modality: likely, at: day 1 00:10}]",
+            "at truth[0]: one of origin, origins",
+        ),
+        (
+            "modality: likely, origins: [{agent: bo, modality: likely, at: day 1 00:10}]",
+            "at truth[0]: with origins, each origin's modality (not the truth's)",
+        ),
+        (
+            (
+                "origins: [{agent: bo, modality: likely, at: day 1 00:10}, "
+                "{agent: bo, modality: certain, at: day 1 00:20}]"
+            ),
+            "at truth[0]: each agent once among origins; got ['bo', 'bo']",
+        ),
+        (
+            (
+                "origins: [{agent: bo, modality: likely, at: day 1 00:10}, "
+                "{agent: zed, modality: likely, at: day 1 00:20}]"
+            ),
+            "at truth[0].origins[1].agent: unknown agent 'zed'",
+        ),
+        (
+            "origins: [{agent: bo, modality: likely, at: day 2 00:10}]",
+            "at truth[0].origins[0].at: a moment within the scenario's duration",
+        ),
+        ("origins: []", "at truth[0].origins: tuple should have at least 1 item"),
+        (
+            "origins: [{agent: bo, modality: sure, at: day 1 00:10}]",
+            "at truth[0].origins[0].modality: ",
+        ),
+        ("origins: [{agent: bo, modality: likely}]", "at truth[0].origins[0].at: "),
+    ],
+)
+def test_several_origins_are_refused_where_they_are_wrong(tmp_path, origins, says):
+    old = 'value: "true", origin: ana}'
+    assert old in SMALL
+    text = SMALL.replace(old, f'value: "true", {origins}}}')
+    assert says in scenario_error(tmp_path, text)
+
+
 def test_errand_ids_are_unique_per_agent(tmp_path):
     text = WITH_ERRANDS.replace(
         "target: shop}\n",

@@ -253,6 +253,28 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
         )
         spread(name, truth[-1]["value"], 0, "rumor")
 
+    # a matter several witnesses start with, each at its own modality and time (the engine
+    # tells them), sometimes passed on by word as well
+    for k in range(draw(st.integers(0, 2))):
+        witnesses = draw(st.lists(st.sampled_from(agents), min_size=1, max_size=3, unique=True))
+        name = f"sighting_{k}"
+        modalities = st.sampled_from(["certain", "likely", "rumor"])
+        truth.append(
+            {
+                "proposition": name,
+                "subject": draw(st.sampled_from(publics)),
+                "predicate": "wolf_seen",
+                "object": "at dusk",
+                "value": draw(st.sampled_from(["true", "false"])),
+                "origins": [
+                    {"agent": w, "modality": draw(modalities), "at": moment(draw(when))}
+                    for w in witnesses
+                ],
+            }
+        )
+        if draw(st.booleans()):
+            spread(name, truth[-1]["value"], 0, "likely")
+
     # private facts: told to an audience only
     for k in range(draw(st.integers(0, 2))):
         audience = draw(st.lists(st.sampled_from(agents), min_size=1, unique=True))
@@ -334,6 +356,9 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
         metrics += ["request_fulfilment", "conservation_violations"]
     if probes:
         metrics += ["probe_recall", "probe_hallucination"]
+    if any("origins" in t for t in truth):
+        metrics += ["uncertainty_preservation", "false_certainty_rate", "understatement_rate"]
+        metrics.append("provenance_origin")
     if any(t.get("private") for t in truth):
         metrics.append("containment")
     if chain:

@@ -26,6 +26,27 @@ DEPTH = 6  # tellers traced back from the agent: word passed on further is not f
 CHAINS = 64  # chains kept per agent and tick: enough to find two disjoint ones in a village
 
 
+SURENESS = ("rumor", "likely", "certain")  # least sure first
+
+
+def warranted(episode: Episode, truth: Truth, agent: Any, tick: int) -> str | None:
+    """How sure `agent` may rightly be of a truth with several origins by `tick`: `certain`
+    when two independent sources reached it, else the surest modality of the origins whose
+    word reached it along some chain; None for a truth without several origins, or when no
+    origin's word reached it (its modality is then the truth's, as for a single origin)."""
+    if len(truth.origin_ticks) < 2:
+        return None
+    if independently_reached(episode, truth, agent, tick):
+        return "certain"
+    told = _tellers(episode).get(truth.proposition, {})
+    reports = dict(zip(truth.origins, truth.origin_modalities))
+    origins = dict(zip(truth.origins, truth.origin_ticks))
+    heard = {chain[0] for chain in _chains(told, origins, agent, tick)}
+    if not heard:
+        return None
+    return max((reports[o] for o in heard), key=SURENESS.index)
+
+
 def independently_reached(episode: Episode, truth: Truth, agent: Any, tick: int) -> bool:
     """Whether `agent` was reached by two independent sources of `truth` by `tick` (only
     for a truth with several origins; False otherwise)."""

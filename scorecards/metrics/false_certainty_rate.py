@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._census_rows import Truth, first_hand_value_rows, tracked_rows
-from ._independence import independently_reached
+from ._independence import warranted
 from ._rows import columns, eq, ne, require
 from ._tables import CERTAIN, UTTERANCES
 
@@ -36,13 +36,12 @@ def false_certainty_rate(episode: Episode) -> float | None:
             return False
         if values[i] is not None and ne(values[i], t.value):
             return True  # the value is false
-        if t.modality is None or eq(t.modality, CERTAIN):
+        # several origins: what the speaker's own sources warrant (two independent ones do)
+        expected = warranted(episode, t, speakers[i], int(ticks[i])) or t.modality
+        if expected is None or eq(expected, CERTAIN):
             return False
         saw = seen.get((speakers[i], t.proposition, values[i]))
-        if saw is not None and saw <= ticks[i]:
-            return False  # seen for itself
-        # two independent witnesses agreeing warrant certainty (several origins)
-        return not independently_reached(episode, t, speakers[i], int(ticks[i]))
+        return saw is None or saw > ticks[i]  # a hedge hardened, unless seen for itself
 
     return float(sum(hardened(i, t) for i, t in about)) / len(about)
 

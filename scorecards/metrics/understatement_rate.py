@@ -7,7 +7,7 @@ from typing import Any
 
 from ._base import Episode, Metric, register
 from ._census_rows import Truth, census_knowers_rows, first_hand_value_rows, tracked_rows
-from ._independence import independently_reached
+from ._independence import warranted
 from ._rows import columns, eq, hedge, require
 from ._tables import UTTERANCES
 
@@ -29,18 +29,22 @@ def understatement_rate(episode: Episode) -> float | None:
     tracked proposition is certain or nobody stated one (silence is no accuracy).
     """
     tracked = tracked_rows(episode)
-    truth = {t.proposition: t for t in tracked if not hedge(t.modality)}
-    # an uncertain proposition with several origins is as good as certain to whoever two
-    # independent ones reached: its statements count when so reached
-    several = {t.proposition: t for t in tracked if hedge(t.modality) and len(t.origin_ticks) > 1}
+    several = {t.proposition: t for t in tracked if len(t.origin_ticks) > 1}
+    truth = {
+        t.proposition: t for t in tracked if not hedge(t.modality) and t.proposition not in several
+    }
     if not truth and not several:
         return None
 
     def judged(agent: Any, prop: Any, tick: int) -> Truth | None:
+        """The truth a statement is judged by when it is certain for this agent: a certain
+        one, or one with several origins whose sources warrant certainty to it."""
         if prop in truth:
             return truth[prop]
         t = several.get(prop)
-        return t if t is not None and independently_reached(episode, t, agent, tick) else None
+        if t is None or hedge(warranted(episode, t, agent, tick) or t.modality):
+            return None
+        return t
 
     require(episode, "utterances", UTTERANCES)
     fields = ("speaker", "proposition", "value", "modality", "scripted", "tick")

@@ -111,3 +111,27 @@ def test_any_origin_whose_name_reached_the_agent_is_a_right_origin() -> None:
     )
     # cy names bo, who told it; fay names ana, whose name never reached it
     assert provenance_origin(e) == pytest.approx(1 / 4)
+
+
+def test_with_a_sure_and_an_unsure_witness_each_agent_is_judged_by_whose_word_reached_it() -> None:
+    mixed = {**storm(), "modality": "certain", "origin_modalities": ["certain", "rumor"]}
+    exposures = [told("cy", "ana", 5), told("fay", "bo", 5)]  # cy: ana's word; fay: bo's rumor
+    base = {"truth": frame("truth", [mixed]), "exposures": frame("exposures", exposures)}
+    # fay keeps bo's rumor as a rumor: fair; cy weakens ana's certain word to a rumor: not
+    answers = census(("cy", "rumor"), ("fay", "rumor"))
+    assert understatement_rate({**base, "probes": answers}) == 1.0  # cy's answer only judged
+    assert uncertainty_preservation({**base, "probes": answers}) == pytest.approx(1 / 3)
+    said = [
+        {
+            "speaker": s,
+            "listener": "x",
+            "proposition": "storm",
+            "value": "yes",
+            "modality": "certain",
+            "scripted": False,
+            "tick": 15,
+        }
+        for s in ("cy", "fay")
+    ]
+    episode_said = {**base, "probes": census(), "utterances": frame("utterances", said)}
+    assert false_certainty_rate(episode_said) == pytest.approx(1 / 2)  # fay hardened a rumor

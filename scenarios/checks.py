@@ -226,6 +226,20 @@ def _days(s: Scenario) -> Iterator[Problem]:
     for i, d in enumerate(s.decision_points):
         if not first <= d.day <= last:
             yield ("decision_points", i, "day"), within
+    # the harness labels an agent's first `action` of a day with the one point it answers:
+    # a second point on the same action and day would label its second action instead
+    seen: dict[tuple[str, int], int] = {}
+    for i, d in enumerate(s.decision_points):
+        earlier = seen.setdefault((d.action, d.day), i)
+        if earlier != i:
+            yield (
+                ("decision_points", i),
+                (
+                    f"one decision point per action and day; decision_points[{earlier}] is "
+                    f"already on {d.action!r} on day {d.day} (join their propositions with "
+                    "`when`)"
+                ),
+            )
 
 
 def _priorities(s: Scenario) -> Iterator[Problem]:

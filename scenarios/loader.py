@@ -191,6 +191,9 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
         if t.audience != "all":
             for j, who in enumerate(t.audience):
                 yield from agent(who, ("truth", i, "audience", j))
+        for j, o in enumerate(t.origins or ()):
+            yield from agent(o.agent, ("truth", i, "origins", j, "agent"))
+            yield from moment(o.at, ("truth", i, "origins", j, "at"))
         yield from moment(t.valid_from, ("truth", i, "valid_from"))
         yield from moment(t.valid_to, ("truth", i, "valid_to"))
         if t.valid_from is not None and t.valid_to is not None and t.valid_to < t.valid_from:
@@ -210,8 +213,24 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
         if metric in seen_metrics:
             yield ("metrics", i), f"each metric once; {metric!r} is listed twice"
         seen_metrics.add(metric)
+    values = {t.proposition: t.value for t in s.truth}
     for i, d in enumerate(s.decision_points):
-        yield from prop(d.proposition, ("decision_points", i, "proposition"))
+        if d.proposition is not None:
+            yield from prop(d.proposition, ("decision_points", i, "proposition"))
+        if d.when is not None:
+            where = ("decision_points", i, "when", d.when.combine.value)
+            for j, p in enumerate(d.when.operands):
+                unknown = prop(p, (*where, j))
+                yield from unknown
+                # a condition is decided on its propositions' truth: each holds or does not
+                if not unknown and values[p] not in ("true", "false"):
+                    yield (
+                        (*where, j),
+                        (
+                            f"a proposition whose value is 'true' or 'false'; {p!r} has "
+                            f"value {values[p]!r}"
+                        ),
+                    )
         for j, p in enumerate(d.right):
             yield from place(p, ("decision_points", i, "right", j))
     for i, m in enumerate(s.census or ()):

@@ -6,6 +6,7 @@ held as minutes. Everything here is frozen data; the harness builds worlds and a
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
@@ -155,9 +156,19 @@ class TruthValue(Frozen):
     from_: Moment | None = Field(None, alias="from")  # None: from the scenario's start
 
 
+class Origin(Frozen):
+    """One of several agents a tracked proposition starts with: how sure it is there, and from
+    when (the engine tells it then)."""
+
+    agent: Id
+    modality: Modality
+    at: Moment
+
+
 class Truth(Frozen):
     """A tracked proposition: what is true, where it starts and who should or may know it.
-    `value` is true throughout; `values` are true one after another (a price that changes)."""
+    `value` is true throughout; `values` are true one after another (a price that changes).
+    One `origin` (with `modality`), or several `origins` each with its own modality and time."""
 
     proposition: Id
     subject: str
@@ -172,6 +183,23 @@ class Truth(Frozen):
     valid_from: Moment | None = None
     valid_to: Moment | None = None
     supersedes: Id | None = None  # the older tracked proposition this one replaces
+    # independent witnesses, each told at its time (exclusive with `origin` and `modality`)
+    origins: tuple[Origin, ...] | None = Field(None, min_length=1)
+
+    @model_validator(mode="after")
+    def _one_way_to_start(self) -> Truth:
+        if self.origins is not None:
+            if self.origin is not None:
+                raise ValueError("one of origin, origins")
+            if "modality" in self.model_fields_set:
+                raise ValueError("with origins, each origin's modality (not the truth's)")
+            agents = [o.agent for o in self.origins]
+            if len(set(agents)) != len(agents):
+                raise ValueError(f"each agent once among origins; got {agents}")
+            if self.values is not None:
+                # each origin witnesses one value; which one, the language cannot say yet
+                raise ValueError("origins with value, not with values (one value witnessed)")
+        return self
 
     @model_validator(mode="after")
     def _one_way_to_say_the_value(self) -> Truth:
@@ -191,15 +219,70 @@ class Truth(Frozen):
         assert self.value is not None  # the validator saw to it
         return (TruthValue(value=self.value),)
 
+    @property
+    def starts_with(self) -> tuple[str, ...]:
+        """Every agent it starts with: its origin, or its origins (none: an unsigned note)."""
+        if self.origins is not None:
+            return tuple(o.agent for o in self.origins)
+        return () if self.origin is None else (self.origin,)
+
+
+class Combine(StrEnum):
+    """How a decision point's condition joins its propositions (`DecisionPoint.when`)."""
+
+    ALL_OF = "all_of"  # every one holds
+    ANY_OF = "any_of"  # at least one holds
+
+
+class Condition(Frozen):
+    """Several tracked propositions that decide together: all of them hold, or any one does.
+    Exactly one of `all_of`, `any_of`; each names boolean propositions ("true"/"false")."""
+
+    all_of: tuple[Id, ...] | None = Field(None, min_length=2)
+    any_of: tuple[Id, ...] | None = Field(None, min_length=2)
+
+    @model_validator(mode="after")
+    def _one(self) -> Condition:
+        if (self.all_of is None) == (self.any_of is None):
+            raise ValueError("exactly one of all_of, any_of")
+        if len(set(self.operands)) != len(self.operands):
+            raise ValueError(f"each proposition once; {self.combine.value} names one twice")
+        return self
+
+    @property
+    def combine(self) -> Combine:
+        return Combine.ALL_OF if self.all_of is not None else Combine.ANY_OF
+
+    @property
+    def operands(self) -> tuple[str, ...]:
+        return self.all_of if self.all_of is not None else self.any_of or ()
+
 
 class DecisionPoint(Frozen):
-    """An action the tracked proposition makes right or wrong: `right` lists the in-line targets."""
+    """An action the tracked propositions make right or wrong: `right` lists the in-line
+    targets. One deciding `proposition`, or a `when` over several (exactly one of the two)."""
 
     id: Id
-    proposition: Id
+    proposition: Id | None = None
+    when: Condition | None = None
     action: Id
     day: int = Field(ge=1)
     right: tuple[Id, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _deciding(self) -> DecisionPoint:
+        if (self.proposition is None) == (self.when is None):
+            raise ValueError("exactly one of proposition, when (all_of or any_of)")
+        return self
+
+    @property
+    def deciding(self) -> tuple[str, ...]:
+        """The propositions it turns on: its one, or its condition's."""
+        return (self.proposition,) if self.proposition is not None else self.when_operands
+
+    @property
+    def when_operands(self) -> tuple[str, ...]:
+        return self.when.operands if self.when is not None else ()
 
 
 class Probe(Frozen):

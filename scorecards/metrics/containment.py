@@ -49,7 +49,7 @@ def containment(episode: Episode) -> float | None:
     outsiders = revealers = 0
     for t in secret:  # private propositions are few
         kept = {str(a) for a in t.audience if isinstance(a, str)}
-        out = named - kept - {t.origin}
+        out = named - kept - {str(o) for o in t.origins}
         told = [
             a
             for k, a, p, v in zip(kinds, agents, props, values)

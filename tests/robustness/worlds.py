@@ -156,6 +156,7 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
                 )
 
     # closures: a shop closed on a day, true (the world closes it) or a false rumor
+    closures: dict[int, list[tuple[str, str, bool]]] = {}  # day → (proposition, shop, closed)
     for shop in draw(st.lists(st.sampled_from(shops), unique=True)) if shops else []:
         predicates["closed_on"] = {"phrase": "closed on day {object}", "sense": "unusable"}
         day = draw(st.integers(1, days))
@@ -182,17 +183,21 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
                     "sets": {f"{shop}.open": False},
                 }
             )
-        others = [s for s in shops if s != shop] if value == "true" else [shop]
-        if others:
-            decisions.append(
-                {
-                    "id": f"d_{name}",
-                    "proposition": name,
-                    "action": "buy_bread",
-                    "day": day,
-                    "right": others,
-                }
-            )
+        closures.setdefault(day, []).append((name, shop, value == "true"))
+    # one decision point per day: several closures that day decide it together
+    for day, closed in sorted(closures.items()):
+        shut = {shop for _, shop, really in closed if really}
+        # a lone false rumor: the shop it names is right (the plan it would spoil is fine)
+        right = [s for s in shops if s not in shut] if shut else [closed[0][1]]
+        if not right:
+            continue
+        point: dict[str, Any] = {"action": "buy_bread", "day": day, "right": right}
+        if len(closed) == 1:
+            point |= {"id": f"d_{closed[0][0]}", "proposition": closed[0][0]}
+        else:
+            combine = draw(st.sampled_from(["all_of", "any_of"]))
+            point |= {"id": f"d_bread_day{day}", "when": {combine: [p for p, _, _ in closed]}}
+        decisions.append(point)
 
     # a supersession chain: the gathering's place moved again and again
     chain = draw(st.integers(0, 4))
@@ -283,6 +288,28 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
             }
         )
         spread(name, truth[-1]["value"], 0, "rumor")
+
+    # a matter several witnesses start with, each at its own modality and time (the engine
+    # tells them), sometimes passed on by word as well
+    for k in range(draw(st.integers(0, 2))):
+        witnesses = draw(st.lists(st.sampled_from(agents), min_size=1, max_size=3, unique=True))
+        name = f"sighting_{k}"
+        modalities = st.sampled_from(["certain", "likely", "rumor"])
+        truth.append(
+            {
+                "proposition": name,
+                "subject": draw(st.sampled_from(publics)),
+                "predicate": "wolf_seen",
+                "object": "at dusk",
+                "value": draw(st.sampled_from(["true", "false"])),
+                "origins": [
+                    {"agent": w, "modality": draw(modalities), "at": moment(draw(when))}
+                    for w in witnesses
+                ],
+            }
+        )
+        if draw(st.booleans()):
+            spread(name, truth[-1]["value"], 0, "likely")
 
     # private facts: told to an audience only
     for k in range(draw(st.integers(0, 2))):
@@ -400,6 +427,9 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
         metrics += ["request_fulfilment", "conservation_violations"]
     if probes:
         metrics += ["probe_recall", "probe_hallucination"]
+    if any("origins" in t for t in truth):
+        metrics += ["uncertainty_preservation", "false_certainty_rate", "understatement_rate"]
+        metrics.append("provenance_origin")
     if any(t.get("private") for t in truth):
         metrics.append("containment")
     if chain or prices > 1:

@@ -36,6 +36,10 @@ class Beliefs:
     def get(self, proposition: str) -> Belief | None:
         return self.held.get(proposition)
 
+    def current(self) -> list[Belief]:
+        """The beliefs it holds now (not superseded, outdated or forgotten), by proposition."""
+        return [b for _, b in sorted(self.held.items()) if b.status == "current"]
+
     def set(self, b: Belief, minute: int, eid: int) -> None:
         old = self.held.get(b.proposition)
         transition(None if old is None else old.status, b.status)

@@ -145,7 +145,10 @@ class Routine:
                 continue
             if blocking([belief], (plan.target, *plan.via), plan.day, planning.trigger()) is None:
                 continue
-            alternative = self._elsewhere(errand, belief, plan.day, minute, {plan.target})
+            # what else it holds counts too: told the ford is out after the bridge, it does
+            # not go back over the bridge
+            held = tuple(self.beliefs.current())
+            alternative = self._elsewhere(errand, belief, plan.day, minute, {plan.target}, held)
             if alternative is None:
                 continue
             planning.new(replace(plan, target=alternative, via=(), reason="replanned"), minute, eid)
@@ -234,7 +237,9 @@ class Routine:
             return blocker.object
         recalled = self.memory.recall(mem.Query(errand.action, "replan"), now, self.life.mood())
         for place in known_places(recalled, errand.action):
-            unusable = blocking(list(in_mind), (place,), day, self.planning.trigger())
+            # the errand's own target is reached by its way (`via`), any other place directly
+            way = (place, *errand.via) if place == errand.target else (place,)
+            unusable = blocking(list(in_mind), way, day, self.planning.trigger())
             if place not in avoid and unusable is None:
                 return place
         return None

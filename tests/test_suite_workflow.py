@@ -12,7 +12,7 @@ import pytest
 from experiments.evaluation.dispatch import Execution
 from experiments.evaluation.evaluate import Instrument, evaluate
 from harness.agents.simple import SimpleAgent
-from harness.engine.contract import AgentSetup, Claim, Observation
+from harness.engine.contract import AgentSetup, Answer, Claim, Observation
 from policies import load_policy
 from scenarios import load_scenario
 from scenarios.suite import SUITES, load_suite, suite_path
@@ -44,6 +44,12 @@ class Blabber(SimpleAgent):
             *[c for c in self.everything if all(n.proposition != c.proposition for n in new)],
             *new,
         ]
+
+    def answer(self, proposition: str, now: int) -> Answer:
+        for c in reversed(self.everything):
+            if c.proposition == proposition:
+                return Answer(c.value, c.modality, c.stated_source)
+        return Answer(None, None, None)
 
     def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
         out = [c for c in self.everything if f"{partner}|{c.proposition}" not in self.told]
@@ -88,9 +94,15 @@ def test_careful_separates_from_baseline_and_simple_without_saturating() -> None
 def test_silence_and_telling_everyone_do_not_pay() -> None:
     silent = card("careful", "tests.test_suite_workflow:Silent")
     blabber = card("careful", "tests.test_suite_workflow:Blabber")
-    handed = {s: v["handoff_completeness"].mean for s, v in silent.scenarios.items() if "handoff_completeness" in v}
+    handed = {
+        s: v["handoff_completeness"].mean
+        for s, v in silent.scenarios.items()
+        if "handoff_completeness" in v
+    }
     assert handed and all(v == 0.0 for v in handed.values())  # nothing handed over
     assert objective("careful") - objective("careful", "tests.test_suite_workflow:Silent") >= 0.1
-    # telling everyone hands the record over and breaks the access guardrail
+    # telling everyone hands the record over, and breaks the access guardrail
+    assert blabber.scenarios["workflow_handoff"]["handoff_completeness"].mean == 1.0
     assert not blabber.guardrails["containment"].ok
-    assert blabber.scenarios["workflow_access"]["containment"].mean == 0.0
+    assert all(blabber.scenarios[s]["containment"].mean < 0.5 for s in handed)
+    assert objective("careful", "tests.test_suite_workflow:Blabber") < objective("careful")

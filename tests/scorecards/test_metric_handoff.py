@@ -49,7 +49,10 @@ def test_telling_outsiders_raises_nothing_and_public_news_is_not_the_record() ->
             ],
         ),
         "exposures": pd.concat(
-            [heard("di", "ed", proposition="t42_parts"), heard("bo", "cy", proposition="kettle_broken")]
+            [
+                heard("di", "ed", proposition="t42_parts"),
+                heard("bo", "cy", proposition="kettle_broken"),
+            ]
         ),
     }
     assert handoff_completeness(episode) == 0.0  # a hand-off to the wrong people is none

@@ -17,6 +17,9 @@ from .dialogue import CompanionPersona, Dialogue
 from .persona import Persona
 from .room import Project, RoomKnowledge
 
+# plan priorities (an errand's, a gathering predicate's) run from 0, the default, to this
+PRIORITY_MAX = 100
+
 
 class Place(Frozen):
     id: Id
@@ -73,6 +76,9 @@ class Errand(Frozen):
     target: Id
     via: tuple[Id, ...] = ()  # places the way to the target depends on (a bridge)
     group: Id | None = None  # a group errand: replans are told to the group
+    # against a plan made from news for the same hour (a gathering's `predicates.<name>.
+    # priority`): only a higher one displaces the errand; a tie keeps it
+    priority: int = Field(0, ge=0, le=PRIORITY_MAX)
 
 
 class AgentSpec(Frozen):
@@ -226,10 +232,13 @@ MetricName = Literal[
 
 class Predicate(Frozen):
     """What a predicate of the scenario's propositions means: how it is said (a template with
-    `{object}`) and what it does to plans about its subject (`Sense`)."""
+    `{object}`), what it does to plans about its subject (`Sense`), and how much a plan it
+    makes weighs against a standing errand at the same hour (`priority`; only a sense that
+    makes a plan of its own, a gathering, may have one: `checks`)."""
 
     phrase: str | None = None
     sense: SenseName | None = None
+    priority: int | None = Field(None, ge=0, le=PRIORITY_MAX)  # None: as an errand's default
 
     @field_validator("phrase")
     @classmethod

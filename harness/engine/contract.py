@@ -52,6 +52,9 @@ class Meaning:
     # it does to plans about the subject (unusable / closes_early / kept_at), if anything
     phrase: str | None = None
     sense: Sense | None = None
+    # how much a plan its news makes (a gathering to attend) weighs against a standing errand
+    # at the same hour: only a higher priority than the errand's displaces it
+    priority: int = 0
 
 
 @quick_init

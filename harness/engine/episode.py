@@ -16,6 +16,7 @@ from typing import Any, Self
 import pyarrow as pa
 
 from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario
+from scenarios.model import Predicate
 
 from . import boundary, diagnostics, ground_truth, plugins
 from .acting import Acting
@@ -99,6 +100,7 @@ class Episode:
                 t.object,
                 phrase=vocabulary[t.predicate].phrase if t.predicate in vocabulary else None,
                 sense=vocabulary[t.predicate].sense if t.predicate in vocabulary else None,
+                priority=_priority(vocabulary.get(t.predicate)),
             )
             for t in scenario.truth
         }
@@ -352,6 +354,11 @@ class Episode:
         self.agents[name].observe(obs)
         self._drain(name)
         self.wakes.woken(name, obs.minute)
+
+
+def _priority(predicate: Predicate | None) -> int:
+    """A plan from this predicate's news weighs as an errand's default (0) unless it says."""
+    return 0 if predicate is None or predicate.priority is None else predicate.priority
 
 
 def run_episode(

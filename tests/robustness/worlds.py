@@ -1,6 +1,7 @@
 """Valid scenarios with random structure (issue 29): villages of a few agents, places on a
 connected road graph, supersession chains of any length announced by signs and word of mouth,
-rumors true and false, private facts, player requests, decision points and probes.
+rumors true and false, private facts, player requests, decision points and probes, and errands
+and a party with plan priorities (the party at an hour some errand is due).
 
 Every case is valid by construction (the loader's own checks are run on it, and a case they
 refuse is a bug of this generator, reported as such); what is tested is that no built-in agent
@@ -84,6 +85,9 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
             if group:
                 meet["group"] = "friends"
             errands.append(meet)
+        for errand in errands:  # against a party's plan at the same hour (below)
+            if draw(st.booleans()):
+                errand["priority"] = draw(st.integers(0, 3))
         person: dict[str, Any] = {"id": a, "home": f"home_{a}", "routine": routine}
         if errands:
             person["errands"] = errands
@@ -230,6 +234,37 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
                     "right": [right],
                 }
             )
+
+    # a party at an hour some may have a standing errand at: its plan may displace the errand
+    if draw(st.booleans()):
+        party = {"phrase": "throws a party on day {object}", "sense": "gathering"}
+        if draw(st.booleans()):
+            party["priority"] = draw(st.integers(0, 3))
+        predicates["party_on"] = party
+        hours = [e["at"] for p in people for e in p.get("errands", ())]
+        hour = draw(st.sampled_from(hours)) if hours else clock(draw(st.integers(12, 19)) * 60)
+        day = draw(st.integers(1, days))
+        place = draw(st.sampled_from(publics))
+        truth.append(
+            {
+                "proposition": "party",
+                "subject": place,
+                "predicate": "party_on",
+                "object": f"{day} {hour}",
+                "value": "true",
+                "origin": draw(st.sampled_from(agents)),
+            }
+        )
+        spread("party", "true", 0)
+        decisions.append(
+            {
+                "id": "d_party",
+                "proposition": "party",
+                "action": "meet",
+                "day": day,
+                "right": [place],
+            }
+        )
 
     # rumors, true and false: somebody might leave
     for k in range(draw(st.integers(0, 2))):

@@ -34,6 +34,7 @@ from .model.planning import (
     Slot,
     blocking,
     daily_schedule,
+    displaced_errands,
     gathering_minute,
     known_places,
 )
@@ -68,6 +69,7 @@ class Routine:
         self.location: str = spec.home
         self.decided: list[str] = []  # gatherings the agent has made up its mind about
         self.gatherings: list[tuple[int, str]] = []  # (minute, goal) it means to go to
+        self.displaced: list[str] = []  # errand goals ("errand@day") a weightier plan dropped
         for action, places in sorted(spec.knows_where.items()):  # what the agent knows at start
             for place in places:
                 memory.write(
@@ -86,6 +88,7 @@ class Routine:
             "location": self.location,
             "decided": list(self.decided),
             "gatherings": [list(g) for g in self.gatherings],
+            "displaced": list(self.displaced),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -93,6 +96,7 @@ class Routine:
         self.fallback = None if state["fallback"] is None else Intent(**state["fallback"])
         self.decided = list(state["decided"])
         self.gatherings = [(int(m), str(g)) for m, g in state["gatherings"]]
+        self.displaced = list(state["displaced"])
 
     def decide(self, now: int) -> list[Intent]:
         planning = self.planning
@@ -169,6 +173,18 @@ class Routine:
         plan = Plan(f"{belief.proposition}@{day}", day, "meet", belief.subject, 0, "invited")
         self.planning.new(plan, minute, eid)
         self.gatherings = sorted([*self.gatherings, (at, plan.goal)])
+        meaning = self.beliefs.meanings.get(belief.proposition)
+        self._displace(day, at, 0 if meaning is None else meaning.priority, minute, eid)
+
+    def _displace(self, day: int, at: int, priority: int, minute: int, eid: int) -> None:
+        """The gathering's plan outweighs the errands due at its hour: each is dropped for
+        that day (not deferred: its hour is gone), and the drop is traced (`plans`)."""
+        for errand in displaced_errands(self.ctx.spec, day, at, priority):
+            goal = f"{errand.id}@{day}"
+            if goal in self.displaced or goal == self.planning.busy:
+                continue
+            self.displaced.append(goal)
+            self.planning.drop(goal, day, errand.action, errand.target, minute, eid)
 
     def result(self, plan: Plan, ok: bool, minute: int, eid: int) -> None:
         """An errand that failed on the spot falls back to an alternative, tried next."""
@@ -229,10 +245,12 @@ class Routine:
             if slot.day > day_of(now):  # the evening plan for tomorrow: consolidate first
                 self.nightly(now)
             for errand in ctx.spec.errands:
-                if slot.day in errand.days:
+                if slot.day in errand.days and f"{errand.id}@{slot.day}" not in self.displaced:
                     self._plan_errand(errand, slot.day, now)
             return None
         if slot.kind == "errand":
+            if f"{slot.errand}@{slot.day}" in self.displaced:
+                return None  # a weightier plan has this hour
             plan = self.planning.plans.get(f"{slot.errand}@{slot.day}")
             if plan is None:  # no evening before (the first day): the routine plan
                 errand = self.errands[slot.errand or ""]

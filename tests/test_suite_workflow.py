@@ -15,7 +15,7 @@ from harness.agents.simple import SimpleAgent
 from harness.engine.contract import AgentSetup, Answer, Claim, Observation
 from policies import load_policy
 from scenarios import load_scenario
-from scenarios.suite import SUITES, load_suite, suite_path
+from scenarios.suite import SUITES, InputError, load_suite, suite_path
 from scorecards.scorecard import Scorecard
 
 from .conftest import ROOT
@@ -106,3 +106,8 @@ def test_silence_and_telling_everyone_do_not_pay() -> None:
     assert not blabber.guardrails["containment"].ok
     assert all(blabber.scenarios[s]["containment"].mean < 0.5 for s in handed)
     assert objective("careful", "tests.test_suite_workflow:Blabber") < objective("careful")
+
+
+def test_an_unknown_suite_is_refused_naming_the_workflow_suite() -> None:
+    with pytest.raises(InputError, match=r"unknown suite 'workflows'; expected one of .*workflow"):
+        suite_path("workflows")

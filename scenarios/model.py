@@ -310,6 +310,7 @@ MetricName = Literal[
     "time_to_replan",
     "time_to_replan_group",
     "containment",
+    "handoff_completeness",  # the workflow family: a record handed on
     "probe_recall",
     "probe_hallucination",
     "request_fulfilment",

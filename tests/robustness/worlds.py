@@ -262,15 +262,17 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
             }
         )
         spread("party", "true", 0)
-        decisions.append(
-            {
-                "id": "d_party",
-                "proposition": "party",
-                "action": "meet",
-                "day": day,
-                "right": [place],
-            }
-        )
+        # one decision point per action and day: a gathering's on that day scores it already
+        if not any(d["action"] == "meet" and d["day"] == day for d in decisions):
+            decisions.append(
+                {
+                    "id": "d_party",
+                    "proposition": "party",
+                    "action": "meet",
+                    "day": day,
+                    "right": [place],
+                }
+            )
 
     # rumors, true and false: somebody might leave
     for k in range(draw(st.integers(0, 2))):

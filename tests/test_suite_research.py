@@ -89,7 +89,11 @@ def _mean(policy: str, agent: str, scenario: str, metric: str) -> float | None:
 def test_the_research_suite_is_named_and_lists_its_scenarios() -> None:
     assert suite_path("research") == SUITES["research"]
     suite = load_suite("research")
-    assert set(suite.scenarios) == {"research_citations", "research_retraction", "research_conflict"}
+    assert set(suite.scenarios) == {
+        "research_citations",
+        "research_retraction",
+        "research_conflict",
+    }
     declared = {m for name in suite.scenarios for m in load_scenario(name).metrics}
     assert {"retraction_reach", "conflicts_kept", "provenance_origin"} <= declared
 

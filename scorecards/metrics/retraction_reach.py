@@ -25,7 +25,9 @@ def retraction_reach(episode: Episode) -> float | None:
     if not later:
         return None
     require(episode, "utterances", UTTERANCES)
-    speakers, props, scripted = columns(episode, "utterances", ("speaker", "proposition", "scripted"))
+    speakers, props, scripted = columns(
+        episode, "utterances", ("speaker", "proposition", "scripted")
+    )
     cited: dict[Any, set[Any]] = {}  # replaced proposition → its citers
     for s, p, x in zip(speakers, props, scripted, strict=True):
         if s is not None and not x:

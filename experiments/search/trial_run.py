@@ -61,10 +61,10 @@ class TrialRunner:
     driver: str
     hashes: dict[str, str]  # what the study is bound to, tagged on every trial's run
     parent: str  # the search's MLflow run: each trial's run is its child
+    agent: AgentChoice  # what reports its episodes' usage
     measured: Ledger = field(default_factory=Ledger)
     proposer: ModelProposer | None = None  # --proposer llm (its calls counted on `parent`)
     proposed: dict[str, list[str]] = field(default_factory=dict)  # champion → moves asked
-    agent: AgentChoice | None = None  # what reports its episodes' usage (None: nothing logged)
 
     def begin(self, study: optuna.Study, champion: Policy) -> Pending:
         """Ask, sample, open the trial's MLflow run and submit its episodes."""

@@ -163,12 +163,12 @@ class Tracker:
         """Episodes Ray ran twice because a worker or node was lost: never silent."""
         self.client.set_tag(run_id, "villagelab.retries", scrub("; ".join(episodes))[:4000])
 
-    def model_usage(self, run_id: str, episodes: list[Any], agent: AgentChoice | None) -> None:
+    def model_usage(self, run_id: str, episodes: list[Any], agent: AgentChoice) -> None:
         """What the agent reports of the episodes a trial ran, pruned or failed ones too (the
         LLM agent: calls, cache hit rate, tokens, estimated cost); nothing for an agent whose
         episodes declared no usage."""
         usages = [getattr(r, "model_usage", None) or {} for r in episodes]
-        metrics = agent.usage_metrics(usages) if agent is not None else {}
+        metrics = agent.usage_metrics(usages)
         if metrics:
             records.log_metrics(self.client, run_id, dict(sorted(metrics.items())))
 

@@ -95,14 +95,10 @@ def isolated(reference: str) -> bool:
 
 @cache
 def _record_types() -> dict[tuple[str, str], type]:
-    """The classes a reply may hold: the contract's records and enums, the engine's diagnostic
-    rows (the row types an agent package registers are looked up when a reply holds one).
-    Made at the first reply: the diagnostic rows' module reads the trace schema (pyarrow),
-    which the command line does not load to check an agent."""
-    from . import diagnostics
-
+    """The classes a reply may hold besides registered diagnostic rows: the contract's records
+    and enums."""
     out: dict[tuple[str, str], type] = {}
-    for module in (contract, kinds, diagnostics):
+    for module in (contract, kinds):
         for value in vars(module).values():
             ours = isinstance(value, type) and value.__module__ == module.__name__
             if ours and (is_dataclass(value) or issubclass(value, Enum)):
@@ -113,9 +109,11 @@ def _record_types() -> dict[tuple[str, str], type]:
 
 
 def _registered(module: str, name: str) -> type | None:
-    """A diagnostic row type registered in this process (an agent package of ours, imported
-    here): a plug-in's own row types never are, as its code never runs on this side."""
-    from . import diagnostics  # loaded by `_record_types` already
+    """A diagnostic row type registered in this process (the engine's and an agent package's of
+    ours, imported here): a plug-in's own row types never are, as its code never runs on this
+    side. The registry is loaded at the first reply that holds a row: it reads the trace schema
+    (pyarrow), which the command line does not load to check an agent."""
+    from . import diagnostics
 
     for kind in diagnostics.row_types():
         if (kind.__module__, kind.__qualname__) == (module, name):

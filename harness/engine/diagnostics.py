@@ -36,9 +36,9 @@ _ROWS: dict[type, _Registered] = {}  # in registration order
 def diagnostic_row(kind: Row) -> Row:
     """Register a row type an agent may hand the harness: a dataclass whose `table` names an
     internal trace table (the schema is the public interface: fixed, versioned) and whose
-    fields are that table's columns. A type that makes several rows gives their cells itself (`cells`).
-    A type may declare `summed`: a function of its table to the figures a search logs per
-    trial (the model calls' tokens), so the runner sums what the agent declares."""
+    fields are that table's columns. A type that makes several rows gives their cells itself
+    (`cells`). A type may declare `summed`: a function of its table to the figures a search
+    logs per trial (the model calls' tokens), so the runner sums what the agent declares."""
     table = getattr(kind, "table", None)
     if not is_dataclass(kind) or table not in AGENT_TABLES:
         raise TypeError(

@@ -4,6 +4,7 @@ and does not saturate it (below 0.95); a silent agent scores nothing on its metr
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from statistics import fmean
@@ -12,7 +13,8 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from harness.engine.contract import Answer, Claim
+from harness.agents.simple import SimpleAgent
+from harness.engine.contract import Answer, Claim, Modality
 from harness.engine.episode import Episode
 from policies import load_policy
 from scenarios import load_scenario, load_suite
@@ -25,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = "harness.agents.reference:reference_agent"
 SIMPLE = "harness.agents.simple:SimpleAgent"
 SILENT = "tests.test_suite_research:Silent"
+HEDGER = "tests.test_suite_research:Hedger"
 
 
 class Silent:
@@ -56,6 +59,19 @@ class Silent:
 
     def drain_diagnostics(self) -> list:
         return []
+
+
+class Hedger(SimpleAgent):
+    """The simple agent hedging everything it says and answers as a rumor: it keeps every
+    conflict open and every likely thing likely, and understates every certain one."""
+
+    def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
+        said = super().converse(partner, partner_groups, now)
+        return [replace(c, modality=Modality.RUMOR) for c in said]
+
+    def answer(self, proposition: str, now: int) -> Answer:
+        a = super().answer(proposition, now)
+        return a if a.value is None else replace(a, modality=Modality.RUMOR)
 
 
 @cache
@@ -128,3 +144,11 @@ def test_a_silent_agent_scores_nothing() -> None:
         assert _mean("careful", SILENT, scenario, "reach") == 0.0
     assert _mean("careful", SILENT, "research_retraction", "retraction_reach") is None
     assert _mean("careful", SILENT, "research_conflict", "conflicts_kept") is None
+
+
+@pytest.mark.slow
+def test_hedging_everything_does_not_pay() -> None:
+    """Keeping every conflict open by hedging everything wins conflicts_kept and loses more on
+    the certain findings it understates (understatement_rate, probe_recall)."""
+    assert _mean("careful", HEDGER, "research_conflict", "conflicts_kept") == 1.0
+    assert _objective("careful") - _objective("careful", HEDGER) >= 0.1

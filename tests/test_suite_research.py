@@ -109,9 +109,10 @@ def test_the_research_suite_is_named_and_lists_its_scenarios() -> None:
         "research_citations",
         "research_retraction",
         "research_conflict",
+        "research_revision",
     }
     declared = {m for name in suite.scenarios for m in load_scenario(name).metrics}
-    assert {"retraction_reach", "conflicts_kept", "provenance_origin"} <= declared
+    assert {"retraction_reach", "conflicts_kept", "provenance_origin", "supersession"} <= declared
 
 
 @pytest.mark.slow

@@ -18,7 +18,7 @@ from harness.engine.contract import Answer, Claim, Modality
 from harness.engine.episode import Episode
 from policies import load_policy
 from scenarios import load_scenario, load_suite
-from scenarios.suite import SUITES, suite_path
+from scenarios.suite import SUITES, InputError, suite_path
 from scorecards._rules import objectives, per_seed_mean
 from scorecards.definition import load_definition
 from scorecards.scorecard import Values, measure
@@ -113,6 +113,13 @@ def test_the_research_suite_is_named_and_lists_its_scenarios() -> None:
     }
     declared = {m for name in suite.scenarios for m in load_scenario(name).metrics}
     assert {"retraction_reach", "conflicts_kept", "provenance_origin", "supersession"} <= declared
+
+
+def test_a_misspelt_suite_is_refused_naming_the_research_suite() -> None:
+    with pytest.raises(
+        InputError, match=r"unknown suite 'reseach'; expected one of main, companion, research"
+    ):
+        suite_path("reseach")
 
 
 @pytest.mark.slow

@@ -54,6 +54,11 @@ class Sense(StrEnum):
     GATHERING = "gathering"  # a gathering at the subject; `object` says when ("2 17:00")
 
 
+# the senses whose news makes a plan of its own (to be somewhere at a time), which may then
+# meet a standing errand at the same hour; the others change or hurry an errand's own plan
+PLANNING_SENSES = frozenset({Sense.GATHERING})
+
+
 def _sense(value: object) -> object:
     """A file names a sense by its value (files are read strictly: no other coercion)."""
     if isinstance(value, str) and not isinstance(value, Sense):

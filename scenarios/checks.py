@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ._types import PLANNING_SENSES
 from .clock import MINUTES_PER_DAY, day_of
 from .model import Scenario
 
@@ -66,6 +67,7 @@ def problems(s: Scenario, bounds: Bounds = DEFAULT) -> Iterator[Problem]:
     yield from _references(s)
     yield from _days(s)
     yield from _unique(s)
+    yield from _priorities(s)
     yield from _texts(s.model_dump(), ())
 
 
@@ -224,6 +226,37 @@ def _days(s: Scenario) -> Iterator[Problem]:
     for i, d in enumerate(s.decision_points):
         if not first <= d.day <= last:
             yield ("decision_points", i, "day"), within
+    # the harness labels an agent's first `action` of a day with the one point it answers:
+    # a second point on the same action and day would label its second action instead
+    seen: dict[tuple[str, int], int] = {}
+    for i, d in enumerate(s.decision_points):
+        earlier = seen.setdefault((d.action, d.day), i)
+        if earlier != i:
+            yield (
+                ("decision_points", i),
+                (
+                    f"one decision point per action and day; decision_points[{earlier}] is "
+                    f"already on {d.action!r} on day {d.day} (join their propositions with "
+                    "`when`)"
+                ),
+            )
+
+
+def _priorities(s: Scenario) -> Iterator[Problem]:
+    """A predicate's priority weighs the plan its news makes against a standing errand: only a
+    sense that makes a plan of its own (a gathering) has one to weigh."""
+    planning = ", ".join(sorted(PLANNING_SENSES))
+    for name, predicate in sorted(s.predicates.items()):
+        if predicate.priority is None or predicate.sense in PLANNING_SENSES:
+            continue
+        has = "no sense" if predicate.sense is None else f"sense {predicate.sense.value!r}"
+        yield (
+            ("predicates", name, "priority"),
+            (
+                f"a priority only on a predicate whose sense makes a plan of its own "
+                f"({planning}); {name!r} has {has}, which makes none to weigh"
+            ),
+        )
 
 
 def _unique(s: Scenario) -> Iterator[Problem]:

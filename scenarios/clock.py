@@ -41,3 +41,9 @@ def day_of(minute: int) -> int:
 
 def clock_of(minute: int) -> int:
     return minute % MINUTES_PER_DAY
+
+
+def format_moment(minute: int) -> str:
+    """Minutes since day 1 00:00 → 'day 2 08:00' (as `parse_moment` reads it)."""
+    clock = clock_of(minute)
+    return f"day {day_of(minute)} {clock // 60:02d}:{clock % 60:02d}"

@@ -9,7 +9,8 @@ from villagelab.yamlsource import InputError, Location, YamlSource, listing
 
 from . import checks as semantic
 from .checks import DEFAULT, Bounds
-from .model import Scenario
+from .clock import format_moment
+from .model import Scenario, Truth
 
 LIBRARY = Path(__file__).with_name("library")
 
@@ -61,6 +62,7 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
     places = [p.id for p in s.world.places]
     agents = [a.id for a in s.agents]
     props = [t.proposition for t in s.truth]
+    truths = {t.proposition: t for t in s.truth}
     where: Location  # paths of any length below
     for label, ids, where in (
         ("place", places, ("world", "places")),
@@ -169,7 +171,19 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
             yield ("events", i, "until"), "an end at or after the event's moment (at)"
         for j, who in enumerate(e.audience):
             yield from agent(who, ("events", i, "audience", j))
+        told = truths.get(e.proposition or "")
+        if told is not None and told.values is not None and e.value is not None:
+            allowed = [v.value for v in told.values]
+            if e.value not in allowed:
+                yield (
+                    ("events", i, "value"),
+                    (
+                        f"one of the values of {told.proposition!r} ({', '.join(map(repr, allowed))}); "
+                        f"got {e.value!r}"
+                    ),
+                )
     for i, t in enumerate(s.truth):
+        yield from _values_problems(s, t, ("truth", i))
         if t.origin is not None:
             yield from agent(t.origin, ("truth", i, "origin"))
         if t.supersedes is not None:
@@ -177,6 +191,9 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
         if t.audience != "all":
             for j, who in enumerate(t.audience):
                 yield from agent(who, ("truth", i, "audience", j))
+        for j, o in enumerate(t.origins or ()):
+            yield from agent(o.agent, ("truth", i, "origins", j, "agent"))
+            yield from moment(o.at, ("truth", i, "origins", j, "at"))
         yield from moment(t.valid_from, ("truth", i, "valid_from"))
         yield from moment(t.valid_to, ("truth", i, "valid_to"))
         if t.valid_from is not None and t.valid_to is not None and t.valid_to < t.valid_from:
@@ -196,8 +213,24 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
         if metric in seen_metrics:
             yield ("metrics", i), f"each metric once; {metric!r} is listed twice"
         seen_metrics.add(metric)
+    values = {t.proposition: t.value for t in s.truth}
     for i, d in enumerate(s.decision_points):
-        yield from prop(d.proposition, ("decision_points", i, "proposition"))
+        if d.proposition is not None:
+            yield from prop(d.proposition, ("decision_points", i, "proposition"))
+        if d.when is not None:
+            where = ("decision_points", i, "when", d.when.combine.value)
+            for j, p in enumerate(d.when.operands):
+                unknown = prop(p, (*where, j))
+                yield from unknown
+                # a condition is decided on its propositions' truth: each holds or does not
+                if not unknown and values[p] not in ("true", "false"):
+                    yield (
+                        (*where, j),
+                        (
+                            f"a proposition whose value is 'true' or 'false'; {p!r} has "
+                            f"value {values[p]!r}"
+                        ),
+                    )
         for j, p in enumerate(d.right):
             yield from place(p, ("decision_points", i, "right", j))
     for i, m in enumerate(s.census or ()):
@@ -237,3 +270,63 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
         yield from agent(probe.agent, ("probes", i, "agent"))
         yield from prop(probe.proposition, ("probes", i, "proposition"))
         yield from moment(probe.at, ("probes", i, "at"))
+        asked = truths.get(probe.proposition)
+        if probe.asks == "replaced" and asked is not None:
+            timeline = asked.timeline
+            if len(timeline) < 2:
+                yield (
+                    ("probes", i, "asks"),
+                    (
+                        f"a truth with successive values to ask what was replaced; "
+                        f"{asked.proposition!r} has one value (ask current)"
+                    ),
+                )
+            elif (second := timeline[1].from_) is not None and probe.at < second:
+                yield (
+                    ("probes", i, "at"),
+                    (
+                        f"a moment after the first value of {asked.proposition!r} was replaced "
+                        f"(at or after {format_moment(second)!r}) to ask what was replaced"
+                    ),
+                )
+
+
+def _values_problems(s: Scenario, t: Truth, where: Location) -> Iterator[semantic.Problem]:
+    """Successive values start within the run, in order, each once; the values' `from` say
+    when each holds, so a values truth has no validity of its own."""
+    if t.values is None:
+        return
+    for field in ("valid_from", "valid_to"):
+        if getattr(t, field) is not None:
+            yield (
+                (*where, field),
+                (
+                    "no validity on a truth with successive values (each value's `from` says "
+                    "when it holds)"
+                ),
+            )
+    seen: set[str] = set()
+    last: int | None = None
+    for j, v in enumerate(t.values):
+        here = (*where, "values", j)
+        if v.value in seen:
+            yield (*here, "value"), f"each value once; {v.value!r} appears earlier"
+        seen.add(v.value)
+        if v.from_ is None:
+            if j > 0:
+                yield here, 'the moment this value starts to hold (from: "day 2 08:00")'
+            continue
+        if not s.start <= v.from_ <= s.end:
+            yield (
+                (*here, "from"),
+                "a moment within the scenario's duration (from its start to its end)",
+            )
+        if last is not None and v.from_ <= last:
+            yield (
+                (*here, "from"),
+                (
+                    f"a moment after the previous value's ({format_moment(last)!r}): values are "
+                    "listed in the order they hold"
+                ),
+            )
+        last = v.from_

@@ -6,9 +6,10 @@ held as minutes. Everything here is frozen data; the harness builds worlds and a
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from villagelab import phrases
 
@@ -16,6 +17,9 @@ from ._types import Clock, Frozen, Id, Modality, ModulePath, Moment, SenseName, 
 from .dialogue import CompanionPersona, Dialogue
 from .persona import Persona
 from .room import Project, RoomKnowledge
+
+# plan priorities (an errand's, a gathering predicate's) run from 0, the default, to this
+PRIORITY_MAX = 100
 
 
 class Place(Frozen):
@@ -73,6 +77,9 @@ class Errand(Frozen):
     target: Id
     via: tuple[Id, ...] = ()  # places the way to the target depends on (a bridge)
     group: Id | None = None  # a group errand: replans are told to the group
+    # against a plan made from news for the same hour (a gathering's `predicates.<name>.
+    # priority`): only a higher one displaces the errand; a tie keeps it
+    priority: int = Field(0, ge=0, le=PRIORITY_MAX)
 
 
 class AgentSpec(Frozen):
@@ -139,14 +146,36 @@ class PlayerRequest(Frozen):
     about: Id | None = None
 
 
+class TruthValue(Frozen):
+    """One of a proposition's successive values (a price of 4), and the moment it starts to
+    hold; it holds until the next value's `from`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    value: str
+    from_: Moment | None = Field(None, alias="from")  # None: from the scenario's start
+
+
+class Origin(Frozen):
+    """One of several agents a tracked proposition starts with: how sure it is there, and from
+    when (the engine tells it then)."""
+
+    agent: Id
+    modality: Modality
+    at: Moment
+
+
 class Truth(Frozen):
-    """A tracked proposition: what is true, where it starts and who should or may know it."""
+    """A tracked proposition: what is true, where it starts and who should or may know it.
+    `value` is true throughout; `values` are true one after another (a price that changes).
+    One `origin` (with `modality`), or several `origins` each with its own modality and time."""
 
     proposition: Id
     subject: str
     predicate: str
     object: str
-    value: str
+    value: str | None = None
+    values: tuple[TruthValue, ...] | None = Field(None, min_length=1)
     modality: Modality = "certain"
     origin: Id | None = None  # None: nobody in the scenario (an unsigned message)
     private: bool = False
@@ -154,16 +183,106 @@ class Truth(Frozen):
     valid_from: Moment | None = None
     valid_to: Moment | None = None
     supersedes: Id | None = None  # the older tracked proposition this one replaces
+    # independent witnesses, each told at its time (exclusive with `origin` and `modality`)
+    origins: tuple[Origin, ...] | None = Field(None, min_length=1)
+
+    @model_validator(mode="after")
+    def _one_way_to_start(self) -> Truth:
+        if self.origins is not None:
+            if self.origin is not None:
+                raise ValueError("one of origin, origins")
+            if "modality" in self.model_fields_set:
+                raise ValueError("with origins, each origin's modality (not the truth's)")
+            agents = [o.agent for o in self.origins]
+            if len(set(agents)) != len(agents):
+                raise ValueError(f"each agent once among origins; got {agents}")
+            if self.values is not None:
+                # each origin witnesses one value; which one, the language cannot say yet
+                raise ValueError("origins with value, not with values (one value witnessed)")
+        return self
+
+    @model_validator(mode="after")
+    def _one_way_to_say_the_value(self) -> Truth:
+        if (self.value is None) == (self.values is None):
+            raise ValueError(
+                "either value (true throughout) or values (true one after another), not both"
+                if self.value is not None
+                else "a value, or values that hold one after another"
+            )
+        return self
+
+    @property
+    def timeline(self) -> tuple[TruthValue, ...]:
+        """The successive values; a truth with one `value` has a timeline of one."""
+        if self.values is not None:
+            return self.values
+        assert self.value is not None  # the validator saw to it
+        return (TruthValue(value=self.value),)
+
+    @property
+    def starts_with(self) -> tuple[str, ...]:
+        """Every agent it starts with: its origin, or its origins (none: an unsigned note)."""
+        if self.origins is not None:
+            return tuple(o.agent for o in self.origins)
+        return () if self.origin is None else (self.origin,)
+
+
+class Combine(StrEnum):
+    """How a decision point's condition joins its propositions (`DecisionPoint.when`)."""
+
+    ALL_OF = "all_of"  # every one holds
+    ANY_OF = "any_of"  # at least one holds
+
+
+class Condition(Frozen):
+    """Several tracked propositions that decide together: all of them hold, or any one does.
+    Exactly one of `all_of`, `any_of`; each names boolean propositions ("true"/"false")."""
+
+    all_of: tuple[Id, ...] | None = Field(None, min_length=2)
+    any_of: tuple[Id, ...] | None = Field(None, min_length=2)
+
+    @model_validator(mode="after")
+    def _one(self) -> Condition:
+        if (self.all_of is None) == (self.any_of is None):
+            raise ValueError("exactly one of all_of, any_of")
+        if len(set(self.operands)) != len(self.operands):
+            raise ValueError(f"each proposition once; {self.combine.value} names one twice")
+        return self
+
+    @property
+    def combine(self) -> Combine:
+        return Combine.ALL_OF if self.all_of is not None else Combine.ANY_OF
+
+    @property
+    def operands(self) -> tuple[str, ...]:
+        return self.all_of if self.all_of is not None else self.any_of or ()
 
 
 class DecisionPoint(Frozen):
-    """An action the tracked proposition makes right or wrong: `right` lists the in-line targets."""
+    """An action the tracked propositions make right or wrong: `right` lists the in-line
+    targets. One deciding `proposition`, or a `when` over several (exactly one of the two)."""
 
     id: Id
-    proposition: Id
+    proposition: Id | None = None
+    when: Condition | None = None
     action: Id
     day: int = Field(ge=1)
     right: tuple[Id, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _deciding(self) -> DecisionPoint:
+        if (self.proposition is None) == (self.when is None):
+            raise ValueError("exactly one of proposition, when (all_of or any_of)")
+        return self
+
+    @property
+    def deciding(self) -> tuple[str, ...]:
+        """The propositions it turns on: its one, or its condition's."""
+        return (self.proposition,) if self.proposition is not None else self.when_operands
+
+    @property
+    def when_operands(self) -> tuple[str, ...]:
+        return self.when.operands if self.when is not None else ()
 
 
 class Probe(Frozen):
@@ -171,6 +290,9 @@ class Probe(Frozen):
     at: Moment
     agent: Id
     proposition: Id
+    # current: what the proposition's value is now; replaced: which value the current one
+    # replaced (a truth with successive values)
+    asks: Literal["current", "replaced"] = "current"
 
 
 # the scorecard's registered metrics (scenarios sit below scorecards, so the names are listed
@@ -188,6 +310,7 @@ MetricName = Literal[
     "time_to_replan",
     "time_to_replan_group",
     "containment",
+    "handoff_completeness",  # the workflow family: a record handed on
     "probe_recall",
     "probe_hallucination",
     "request_fulfilment",
@@ -228,10 +351,13 @@ MetricName = Literal[
 
 class Predicate(Frozen):
     """What a predicate of the scenario's propositions means: how it is said (a template with
-    `{object}`) and what it does to plans about its subject (`Sense`)."""
+    `{object}`), what it does to plans about its subject (`Sense`), and how much a plan it
+    makes weighs against a standing errand at the same hour (`priority`; only a sense that
+    makes a plan of its own, a gathering, may have one: `checks`)."""
 
     phrase: str | None = None
     sense: SenseName | None = None
+    priority: int | None = Field(None, ge=0, le=PRIORITY_MAX)  # None: as an errand's default
 
     @field_validator("phrase")
     @classmethod

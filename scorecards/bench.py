@@ -86,6 +86,9 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "valid_from": None,
             "valid_to": None,
             "supersedes": np.tile(np.array([None, "bakery_closed", None], object), n_ep),
+            "origins": None,
+            "origin_modalities": None,
+            "origin_ticks": None,
         }
     )
     key = d.rows(int(rows * SHARES["exposures"]))
@@ -186,6 +189,8 @@ def _behaviour(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
             "opens": END // 2,
             "closes": END - 1,
             "right": [["market"] for _ in range(d.episodes)],
+            "when": None,
+            "propositions": None,
         }
     )
     requests = pd.DataFrame(

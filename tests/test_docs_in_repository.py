@@ -4,6 +4,9 @@ to files outside it, and every file the README and docs name exists."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import yaml
 
 from .conftest import ROOT
 
@@ -14,6 +17,18 @@ def links(text: str) -> list[str]:
     """The targets of a page's markdown links and images, anchors and addresses left out."""
     found = re.findall(r"\]\(([^)\s]+)\)", text)
     return [t.split("#")[0] for t in found if t.split("#")[0] and "://" not in t]
+
+
+def generated_pages() -> set[Path]:
+    """The reference pages the site writes as it builds (docs/reference/, never checked in):
+    mkdocs.yml's nav lists them."""
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]
+    reference = next(item["Reference"] for item in nav if "Reference" in item)
+    pages = [next(iter(p.values())) if isinstance(p, dict) else p for p in reference]
+    return {(ROOT / "docs" / p).resolve() for p in pages if p.startswith("reference/")}
+
+
+GENERATED = generated_pages()
 
 
 def test_the_design_is_in_the_repository_and_the_readme_points_to_it():
@@ -33,7 +48,7 @@ def test_no_document_refers_to_files_outside_the_repository():
         for target in links(text):
             resolved = (doc.parent / target).resolve()
             assert resolved.is_relative_to(home.resolve()), (doc.name, target)
-            assert resolved.exists(), (doc.name, target)
+            assert resolved.exists() or resolved in GENERATED, (doc.name, target)
         assert "DESIGN.md" not in text and "GLOSSARY.md" not in text, doc.name
 
 

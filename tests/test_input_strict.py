@@ -281,6 +281,133 @@ def test_errand_days_and_decision_days_lie_within_the_run(tmp_path):
     assert "at decision_points[0].day: a day of the run" in scenario_error(tmp_path, text)
 
 
+WITH_TWO_FACTS = WITH_ERRANDS.replace(
+    "truth:\n",
+    "truth:\n  - {proposition: q, subject: road, predicate: closed_on, object: '2', value: 'true'}\n"
+    "  - {proposition: r, subject: shop, predicate: opens_at, object: '2', value: '10:00'}\n",
+)
+
+
+@pytest.mark.parametrize(
+    ("point", "says"),
+    [
+        (  # both ways of naming what decides
+            "{id: d, proposition: p, when: {all_of: [p, q]}, action: buy, day: 2, right: [shop]}",
+            "at decision_points[0]: exactly one of proposition, when",
+        ),
+        (  # neither
+            "{id: d, action: buy, day: 2, right: [shop]}",
+            "at decision_points[0]: exactly one of proposition, when",
+        ),
+        (
+            "{id: d, when: {all_of: [p, q], any_of: [p, q]}, action: buy, day: 2, right: [shop]}",
+            "at decision_points[0].when: exactly one of all_of, any_of",
+        ),
+        (
+            "{id: d, when: {any_of: [p]}, action: buy, day: 2, right: [shop]}",
+            "at decision_points[0].when.any_of: tuple should have at least 2 items",
+        ),
+        (
+            "{id: d, when: {all_of: [p, p]}, action: buy, day: 2, right: [shop]}",
+            "at decision_points[0].when: each proposition once; all_of names one",
+        ),
+        (
+            "{id: d, when: {all_of: [p, x]}, action: buy, day: 2, right: [shop]}",
+            "at decision_points[0].when.all_of[1]: unknown proposition 'x'",
+        ),
+        (  # a condition holds or fails on its parts' truth: each part is true or false
+            "{id: d, when: {any_of: [q, r]}, action: buy, day: 2, right: [shop]}",
+            (
+                "at decision_points[0].when.any_of[1]: a proposition whose value is 'true' or "
+                "'false'; 'r' has value '10:00'"
+            ),
+        ),
+    ],
+)
+def test_a_decision_condition_is_refused_where_it_is_wrong(tmp_path, point, says):
+    text = WITH_TWO_FACTS + f"decision_points:\n  - {point}\n"
+    assert says in scenario_error(tmp_path, text)
+
+
+def test_two_decision_points_on_one_action_and_day_are_refused(tmp_path):
+    # the harness labels an agent's first such action with one point: the second would be
+    # labelled on its second action, a different decision
+    text = WITH_TWO_FACTS + (
+        "decision_points:\n"
+        "  - {id: d, proposition: p, action: buy, day: 2, right: [shop]}\n"
+        "  - {id: e, proposition: q, action: buy, day: 2, right: [home]}\n"
+        "  - {id: f, proposition: q, action: buy, day: 3, right: [home]}\n"
+    )
+    message = scenario_error(tmp_path, text)
+    assert (
+        "at decision_points[1]: one decision point per action and day; decision_points[0] is "
+        "already on 'buy' on day 2 (join their propositions with `when`)"
+    ) in message
+    assert "decision_points[2]" not in message
+
+
+def test_a_decision_condition_over_true_and_false_facts_loads(tmp_path):
+    text = WITH_TWO_FACTS.replace("value: '10:00'", "value: 'false'") + (
+        "decision_points:\n"
+        "  - {id: d, when: {any_of: [p, q, r]}, action: buy, day: 2, right: [home]}\n"
+    )
+    scenario = load_scenario(write(tmp_path, text, "s.yaml"))
+    (d,) = scenario.decision_points
+    assert (d.proposition, d.when_operands, d.deciding) == (None, ("p", "q", "r"), ("p", "q", "r"))
+
+
+@pytest.mark.parametrize(
+    ("origins", "says"),
+    [
+        (
+            "origin: ana, origins: [{agent: bo, modality: likely, at: day 1 00:10}]",
+            "at truth[0]: one of origin, origins",
+        ),
+        (
+            "modality: likely, origins: [{agent: bo, modality: likely, at: day 1 00:10}]",
+            "at truth[0]: with origins, each origin's modality (not the truth's)",
+        ),
+        (
+            (
+                "origins: [{agent: bo, modality: likely, at: day 1 00:10}, "
+                "{agent: bo, modality: certain, at: day 1 00:20}]"
+            ),
+            "at truth[0]: each agent once among origins; got ['bo', 'bo']",
+        ),
+        (
+            (
+                "origins: [{agent: bo, modality: likely, at: day 1 00:10}, "
+                "{agent: zed, modality: likely, at: day 1 00:20}]"
+            ),
+            "at truth[0].origins[1].agent: unknown agent 'zed'",
+        ),
+        (
+            "origins: [{agent: bo, modality: likely, at: day 2 00:10}]",
+            "at truth[0].origins[0].at: a moment within the scenario's duration",
+        ),
+        ("origins: []", "at truth[0].origins: tuple should have at least 1 item"),
+        (
+            "origins: [{agent: bo, modality: sure, at: day 1 00:10}]",
+            "at truth[0].origins[0].modality: ",
+        ),
+        ("origins: [{agent: bo, modality: likely}]", "at truth[0].origins[0].at: "),
+    ],
+)
+def test_several_origins_are_refused_where_they_are_wrong(tmp_path, origins, says):
+    old = 'value: "true", origin: ana}'
+    assert old in SMALL
+    text = SMALL.replace(old, f'value: "true", {origins}}}')
+    assert says in scenario_error(tmp_path, text)
+
+
+def test_several_origins_are_refused_with_successive_values(tmp_path):
+    old = 'value: "true", origin: ana}'
+    values = 'values: [{value: "3"}, {value: "4", from: day 1 00:20}]'
+    origins = "origins: [{agent: bo, modality: likely, at: day 1 00:10}]"
+    text = SMALL.replace(old, f"{values}, {origins}}}")
+    assert "at truth[0]: origins with value, not with values" in scenario_error(tmp_path, text)
+
+
 def test_errand_ids_are_unique_per_agent(tmp_path):
     text = WITH_ERRANDS.replace(
         "target: shop}\n",

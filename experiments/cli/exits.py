@@ -5,6 +5,17 @@ from __future__ import annotations
 import os
 import sys
 
+# Every code a villagelab command ends with: (name, when). The README, docs/design.md and the
+# site's reference page (docs/hooks/reference.py) say these; a test holds every literal exit
+# in experiments/ and the gate's verdict codes to this table.
+EXIT_CODES: dict[int, tuple[str, str]] = {
+    0: ("ok", "done; search, sweep and report also when they meet broken guardrails"),
+    1: ("regression", "the gate found a regression, or a guardrail broke (gate, run, score)"),
+    2: ("bad input or error", "a wrong file or option, an unfinished episode, or a bug"),
+    3: ("incompatible baseline", "missing, or made with another instrument or agent"),
+    130: ("interrupted", "Ctrl-C; what the command started is stopped first"),
+}
+
 
 def entry() -> None:
     """The console script: `main`, then an exit that is the same every time. Whatever the

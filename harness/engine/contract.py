@@ -52,6 +52,12 @@ class Meaning:
     # it does to plans about the subject (unusable / closes_early / kept_at), if anything
     phrase: str | None = None
     sense: Sense | None = None
+    # how much a plan its news makes (a gathering to attend) weighs against a standing errand
+    # at the same hour: only a higher priority than the errand's displaces it
+    priority: int = 0
+    # a quantity that takes one value after another (a price): news of another value is news
+    # that it changed, not a contradiction - what kind of thing it is, never which value holds
+    changes: bool = False
 
 
 @quick_init
@@ -152,7 +158,8 @@ class Answer:
     """An answer to a probe; value None means "I don't know". `source` is who told the agent
     (its informant; "self" when it perceived the matter itself), `origin` where the agent
     believes the matter started, `replaced_by` the proposition the agent believes replaced this
-    one (None: not replaced, or not known)."""
+    one (None: not replaced, or not known), `replaced` the value it believes the current one
+    replaced (a quantity that changes; None: none, or not known)."""
 
     ENUMS: ClassVar[dict[str, type]] = {"modality": Modality}
 
@@ -161,6 +168,7 @@ class Answer:
     source: str | None
     origin: str | None = None
     replaced_by: str | None = None
+    replaced: str | None = None
 
     __post_init__ = coerce_enums  # type: ignore[misc]  # quick_init inlines this very function
 

@@ -40,13 +40,13 @@ class Encounters:
         tick: Tick,
         number: dict[str, int],
         exposed: set[tuple[str, str]],
-        origins: dict[str, str | None],
+        origins: dict[str, tuple[str, ...]],
     ) -> None:
         self.tick = tick
         self.number = number  # agent → its place in name order
         self.names = list(number)  # a number's agent
         self.exposed = exposed  # (agent, proposition) pairs exposed so far (the episode's)
-        self.origins = origins  # a tracked proposition's origin agent
+        self.origins = origins  # the agents a tracked proposition starts with
         self.last_chat: dict[int, int] = {}  # pair → minute of its last chat
         self._starts: dict[int, float] = {}  # others noticed → chance to start a chat
         self._crowds: tuple[Any, Any] = (None, [])  # crowded places and their groups, kept
@@ -144,7 +144,7 @@ class Encounters:
         """One claim said to one listener: recorded (a scripted line as scripted, with
         text_by 'scenario') and, when the speaker could know it, delivered as a claim the
         listener hears. A claim about a tracked proposition is grounded when the speaker was
-        exposed to it before or is its origin (a scripted line always is): a claim from
+        exposed to it before or is an origin of it (a scripted line always is): a claim from
         nowhere is recorded as said, and nobody hears it, so it exposes no one."""
         tick = self.tick
         own = claim.text is not None and not scripted
@@ -155,7 +155,7 @@ class Encounters:
             scripted
             or meaning is None
             or (speaker, prop) in self.exposed
-            or self.origins.get(prop) == speaker
+            or speaker in self.origins.get(prop, ())
         )
         # the row's values in the utterances table's column order (UTTERED)
         tick.rec.add_row(

@@ -15,7 +15,8 @@ from typing import Any, Self
 
 import pyarrow as pa
 
-from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario
+from scenarios import MINUTES_PER_DAY, AgentSpec, Scenario, WorldEvent
+from scenarios.model import Predicate
 
 from . import boundary, diagnostics, ground_truth, plugins
 from .acting import Acting
@@ -99,10 +100,12 @@ class Episode:
                 t.object,
                 phrase=vocabulary[t.predicate].phrase if t.predicate in vocabulary else None,
                 sense=vocabulary[t.predicate].sense if t.predicate in vocabulary else None,
+                priority=_priority(vocabulary.get(t.predicate)),
+                changes=t.values is not None,
             )
             for t in scenario.truth
         }
-        self.origins = {t.proposition: t.origin for t in scenario.truth}
+        self.origins = {t.proposition: t.starts_with for t in scenario.truth}
         # (agent, tracked proposition) pairs exposed so far: what an agent's claim may rest on
         self.exposed: set[tuple[str, str]] = set()
         self.rec = Recorder(scenario.name, seed, scenario.start, scenario.tick_minutes)
@@ -190,6 +193,7 @@ class Episode:
         for e in sorted(s.events, key=lambda e: (e.at, e.id)):
             repeats = range(e.at, s.end + 1, day) if e.daily else (e.at,)
             before.extend((at, "event", e) for at in repeats)
+        before.extend((o.at, "event", o) for o in origin_notices(s))
         before.extend((r.at, "request", r) for r in s.requests)
         lines = s.dialogue.lines if s.dialogue else ()
         before.extend((said_at(s, self.draws, x), "line", x) for x in lines)
@@ -231,7 +235,8 @@ class Episode:
             ask = self.happenings.probe
             for _, kind, item in self._due_items(1, now):
                 if kind == "probe":
-                    ask(item.agent, item.proposition, item.id, "probe", now)
+                    kind = "probe" if item.asks == "current" else "probe_replaced"
+                    ask(item.agent, item.proposition, item.id, kind, now)
                 elif kind == "census":
                     census = f"census@{self.rec.tick(now)}"
                     for name in self.agents:
@@ -354,6 +359,11 @@ class Episode:
         self.wakes.woken(name, obs.minute)
 
 
+def _priority(predicate: Predicate | None) -> int:
+    """A plan from this predicate's news weighs as an errand's default (0) unless it says."""
+    return 0 if predicate is None or predicate.priority is None else predicate.priority
+
+
 def run_episode(
     scenario: Scenario,
     policy: Any,
@@ -363,3 +373,22 @@ def run_episode(
 ) -> dict[str, pa.Table]:
     with alarm(budget), Episode(scenario, policy, seed, agent) as episode:
         return episode.run(budget=budget)
+
+
+def origin_notices(s: Scenario) -> list[WorldEvent]:
+    """What each of a truth's several `origins` witnesses: a notice to it alone at its time,
+    at its modality, first-hand (a single `origin` is told by the scenario's own events)."""
+    return [
+        WorldEvent(
+            id=f"{t.proposition}_origin_{o.agent}"[:64],
+            at=o.at,
+            kind="notice",
+            proposition=t.proposition,
+            value=t.value,
+            channel="seen",
+            modality=o.modality,
+            seen_by=(o.agent,),
+        )
+        for t in sorted(s.truth, key=lambda t: t.proposition)
+        for o in t.origins or ()
+    ]

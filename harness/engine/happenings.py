@@ -142,9 +142,11 @@ class Happenings:
 
     def probe(self, name: str, prop: str, probe_id: str, kind: str, now: int) -> None:
         """The researcher asks an agent what it holds of a proposition (a probe, or one
-        question of a census): its answer as said, recorded."""
+        question of a census): its answer as said, recorded. A `probe_replaced` asks which
+        value the current one replaced: its answer's value is the one the agent names."""
         tick = self.tick
         answer = tick.agents[name].answer(prop, now)
+        value = answer.replaced if kind == "probe_replaced" else answer.value
         tick.rec.add(
             "probes",
             now,
@@ -153,7 +155,7 @@ class Happenings:
             probe_id=probe_id,
             kind=kind,
             proposition=prop,
-            answer_value=answer.value,
+            answer_value=value,
             answer_modality=answer.modality,
             answer_source=answer.source,
             answer_origin=answer.origin,

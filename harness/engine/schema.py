@@ -10,7 +10,7 @@ from typing import Any
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "8"  # 2: events carry resource moves; actions carry request and horizon;
+SCHEMA_VERSION = "9"  # 2: events carry resource moves; actions carry request and horizon;
 #                       observations, memory_ops, trust, state, plans, requests added
 #                     3: actions carry status (ok / failed / invalid) and reason; utterances
 #                       carry text_by (agent: its own words; harness: rendered)
@@ -23,6 +23,9 @@ SCHEMA_VERSION = "8"  # 2: events carry resource moves; actions carry request an
 #                     7: llm_calls carry prompt and reply (what `villagelab inspect` shows)
 #                     8: characters and report_windows added: a character's limits as typed
 #                       columns, no longer the dialogue table's setup / hours / report rows
+#                     9: decision_points carry `when` and `propositions` (a point decided
+#                       by several propositions together); truth carries origins,
+#                       origin_modalities and origin_ticks (several independent origins)
 
 _KEY = [
     pa.field("scenario", pa.string(), nullable=False),
@@ -48,6 +51,11 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("valid_from", pa.int64()),
         pa.field("valid_to", pa.int64()),
         pa.field("supersedes", pa.string()),  # the tracked proposition this one replaces
+        # several independent origins (then `origin` is null and `modality` the surest of
+        # theirs): each origin's agent, modality and the tick it was told, in step
+        pa.field("origins", pa.list_(pa.string())),
+        pa.field("origin_modalities", pa.list_(pa.string())),
+        pa.field("origin_ticks", pa.list_(pa.int64())),
     ),
     # the scenario's decision points, written once per episode: which targets of `action` on
     # `day` (ticks `opens` to `closes`) are right given the deciding proposition's true value
@@ -59,6 +67,10 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("opens", pa.int64()),
         pa.field("closes", pa.int64()),
         pa.field("right", pa.list_(pa.string())),
+        # a point decided by several propositions (then `proposition` is null): how they
+        # join (all_of / any_of) and which they are
+        pa.field("when", pa.string()),
+        pa.field("propositions", pa.list_(pa.string())),
     ),
     # what each agent could perceive about a tracked proposition, recorded by the harness
     "exposures": _schema(
@@ -278,6 +290,7 @@ TABLES: dict[str, pa.Schema] = {
     "probes": _schema(
         pa.field("agent", pa.string()),
         pa.field("probe_id", pa.string()),
+        # probe / census: the value now; probe_replaced: the value the current one replaced
         pa.field("kind", pa.string()),
         pa.field("proposition", pa.string()),
         pa.field("answer_value", pa.string()),

@@ -17,7 +17,9 @@ def render(claim: Claim) -> str:
     m = claim.meaning
     phrase = m.phrase or m.predicate.replace("_", " ") + " {object}"
     body = f"the {m.subject} {_HEDGE[claim.modality]} {fill(phrase, object=m.object)}"
-    if claim.value != "true":
+    if m.changes:  # a quantity: the value said is what it is now
+        body = f"{body}, now {claim.value}"
+    elif claim.value != "true":
         body = f"it is not so that {body}"
     if claim.stated_source == "self":
         return f"I know first-hand: {body}."

@@ -18,21 +18,63 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._base import Episode, derived
-from ._rows import columns, earliest, eq, ne, require
-from ._tables import ANSWERED, EXPOSURES, FIRST_HAND, TRUTH, UTTERANCES
+from ._rows import added_column, column, columns, earliest, eq, require
+from ._tables import ANSWERED, EXPOSURES, FIRST_HAND, SEVERAL_ORIGINS, TRUTH, UTTERANCES
 
 
 @dataclass(frozen=True)
 class Truth:
-    """One tracked proposition."""
+    """One tracked proposition. `states` are its successive values as (first tick, value),
+    in order: one state holding throughout (first tick None), or a value that changes."""
 
     proposition: Any
-    value: Any
+    states: tuple[tuple[int | None, Any], ...]
     modality: Any
     origin: Any
     audience: tuple[Any, ...]
     private: Any
     supersedes: Any
+    # every agent it starts with: its origin, or its several origins (each with the modality
+    # and the tick it was told, in step); empty for an unsigned note
+    origins: tuple[Any, ...] = ()
+    origin_modalities: tuple[Any, ...] = ()
+    origin_ticks: tuple[int, ...] = ()
+
+    def started_with(self, agent: Any) -> bool:
+        return any(eq(agent, o) for o in self.origins)
+
+    @property
+    def changes(self) -> bool:
+        return len(self.states) > 1
+
+    def value_at(self, tick: int) -> Any:
+        """The value that holds at `tick` (None before the first one holds: nothing is true
+        of it yet, so no answer is right)."""
+        return self._state_at(tick)[1]
+
+    def replaced_at(self, tick: int) -> Any:
+        """The value the one holding at `tick` replaced (None: it replaced nothing)."""
+        index = self._state_at(tick)[0]
+        return self.states[index - 1][1] if index > 0 else None
+
+    def older_values(self, tick: int) -> tuple[Any, ...]:
+        """The values that held before the one holding at `tick`."""
+        return tuple(v for _, v in self.states[: max(self._state_at(tick)[0], 0)])
+
+    def held_by(self, tick: int) -> tuple[Any, ...]:
+        """The values that held at or before `tick`: true once, if not now."""
+        return tuple(v for _, v in self.states[: self._state_at(tick)[0] + 1])
+
+    @property
+    def values(self) -> tuple[Any, ...]:
+        return tuple(v for _, v in self.states)
+
+    def _state_at(self, tick: int) -> tuple[int, Any]:
+        held: tuple[int, Any] = (-1, None)
+        for i, (first, value) in enumerate(self.states):
+            if first is None or first <= tick:
+                held = (i, value)
+        return held
 
 
 @dataclass(frozen=True)
@@ -46,6 +88,7 @@ class Knower:
     answer_modality: Any
     answer_origin: Any
     origin: Any
+    origins: tuple[Any, ...] = ()  # every agent the proposition starts with
 
 
 @dataclass(frozen=True)
@@ -60,6 +103,7 @@ class Answer:
     answer_source: Any
     answer_replaced_by: Any
     truth: Truth
+    kind: Any = "probe"  # probe / census / probe_replaced: what was asked
 
 
 def tracked_rows(episode: Episode) -> list[Truth]:
@@ -73,12 +117,47 @@ def _tracked(episode: Episode) -> list[Truth]:
     props, values, modalities, origins, audiences, private, supersedes = columns(
         episode, "truth", fields
     )
-    if len(set(props)) != len(props):
-        raise ValueError("the truth table holds a proposition twice; expected one row each")
-    rows = zip(props, values, modalities, origins, audiences, private, supersedes)
-    return [
-        Truth(p, v, m, o, tuple(a) if a is not None else (), x, s) for p, v, m, o, a, x, s in rows
-    ]
+    several = [added_column(episode, "truth", field) for field in SEVERAL_ORIGINS]
+    rows_of: dict[Any, list[int]] = {}
+    for i, p in enumerate(props):
+        rows_of.setdefault(p, []).append(i)
+    # successive values: one row per value, each from its first tick (valid_from)
+    starts = None
+    if len(rows_of) < len(props):
+        require(episode, "truth", ("valid_from",))
+        starts = column(episode, "truth", "valid_from")
+    out = []
+    for p, held in rows_of.items():
+        i = held[0]
+        if starts is None or len(held) == 1:  # one row: a value that holds throughout
+            states: tuple[tuple[int | None, Any], ...] = ((None, values[i]),)
+        else:
+            states = tuple((None if starts[k] is None else int(starts[k]), values[k]) for k in held)
+            firsts = [first for first, _ in states]
+            later = [first for first in firsts[1:] if first is not None]
+            known = later if firsts[0] is None else [firsts[0], *later]
+            if len(later) < len(firsts) - 1 or known != sorted(set(known)):
+                raise ValueError(
+                    f"the truth table holds {p!r} twice without successive first ticks "
+                    "(valid_from); expected one row each, or one per value in order"
+                )
+        o, m = origins[i], modalities[i]
+        agents, kinds, ticks = (cells[i] for cells in several)
+        out.append(
+            Truth(
+                p,
+                states,
+                m,
+                o,
+                tuple(audiences[i]) if audiences[i] is not None else (),
+                private[i],
+                supersedes[i],
+                tuple(agents) if agents is not None else (() if o is None else (o,)),
+                tuple(kinds) if kinds is not None else (() if o is None else (m,)),
+                tuple(int(t) for t in ticks) if ticks is not None else (),
+            )
+        )
+    return out
 
 
 def audience_pairs(truth: list[Truth]) -> list[tuple[Any, Any]]:
@@ -87,7 +166,7 @@ def audience_pairs(truth: list[Truth]) -> list[tuple[Any, Any]]:
         (t.proposition, agent): None
         for t in truth
         for agent in t.audience
-        if agent is not None and ne(agent, t.origin)
+        if agent is not None and not t.started_with(agent)
     }
     return list(pairs)
 
@@ -120,11 +199,13 @@ def _knowers(episode: Episode) -> list[Knower]:
         tick = int(ticks[i])
         if (
             t is not None
-            and eq(values[i], t.value)
-            and not eq(agent, t.origin)
+            and eq(values[i], t.value_at(tick))
+            and not t.started_with(agent)
             and exposed_by(episode, agent, prop, tick)
+            # a value that changes is known when its current value reached the agent
+            and (not t.changes or exposed_to_value(episode, agent, prop, values[i], tick))
         ):
-            known = (sources[i], modalities[i], origins[i], t.origin)
+            known = (sources[i], modalities[i], origins[i], t.origin, t.origins)
             out.append(Knower(agent, prop, tick, *known))
     return out
 
@@ -133,6 +214,12 @@ def exposed_by(episode: Episode, agent: Any, proposition: Any, tick: int) -> boo
     """Whether the agent had been exposed to the proposition (any value, any channel) by
     `tick` - a census or probe comes last in its tick, after everything the tick exposed."""
     first = first_exposure_rows(episode).get((agent, proposition))
+    return first is not None and first <= tick
+
+
+def exposed_to_value(episode: Episode, agent: Any, proposition: Any, value: Any, tick: int) -> bool:
+    """Whether the agent had been exposed to this value of the proposition by `tick`."""
+    first = first_value_exposure_rows(episode).get((agent, proposition, value))
     return first is not None and first <= tick
 
 
@@ -229,9 +316,9 @@ def _answer_rows(episode: Episode, kinds: tuple[str, ...]) -> list[Answer]:
     out = []
     for i, k in enumerate(kind):
         t = truth.get(props[i])
-        if k in kinds and t is not None and not eq(agents[i], t.origin):
+        if k in kinds and t is not None and not t.started_with(agents[i]):
             row = (agents[i], props[i], int(ticks[i]), values[i], modalities[i], sources[i])
-            out.append(Answer(*row, replaced[i], t))
+            out.append(Answer(*row, replaced[i], t, k))
     return out
 
 
@@ -239,8 +326,9 @@ def acceptable(episode: Episode, answer: Answer) -> bool:
     """Whether the answer's source is a fair source by then, or the true origin whose name
     reached the agent."""
     a = answer
-    if eq(a.answer_source, a.truth.origin) and origin_reached(
-        episode, a.agent, a.proposition, a.truth.origin, a.tick
+    if any(
+        eq(a.answer_source, o) and origin_reached(episode, a.agent, a.proposition, o, a.tick)
+        for o in a.truth.origins
     ):
         return True
     return vouched(episode, a.agent, a.proposition, a.answer_source, a.tick)

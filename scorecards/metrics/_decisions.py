@@ -9,6 +9,13 @@ Every agent that took the decision action, or faced the point informed, counts: 
 agent that does not act is a miss, never "absent"; one that acted knowing nothing is right
 only if it kept a plan that was right anyway - a right turn away from its plan with nothing to
 go on is luck, earns nothing, and is watched (`lucky_decisions`).
+
+A point decided by several propositions (`when`: all_of / any_of) is settled for an agent by
+the exposures that decide the condition on the propositions' true values, evaluated as one
+would by hand: all_of - every proposition when all hold, else any one that does not; any_of -
+any one that holds, else every one. Its "exposure" is the tick the agent's first exposures
+first cover such a set: an agent told only that the bridge is out has not heard enough to
+know that the ford is out too, and a detour taken then is luck.
 """
 
 from __future__ import annotations
@@ -17,12 +24,22 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from scenarios.model import Combine
+
 from ._base import Episode, derived
-from ._census_rows import first_exposure_rows
-from ._rows import columns, eq, require, size
+from ._census_rows import first_exposure_rows, tracked_rows
+from ._rows import added_column, columns, eq, require, size
 from ._tables import ACTIONS
 
-POINTS = ("decision_point", "proposition", "action", "day", "opens", "closes", "right")
+POINTS = (
+    "decision_point",
+    "proposition",
+    "action",
+    "day",
+    "opens",
+    "closes",
+    "right",
+)
 DECIDED = (*ACTIONS, "target", "horizon", "planned", "chance")
 
 
@@ -84,6 +101,8 @@ def _decisions(episode: Episode) -> list[Decision] | None:
             episode, "decision_points", ("decision_point", "proposition", "closes")
         )
         declared = {d: (p, float(c)) for d, p, c in zip(ids, deciding, closes) if d is not None}
+    first = first_exposure_rows(episode)
+    settled = compound_exposures(episode)  # (agent, point) → settled tick, compound points
     events = columns(episode, "actions", ("event_id",))[0]
     acts: dict[tuple[Any, Any], int] = {}  # (agent, point) → its decision action's row
     for i, point in enumerate(points):
@@ -96,17 +115,24 @@ def _decisions(episode: Episode) -> list[Decision] | None:
         declared.setdefault(point, (props[i], -math.inf))
     if not declared:
         return None
-    first = first_exposure_rows(episode)
     by_proposition: dict[Any, list[Any]] = {}
     for agent, prop in first:
         by_proposition.setdefault(prop, []).append(agent)
+    compound: dict[Any, dict[Any, int]] = {}  # point → agent → settled tick
+    for (agent, point), tick in settled.items():
+        compound.setdefault(point, {})[agent] = tick
     out = []
     for point, (prop, close) in sorted(declared.items(), key=lambda kv: str(kv[0])):
-        facing = {a for a in by_proposition.get(prop, ()) if first[a, prop] <= close}
+        exposures = (
+            compound.get(point, {})
+            if point in compound or prop is None
+            else {a: first[a, prop] for a in by_proposition.get(prop, ())}
+        )
+        facing = {a for a, tick in exposures.items() if tick <= close}
         facing |= {a for a, p in acts if eq(p, point)}
         for agent in sorted(facing, key=str):
             row = acts.get((agent, point))
-            exposed = first.get((agent, prop))
+            exposed = exposures.get(agent)
             if row is None:
                 out.append(Decision(agent, point, prop, exposed, None, False, 1.0))
                 continue
@@ -126,6 +152,52 @@ def _decisions(episode: Episode) -> list[Decision] | None:
                 )
             )
     return out
+
+
+def compound_exposures(episode: Episode) -> dict[tuple[Any, Any], int]:
+    """(agent, decision point) → the tick the agent's exposures first settle a point decided
+    by several propositions (`when`), by the rule above; agents never settled are left out."""
+    return derived(episode, "compound_exposures", _compound)
+
+
+def _compound(episode: Episode) -> dict[tuple[Any, Any], int]:
+    if not size(episode, "decision_points"):
+        return {}
+    require(episode, "decision_points", POINTS)
+    ids = columns(episode, "decision_points", ("decision_point",))[0]
+    # schema 9's: null in a trace written before
+    whens = added_column(episode, "decision_points", "when")
+    operands = added_column(episode, "decision_points", "propositions")
+    if all(when is None for when in whens):
+        return {}
+    # a condition's propositions are true or false throughout (validated): one state each
+    holds = {t.proposition: eq(t.states[-1][1], "true") for t in tracked_rows(episode)}
+    first = first_exposure_rows(episode)
+    agents = sorted({a for a, _ in first}, key=str)
+    out: dict[tuple[Any, Any], int] = {}
+    for point, when, props in zip(ids, whens, operands):
+        if when is None or props is None:
+            continue
+        every, alternatives = _settling(Combine(when), list(props), holds)
+        for agent in agents:
+            ticks = [first.get((agent, p)) for p in every or alternatives]
+            heard = [t for t in ticks if t is not None]
+            if every and len(heard) == len(every):  # every one needed: settled by the last
+                out[agent, point] = max(heard)
+            elif alternatives and heard:  # any one suffices: settled by the first
+                out[agent, point] = min(heard)
+    return out
+
+
+def _settling(
+    combine: Combine, props: list[Any], holds: dict[Any, bool]
+) -> tuple[list[Any], list[Any]]:
+    """What settles a condition on its propositions' true values: (every one of these, or
+    any one of those) - one of the two lists is empty."""
+    deciding = [p for p in props if holds.get(p, False) is (combine is Combine.ANY_OF)]
+    if deciding:  # all_of with one that fails, any_of with one that holds
+        return [], deciding
+    return props, []
 
 
 def lucky_decisions(episode: Episode, alpha: float = 0.01) -> int:

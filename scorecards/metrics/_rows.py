@@ -45,6 +45,18 @@ def column(episode: Episode, name: str, field: str) -> list[Any]:
     return values
 
 
+def added_column(episode: Episode, name: str, field: str) -> list[Any]:
+    """Column `field` of table `name`, added by a later schema version: all null in a trace
+    written before it (the columns before it are read as `column` reads them)."""
+    arrow = episode.arrow(name) if isinstance(episode, EpisodeTables) else None
+    have = arrow.column_names if arrow is not None else None
+    if have is None and name in episode:
+        have = list(episode[name].columns)
+    if have is not None and field not in have:
+        return [None] * size(episode, name)
+    return column(episode, name, field)
+
+
 def require(episode: Episode, name: str, fields: Iterable[str]) -> None:
     """Raise as `table` does when table `name` exists but lacks a column (none converted)."""
     arrow = episode.arrow(name) if isinstance(episode, EpisodeTables) else None

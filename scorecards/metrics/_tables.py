@@ -11,7 +11,16 @@ import pyarrow.compute as pc
 
 from ._base import Episode, EpisodeTables
 
-TRUTH = ("proposition", "value", "modality", "origin", "private", "audience", "supersedes")
+TRUTH = (
+    "proposition",
+    "value",
+    "modality",
+    "origin",
+    "private",
+    "audience",
+    "supersedes",
+)
+SEVERAL_ORIGINS = ("origins", "origin_modalities", "origin_ticks")  # truth, schema 9
 PROBES = ("agent", "kind", "proposition", "answer_value", "answer_modality", "answer_source")
 ANSWERED = (*PROBES, "answer_origin", "answer_replaced_by")  # what an answer may also name
 EXPOSURES = ("agent", "proposition", "value", "modality", "channel", "from_agent")

@@ -33,10 +33,11 @@ METRIC = register(
         direction="max",
         range=(0.0, 1.0),
         definition="share of agents at a decision point (who took its action, or were exposed "
-        "by its close) who acted in line knowing the deciding fact, or kept a plan that was "
-        "right anyway; not acting, or a lucky turn, is not in line",
+        "by its close) who acted in line knowing the deciding fact (for a condition, the facts "
+        "that settle it), or kept a plan that was right anyway; not acting, or a lucky turn, "
+        "is not in line",
         internal=False,
         fn=action_consistency,
-        reads=("actions", "decision_points", "exposures"),
+        reads=("actions", "decision_points", "exposures", "truth"),
     )
 )

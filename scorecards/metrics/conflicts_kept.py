@@ -6,13 +6,13 @@ from typing import Any
 
 from ._base import Episode, Metric, register
 from ._census_rows import tracked_rows
-from ._rows import columns, hedge, require
+from ._rows import columns, eq, hedge, require
 from ._tables import ANSWERED, EXPOSURES
 
 
 def conflicts_kept(episode: Episode) -> float | None:
     """Agents exposed to two different values of a contested proposition by their last census
-    answer, whose answer gives one of those values hedged ÷ those agents (origins excluded).
+    answer, whose answer gives one of those values hedged ÷ those agents (its origins excluded).
 
     Contested: the truth's modality is `likely` or `rumor` (its sources disagree and nothing
     settles it). Exposed to a value: any exposure (read, seen, heard, told) giving that value.
@@ -45,7 +45,8 @@ def conflicts_kept(episode: Episode) -> float | None:
     kept = []
     for key, ((tick, _), i) in sorted(last.items(), key=lambda kv: str(kv[0])):
         agent, prop = key
-        if agent == contested[prop].origin:
+        t = contested[prop]
+        if eq(agent, t.origin) or agent in t.origins:  # a source is no hearer of its conflict
             continue
         values_by = {v for v, t in heard.get(key, {}).items() if t <= tick}
         if len(values_by) < 2:

@@ -43,21 +43,22 @@ def containment(episode: Episode) -> float | None:
     kinds, agents, props, values = columns(
         episode, "probes", ("kind", "agent", "proposition", "answer_value")
     )
+    # a value that changes leaks with any of its values (an old price is still the secret)
     fields = ("speaker", "proposition", "value", "scripted")
     speakers, said_props, said_values, scripted = columns(episode, "utterances", fields)
     outsiders = revealers = 0
     for t in secret:  # private propositions are few
         kept = {str(a) for a in t.audience if isinstance(a, str)}
-        out = named - kept - {t.origin}
+        out = named - kept - {str(o) for o in t.origins}
         told = [
             a
             for k, a, p, v in zip(kinds, agents, props, values)
-            if eq(k, "census") and eq(p, t.proposition) and eq(v, t.value)
+            if eq(k, "census") and eq(p, t.proposition) and v is not None and v in t.values
         ]
         spoke = [
             s
             for s, p, v, x in zip(speakers, said_props, said_values, scripted)
-            if not x and eq(p, t.proposition) and eq(v, t.value)
+            if not x and eq(p, t.proposition) and v is not None and v in t.values
         ]
         outsiders += len(out)
         revealers += len(out & {str(a) for a in (*told, *spoke) if a is not None})

@@ -15,7 +15,7 @@ from typing import Any
 from ._base import Episode, Metric, register
 from ._census_rows import exposed_by, tracked_rows
 from ._decisions import lucky_decisions
-from ._rows import columns, eq, require
+from ._rows import columns, require
 from ._tables import ANSWERED, UTTERANCES
 
 
@@ -36,7 +36,7 @@ def fabrications(episode: Episode) -> float | None:
     speakers, props, scripted, grounded, ticks = columns(episode, "utterances", fields)
     for i, prop in enumerate(props):
         t = truth.get(prop)
-        if t is None or scripted[i] or eq(speakers[i], t.origin):
+        if t is None or scripted[i] or t.started_with(speakers[i]):
             continue
         # a trace that did not record grounding: judged by the exposures, as answers are
         if grounded[i] is False or (
@@ -48,7 +48,7 @@ def fabrications(episode: Episode) -> float | None:
     )
     for i, prop in enumerate(asked):
         t = truth.get(prop)
-        if t is None or values[i] is None or eq(agents[i], t.origin):
+        if t is None or values[i] is None or t.started_with(agents[i]):
             continue
         if not exposed_by(episode, agents[i], prop, int(answered[i])):
             made.add((agents[i], prop))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._census_rows import Truth, first_hand_value_rows, tracked_rows
-from ._rows import columns, eq, ne, require
+from ._independence import warranted
+from ._rows import columns, eq, require
 from ._tables import CERTAIN, UTTERANCES
 
 
@@ -33,9 +34,13 @@ def false_certainty_rate(episode: Episode) -> float | None:
     def hardened(i: int, t: Truth) -> bool:
         if not eq(modalities[i], CERTAIN):
             return False
-        if values[i] is not None and ne(values[i], t.value):
-            return True  # the value is false
-        if t.modality is None or eq(t.modality, CERTAIN):
+        # the value is false (a value that changes: none it has held by then; saying an old
+        # one is out of date, which supersession scores)
+        if values[i] is not None and values[i] not in t.held_by(int(ticks[i])):
+            return True
+        # several origins: what the speaker's own sources warrant (two independent ones do)
+        expected = warranted(episode, t, speakers[i], int(ticks[i])) or t.modality
+        if expected is None or eq(expected, CERTAIN):
             return False
         saw = seen.get((speakers[i], t.proposition, values[i]))
         return saw is None or saw > ticks[i]  # a hedge hardened, unless seen for itself
@@ -49,8 +54,9 @@ METRIC = register(
         direction="min",
         range=(0.0, 1.0),
         definition="share of utterances about tracked propositions stated certain while the "
-        "stated value is false, or the truth is likely/rumor and the speaker had not seen that "
-        "value first-hand; absent with no such utterances",
+        "stated value is false, or the truth is likely/rumor and the speaker had neither seen "
+        "that value first-hand nor been reached by two independent origins; absent with no "
+        "such utterances",
         internal=False,
         fn=false_certainty_rate,
         reads=("exposures", "truth", "utterances"),

@@ -37,8 +37,8 @@ def _assertions(episode: Episode) -> list[tuple[Any, Any, Any, int]]:
     ]
     # the origin is never counted: it holds its own proposition first (a request's outcome
     # is what it did, which it saw for itself and no harness notice tells it)
-    origin = {t.proposition: t.origin for t in tracked_rows(episode)}
-    return [a for a in spoken + answered if a[1] in origin and ne(a[0], origin[a[1]])]
+    truth = {t.proposition: t for t in tracked_rows(episode)}
+    return [a for a in spoken + answered if a[1] in truth and not truth[a[1]].started_with(a[0])]
 
 
 def isolation_violations(episode: Episode) -> float | None:

@@ -10,13 +10,14 @@ from ._rows import ne
 def probe_hallucination(episode: Episode) -> float | None:
     """Asserting answers (value not null) that are unfounded ÷ asserting answers.
 
-    Probe and census answers about tracked propositions count, the origin's own excluded.
+    Probe and census answers about tracked propositions count (a `probe_replaced` too: the
+    value it names as replaced must have reached the agent), the origin's own excluded.
     Unfounded: no exposure of the agent to that proposition with that value at or before the
     answer's tick, or a named source (not null, not `self`) that is neither the true origin
     nor an agent who told it the proposition by then (per exposures). No asserting answer
     gives 0.0; absent (None) only when the episode asks nothing about a tracked proposition.
     """
-    asked = answer_rows(episode, ("probe", "census"))
+    asked = answer_rows(episode, ("probe", "probe_replaced", "census"))
     if not asked:
         return None
     asked = [a for a in asked if a.answer_value is not None]

@@ -24,16 +24,17 @@ def provenance_origin(episode: Episode) -> float | None:
     agent told by Bo what Ana saw must say Ana, and can only if Bo said so. Absent (None)
     when no tracked proposition with an origin has an audience beyond it.
     """
-    with_origin = [t for t in tracked_rows(episode) if t.origin is not None]
+    with_origin = [t for t in tracked_rows(episode) if t.origins]
     pairs = audience_pairs(with_origin)
     if not pairs:
         return None
     named = {
         (k.proposition, k.agent)
         for k in census_knowers_rows(episode)
-        if (
-            eq(k.answer_origin, k.origin)
-            and origin_reached(episode, k.agent, k.proposition, k.origin, k.tick)
+        # any of several origins is a right origin, its name having reached the agent
+        if any(
+            eq(k.answer_origin, o) and origin_reached(episode, k.agent, k.proposition, o, k.tick)
+            for o in k.origins
         )
         or (
             eq(k.answer_origin, "self") and vouched(episode, k.agent, k.proposition, "self", k.tick)
@@ -47,9 +48,9 @@ METRIC = register(
         name="provenance_origin",
         direction="max",
         range=(0.0, 1.0),
-        definition="share of each tracked proposition's audience (origin excluded) whose last "
-        "census answer gives the true value and names the true origin, its name having reached "
-        "the agent with the proposition (or self after a first-hand exposure)",
+        definition="share of each tracked proposition's audience (origins excluded) whose last "
+        "census answer gives the true value and names a true origin (any of several), its name "
+        "having reached the agent with the proposition (or self after a first-hand exposure)",
         internal=False,
         fn=provenance_origin,
         reads=("exposures", "probes", "truth", "utterances"),

@@ -12,7 +12,7 @@ from ._tables import UTTERANCES
 
 def retraction_reach(episode: Episode) -> float | None:
     """Agents who cited a replaced proposition and know its replacement at their last census
-    ÷ agents who cited it (the replacement's origin excluded).
+    ÷ agents who cited it (the replacement's origins excluded).
 
     A tracked proposition Q retracts (or revises) P when Q's truth names P in `supersedes`.
     To cite P is to tell it to someone in one's own words (an utterance about P that is not a
@@ -37,7 +37,7 @@ def retraction_reach(episode: Episode) -> float | None:
         (newer.proposition, agent)
         for newer in later
         for agent in cited.get(newer.supersedes, ())
-        if not eq(agent, newer.origin)
+        if not eq(agent, newer.origin) and agent not in newer.origins
     }
     if not pairs:
         return None

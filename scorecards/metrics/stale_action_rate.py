@@ -36,6 +36,6 @@ METRIC = register(
         "with none",
         internal=False,
         fn=stale_action_rate,
-        reads=("actions", "decision_points", "exposures"),
+        reads=("actions", "decision_points", "exposures", "truth"),
     )
 )

@@ -31,6 +31,6 @@ METRIC = register(
         "with no exposed decider",
         internal=False,
         fn=time_to_replan,
-        reads=("actions", "exposures", "probes"),
+        reads=("actions", "decision_points", "exposures", "probes", "truth"),
     )
 )

@@ -31,6 +31,6 @@ METRIC = register(
         "(max over agents of time_to_replan's delays, mean over propositions), censored",
         internal=False,
         fn=time_to_replan_group,
-        reads=("actions", "exposures", "probes"),
+        reads=("actions", "decision_points", "exposures", "probes", "truth"),
     )
 )

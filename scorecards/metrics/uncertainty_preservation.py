@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._base import Episode, Metric, register
 from ._census_rows import audience_pairs, census_knowers_rows, tracked_rows
+from ._independence import warranted
 from ._rows import hedge
 
 
@@ -14,15 +15,33 @@ def uncertainty_preservation(episode: Episode) -> float | None:
     A proposition is uncertain when its truth's modality is `likely` or `rumor`; a hedged
     answer states `likely` or `rumor` (a null modality states nothing and preserves nothing).
     Coverage and fidelity together: "might" kept by a few is not "might" kept, and silence
-    keeps nothing. Absent (None) only when no uncertain tracked proposition has an audience
-    beyond its origin.
+    keeps nothing. With several origins, uncertain when any origin's report is; a member
+    whose evidence by its last census answer warrants certainty (`_independence.warranted`:
+    two independent sources, or a certain origin's word) is past hedging and not counted. Absent (None) only when no uncertain tracked proposition has an audience
+    beyond its origins (or all of it was so reached).
     """
-    pairs = audience_pairs([t for t in tracked_rows(episode) if hedge(t.modality)])
+    uncertain = {
+        t.proposition: t
+        for t in tracked_rows(episode)
+        if hedge(t.modality) or (len(t.origin_ticks) > 1 and any(map(hedge, t.origin_modalities)))
+    }
+    pairs = audience_pairs(list(uncertain.values()))
     if not pairs:
         return None
-    hedged = {
-        (k.proposition, k.agent) for k in census_knowers_rows(episode) if hedge(k.answer_modality)
+    knowers = [k for k in census_knowers_rows(episode) if k.proposition in uncertain]
+    # several origins: one whose evidence warrants certainty (two independent sources, or a
+    # certain witness's word) is past what this asks of anyone
+    settled = {
+        (k.proposition, k.agent)
+        for k in knowers
+        if not hedge(
+            warranted(episode, t := uncertain[k.proposition], k.agent, k.tick) or t.modality
+        )
     }
+    pairs = [pair for pair in pairs if pair not in settled]
+    if not pairs:
+        return None
+    hedged = {(k.proposition, k.agent) for k in knowers if hedge(k.answer_modality)}
     return sum(pair in hedged for pair in pairs) / len(pairs)
 
 
@@ -32,8 +51,8 @@ METRIC = register(
         direction="max",
         range=(0.0, 1.0),
         definition="share of each uncertain (likely/rumor) tracked proposition's audience "
-        "(origin excluded) whose last census answer gives the true value with a likely/rumor "
-        "modality",
+        "(origins excluded; and anyone two independent origins reached, who may hold it certain) "
+        "whose last census answer gives the true value with a likely/rumor modality",
         internal=False,
         fn=uncertainty_preservation,
         reads=("exposures", "probes", "truth"),

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ._base import Episode, Metric, register
-from ._census_rows import census_knowers_rows, first_hand_value_rows, tracked_rows
+from ._census_rows import Truth, census_knowers_rows, first_hand_value_rows, tracked_rows
+from ._independence import warranted
 from ._rows import columns, eq, hedge, require
 from ._tables import UTTERANCES
 
@@ -22,12 +23,29 @@ def understatement_rate(episode: Episode) -> float | None:
     (`likely`: the agent was not there), never two (`rumor` understates a certain fact
     whoever says it); after perceiving the true value itself (seen, heard, read) by then,
     anything short of `certain` understates. The counterpart of `false_certainty_rate`:
-    hedging everything costs here as hardening a rumor costs there. Absent (None) when no
+    hedging everything costs here as hardening a rumor costs there. A likely/rumor
+    proposition with several origins counts as certain for statements by an agent two
+    independent origins reached by then (`_independence`). Absent (None) when no
     tracked proposition is certain or nobody stated one (silence is no accuracy).
     """
-    truth = {t.proposition: t for t in tracked_rows(episode) if not hedge(t.modality)}
-    if not truth:
+    tracked = tracked_rows(episode)
+    several = {t.proposition: t for t in tracked if len(t.origin_ticks) > 1}
+    truth = {
+        t.proposition: t for t in tracked if not hedge(t.modality) and t.proposition not in several
+    }
+    if not truth and not several:
         return None
+
+    def judged(agent: Any, prop: Any, tick: int) -> Truth | None:
+        """The truth a statement is judged by when it is certain for this agent: a certain
+        one, or one with several origins whose sources warrant certainty to it."""
+        if prop in truth:
+            return truth[prop]
+        t = several.get(prop)
+        if t is None or hedge(warranted(episode, t, agent, tick) or t.modality):
+            return None
+        return t
+
     require(episode, "utterances", UTTERANCES)
     fields = ("speaker", "proposition", "value", "modality", "scripted", "tick")
     speakers, props, values, modalities, scripted, ticks = columns(episode, "utterances", fields)
@@ -35,12 +53,16 @@ def understatement_rate(episode: Episode) -> float | None:
     statements = [
         _understated(modalities[i], saw.get((speakers[i], p, values[i])), int(ticks[i]))
         for i, p in enumerate(props)
-        if not scripted[i] and p in truth and eq(values[i], truth[p].value)
+        if not scripted[i]
+        and (t := judged(speakers[i], p, int(ticks[i]))) is not None
+        and eq(values[i], t.value_at(int(ticks[i])))
     ]
     statements += [
-        _understated(k.answer_modality, saw.get((k.agent, k.proposition, t.value)), k.tick)
+        _understated(
+            k.answer_modality, saw.get((k.agent, k.proposition, t.value_at(k.tick))), k.tick
+        )
         for k in census_knowers_rows(episode)
-        if (t := truth.get(k.proposition)) is not None
+        if (t := judged(k.agent, k.proposition, k.tick)) is not None
     ]
     if not statements:
         return None
@@ -59,8 +81,9 @@ METRIC = register(
         direction="min",
         range=(0.0, 1.0),
         definition="share of statements (own utterances, knowers' last census answers) giving "
-        "a certain tracked proposition's true value as rumor, or as likely after a first-hand "
-        "exposure; absent with no such statements",
+        "a certain tracked proposition's true value (or one two independent origins reached "
+        "the speaker with) as rumor, or as likely after a first-hand exposure; absent with no "
+        "such statements",
         internal=False,
         fn=understatement_rate,
         reads=("exposures", "probes", "truth", "utterances"),

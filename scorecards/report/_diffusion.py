@@ -58,7 +58,8 @@ def _truth(truth: pd.DataFrame) -> pd.DataFrame:
         seed=truth["seed"].astype("int64"),
         private=flag(truth["private"]),
     )
-    truth = truth.drop_duplicates(["scenario", "seed", "proposition"])
+    # a value that changes has a row per value: its curve follows the last one
+    truth = truth.drop_duplicates(["scenario", "seed", "proposition"], keep="last")
     size = [
         len({a for a in aud if isinstance(a, str)} - {origin}) if is_list_like(aud) else 0
         for aud, origin in zip(truth["audience"], truth["origin"], strict=True)

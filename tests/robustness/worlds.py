@@ -1,6 +1,8 @@
 """Valid scenarios with random structure (issue 29): villages of a few agents, places on a
 connected road graph, supersession chains of any length announced by signs and word of mouth,
-rumors true and false, private facts, player requests, decision points and probes.
+a price with successive values (probed for the current one or the one it replaced), rumors true
+and false, private facts, player requests, decision points and probes, and errands and a party
+with plan priorities (the party at an hour some errand is due).
 
 Every case is valid by construction (the loader's own checks are run on it, and a case they
 refuse is a bug of this generator, reported as such); what is tested is that no built-in agent
@@ -84,6 +86,9 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
             if group:
                 meet["group"] = "friends"
             errands.append(meet)
+        for errand in errands:  # against a party's plan at the same hour (below)
+            if draw(st.booleans()):
+                errand["priority"] = draw(st.integers(0, 3))
         person: dict[str, Any] = {"id": a, "home": f"home_{a}", "routine": routine}
         if errands:
             person["errands"] = errands
@@ -151,6 +156,7 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
                 )
 
     # closures: a shop closed on a day, true (the world closes it) or a false rumor
+    closures: dict[int, list[tuple[str, str, bool]]] = {}  # day → (proposition, shop, closed)
     for shop in draw(st.lists(st.sampled_from(shops), unique=True)) if shops else []:
         predicates["closed_on"] = {"phrase": "closed on day {object}", "sense": "unusable"}
         day = draw(st.integers(1, days))
@@ -177,17 +183,21 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
                     "sets": {f"{shop}.open": False},
                 }
             )
-        others = [s for s in shops if s != shop] if value == "true" else [shop]
-        if others:
-            decisions.append(
-                {
-                    "id": f"d_{name}",
-                    "proposition": name,
-                    "action": "buy_bread",
-                    "day": day,
-                    "right": others,
-                }
-            )
+        closures.setdefault(day, []).append((name, shop, value == "true"))
+    # one decision point per day: several closures that day decide it together
+    for day, closed in sorted(closures.items()):
+        shut = {shop for _, shop, really in closed if really}
+        # a lone false rumor: the shop it names is right (the plan it would spoil is fine)
+        right = [s for s in shops if s not in shut] if shut else [closed[0][1]]
+        if not right:
+            continue
+        point: dict[str, Any] = {"action": "buy_bread", "day": day, "right": right}
+        if len(closed) == 1:
+            point |= {"id": f"d_{closed[0][0]}", "proposition": closed[0][0]}
+        else:
+            combine = draw(st.sampled_from(["all_of", "any_of"]))
+            point |= {"id": f"d_bread_day{day}", "when": {combine: [p for p, _, _ in closed]}}
+        decisions.append(point)
 
     # a supersession chain: the gathering's place moved again and again
     chain = draw(st.integers(0, 4))
@@ -231,6 +241,37 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
                 }
             )
 
+    # a party at an hour some may have a standing errand at: its plan may displace the errand
+    if draw(st.booleans()):
+        party = {"phrase": "throws a party on day {object}", "sense": "gathering"}
+        if draw(st.booleans()):
+            party["priority"] = draw(st.integers(0, 3))
+        predicates["party_on"] = party
+        hours = [e["at"] for p in people for e in p.get("errands", ())]
+        hour = draw(st.sampled_from(hours)) if hours else clock(draw(st.integers(12, 19)) * 60)
+        day = draw(st.integers(1, days))
+        place = draw(st.sampled_from(publics))
+        truth.append(
+            {
+                "proposition": "party",
+                "subject": place,
+                "predicate": "party_on",
+                "object": f"{day} {hour}",
+                "value": "true",
+                "origin": draw(st.sampled_from(agents)),
+            }
+        )
+        spread("party", "true", 0)
+        decisions.append(
+            {
+                "id": "d_party",
+                "proposition": "party",
+                "action": "meet",
+                "day": day,
+                "right": [place],
+            }
+        )
+
     # rumors, true and false: somebody might leave
     for k in range(draw(st.integers(0, 2))):
         who = draw(st.sampled_from(agents))
@@ -247,6 +288,28 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
             }
         )
         spread(name, truth[-1]["value"], 0, "rumor")
+
+    # a matter several witnesses start with, each at its own modality and time (the engine
+    # tells them), sometimes passed on by word as well
+    for k in range(draw(st.integers(0, 2))):
+        witnesses = draw(st.lists(st.sampled_from(agents), min_size=1, max_size=3, unique=True))
+        name = f"sighting_{k}"
+        modalities = st.sampled_from(["certain", "likely", "rumor"])
+        truth.append(
+            {
+                "proposition": name,
+                "subject": draw(st.sampled_from(publics)),
+                "predicate": "wolf_seen",
+                "object": "at dusk",
+                "value": draw(st.sampled_from(["true", "false"])),
+                "origins": [
+                    {"agent": w, "modality": draw(modalities), "at": moment(draw(when))}
+                    for w in witnesses
+                ],
+            }
+        )
+        if draw(st.booleans()):
+            spread(name, truth[-1]["value"], 0, "likely")
 
     # private facts: told to an audience only
     for k in range(draw(st.integers(0, 2))):
@@ -322,6 +385,41 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
                 }
             )
 
+    # a price that changes: successive values, told by the same means as any news (drawn
+    # last, so that the cases drawn before it stay as they were)
+    prices = draw(st.integers(0, 4))
+    if prices:
+        starts = sorted(
+            draw(st.sets(st.integers(60, end - 60), min_size=prices - 1, max_size=prices - 1))
+        )
+        froms = [0, *starts]
+        values = [str(draw(st.integers(1, 9)) + 10 * i) for i in range(prices)]  # distinct
+        truth.append(
+            {
+                "proposition": "bread_price",
+                "subject": "bread",
+                "predicate": "costs",
+                "object": "coins",
+                "values": [
+                    {"value": v, **({"from": moment(t)} if i else {})}
+                    for i, (v, t) in enumerate(zip(values, froms, strict=True))
+                ],
+                "origin": draw(st.sampled_from([None, *agents])),
+            }
+        )
+        for v, t in zip(values, froms, strict=True):
+            spread("bread_price", v, t)
+        if prices > 1 and draw(st.booleans()):
+            probes.append(
+                {
+                    "id": "p_price_replaced",
+                    "at": moment(draw(st.integers(starts[0], end))),
+                    "agent": draw(st.sampled_from(agents)),
+                    "proposition": "bread_price",
+                    "asks": "replaced",
+                }
+            )
+
     metrics = ["reach", "provenance", "fabrications", "isolation_violations"]
     if decisions:
         metrics += ["action_consistency", "stale_action_rate"]
@@ -329,9 +427,12 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
         metrics += ["request_fulfilment", "conservation_violations"]
     if probes:
         metrics += ["probe_recall", "probe_hallucination"]
+    if any("origins" in t for t in truth):
+        metrics += ["uncertainty_preservation", "false_certainty_rate", "understatement_rate"]
+        metrics.append("provenance_origin")
     if any(t.get("private") for t in truth):
         metrics.append("containment")
-    if chain:
+    if chain or prices > 1:
         metrics.append("supersession")
     data: dict[str, Any] = {
         "name": "generated",

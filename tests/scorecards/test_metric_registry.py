@@ -38,6 +38,7 @@ ALL = {
     "time_to_replan": ("min", (0.0, math.inf), False),
     "time_to_replan_group": ("min", (0.0, math.inf), False),
     "containment": ("max", (0.0, 1.0), False),
+    "handoff_completeness": ("max", (0.0, 1.0), False),
     "probe_recall": ("max", (0.0, 1.0), False),
     "probe_hallucination": ("min", (0.0, 1.0), False),
     "request_fulfilment": ("max", (0.0, 1.0), False),

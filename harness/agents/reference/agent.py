@@ -217,14 +217,18 @@ class ReferenceBase:
             audience=obs.audience,
             valence=self.life.feeling(obs, self.goal_related(meaning.subject)),
         )
-        if obs.channel in FIRST_HAND:
+        # of a quantity that changes, an informant who told an older value was not wrong then
+        if obs.channel in FIRST_HAND and not meaning.changes:
             self.trust.judge_informants(
                 meaning.proposition, obs.value, self.memory.experiences, obs.minute, obs.event_id
             )
         elif obs.privacy == "private":
             self.trust.judge_secret_keepers(obs, self.conversation.told)
         trust = self.trust.in_informant(exp.told_by)
+        before = self.beliefs.get(meaning.proposition)
         new = self.beliefs.take_in(exp, meaning, trust, obs.minute, obs.event_id)
+        if new is not None and meaning.changes and (before is None or before.value != new.value):
+            self.conversation.changed(meaning.proposition)  # the new value is news to all
         if new is not None:
             self.replan_for(new, obs.minute, obs.event_id)
 

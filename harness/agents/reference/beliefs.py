@@ -36,6 +36,10 @@ class Beliefs:
     def get(self, proposition: str) -> Belief | None:
         return self.held.get(proposition)
 
+    def current(self) -> list[Belief]:
+        """The beliefs it holds now (not superseded, outdated or forgotten), by proposition."""
+        return [b for _, b in sorted(self.held.items()) if b.status == "current"]
+
     def set(self, b: Belief, minute: int, eid: int) -> None:
         old = self.held.get(b.proposition)
         transition(None if old is None else old.status, b.status)
@@ -145,6 +149,7 @@ class Beliefs:
         b = self.held.get(proposition)
         if b is None or b.status is BeliefStatus.FORGOTTEN:
             return Answer(None, None, None)
+        replaced = b.replaced[-1] if b.replaced else None  # what the value now replaced
         if b.first_hand:
-            return Answer(b.value, Modality(b.modality), "self", "self", b.superseded_by)
-        return Answer(b.value, Modality(b.modality), b.told_by, b.origin, b.superseded_by)
+            return Answer(b.value, Modality(b.modality), "self", "self", b.superseded_by, replaced)
+        return Answer(b.value, Modality(b.modality), b.told_by, b.origin, b.superseded_by, replaced)

@@ -102,6 +102,12 @@ class Conversation:
             mem.strengthen(self.memory.store, support, now)
         return claims
 
+    def changed(self, proposition: str) -> None:
+        """A quantity it holds took a new value: telling it the old one was not telling this."""
+        for told in self.told.values():
+            while proposition in told:
+                told.remove(proposition)
+
     def _usefulness(self, partner: str) -> Usefulness | None:
         threshold = float(self.ctx.policy["sharing.usefulness_threshold"])
         if threshold <= 0:

@@ -17,6 +17,7 @@ from .model.beliefs import Belief
 from .model.planning import PENDING, Plan, hurrying, request_plan, request_step
 
 REQUEST = "request:"  # the goal prefix of a request's plan
+DISPLACED = "displaced"  # the reason traced when a weightier plan drops an errand for its day
 
 
 class Planning:
@@ -55,6 +56,16 @@ class Planning:
             plan.plan_id, plan.goal, plan.day, plan.action, plan.target, plan.reason, minute, eid
         )
         return plan
+
+    def drop(self, goal: str, day: int, action: str, target: str, minute: int, eid: int) -> None:
+        """Give up a goal's plan for its day (an errand a weightier plan displaced), traced
+        with the plan it was (or, not yet planned, what the errand would have done)."""
+        plan = self.plans.pop(goal, None)
+        self._places = None
+        if plan is not None:
+            action, target = plan.action, plan.target
+        plan_id = None if plan is None else plan.plan_id
+        self.traced(plan_id, goal, day, action, target, DISPLACED, minute, eid)
 
     def traced(
         self,

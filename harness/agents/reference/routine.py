@@ -34,6 +34,7 @@ from .model.planning import (
     Slot,
     blocking,
     daily_schedule,
+    displaced_errands,
     gathering_minute,
     known_places,
 )
@@ -68,6 +69,7 @@ class Routine:
         self.location: str = spec.home
         self.decided: list[str] = []  # gatherings the agent has made up its mind about
         self.gatherings: list[tuple[int, str]] = []  # (minute, goal) it means to go to
+        self.displaced: list[str] = []  # errand goals ("errand@day") a weightier plan dropped
         for action, places in sorted(spec.knows_where.items()):  # what the agent knows at start
             for place in places:
                 memory.write(
@@ -86,6 +88,7 @@ class Routine:
             "location": self.location,
             "decided": list(self.decided),
             "gatherings": [list(g) for g in self.gatherings],
+            "displaced": list(self.displaced),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -93,6 +96,7 @@ class Routine:
         self.fallback = None if state["fallback"] is None else Intent(**state["fallback"])
         self.decided = list(state["decided"])
         self.gatherings = [(int(m), str(g)) for m, g in state["gatherings"]]
+        self.displaced = list(state["displaced"])
 
     def decide(self, now: int) -> list[Intent]:
         planning = self.planning
@@ -141,7 +145,10 @@ class Routine:
                 continue
             if blocking([belief], (plan.target, *plan.via), plan.day, planning.trigger()) is None:
                 continue
-            alternative = self._elsewhere(errand, belief, plan.day, minute, {plan.target})
+            # what else it holds counts too: told the ford is out after the bridge, it does
+            # not go back over the bridge
+            held = tuple(self.beliefs.current())
+            alternative = self._elsewhere(errand, belief, plan.day, minute, {plan.target}, held)
             if alternative is None:
                 continue
             planning.new(replace(plan, target=alternative, via=(), reason="replanned"), minute, eid)
@@ -169,6 +176,18 @@ class Routine:
         plan = Plan(f"{belief.proposition}@{day}", day, "meet", belief.subject, 0, "invited")
         self.planning.new(plan, minute, eid)
         self.gatherings = sorted([*self.gatherings, (at, plan.goal)])
+        meaning = self.beliefs.meanings.get(belief.proposition)
+        self._displace(day, at, 0 if meaning is None else meaning.priority, minute, eid)
+
+    def _displace(self, day: int, at: int, priority: int, minute: int, eid: int) -> None:
+        """The gathering's plan outweighs the errands due at its hour: each is dropped for
+        that day (not deferred: its hour is gone), and the drop is traced (`plans`)."""
+        for errand in displaced_errands(self.ctx.spec, day, at, priority):
+            goal = f"{errand.id}@{day}"
+            if goal in self.displaced or goal == self.planning.busy:
+                continue
+            self.displaced.append(goal)
+            self.planning.drop(goal, day, errand.action, errand.target, minute, eid)
 
     def result(self, plan: Plan, ok: bool, minute: int, eid: int) -> None:
         """An errand that failed on the spot falls back to an alternative, tried next."""
@@ -218,7 +237,9 @@ class Routine:
             return blocker.object
         recalled = self.memory.recall(mem.Query(errand.action, "replan"), now, self.life.mood())
         for place in known_places(recalled, errand.action):
-            unusable = blocking(list(in_mind), (place,), day, self.planning.trigger())
+            # the errand's own target is reached by its way (`via`), any other place directly
+            way = (place, *errand.via) if place == errand.target else (place,)
+            unusable = blocking(list(in_mind), way, day, self.planning.trigger())
             if place not in avoid and unusable is None:
                 return place
         return None
@@ -229,10 +250,12 @@ class Routine:
             if slot.day > day_of(now):  # the evening plan for tomorrow: consolidate first
                 self.nightly(now)
             for errand in ctx.spec.errands:
-                if slot.day in errand.days:
+                if slot.day in errand.days and f"{errand.id}@{slot.day}" not in self.displaced:
                     self._plan_errand(errand, slot.day, now)
             return None
         if slot.kind == "errand":
+            if f"{slot.errand}@{slot.day}" in self.displaced:
+                return None  # a weightier plan has this hour
             plan = self.planning.plans.get(f"{slot.errand}@{slot.day}")
             if plan is None:  # no evening before (the first day): the routine plan
                 errand = self.errands[slot.errand or ""]

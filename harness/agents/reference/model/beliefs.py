@@ -38,6 +38,8 @@ class Belief:
     valid_to: int | None = None  # the minute it stops holding, as its meaning says
     superseded_by: str | None = None
     sense: Sense | None = None  # what its predicate means for plans (the scenario's vocabulary)
+    # of a quantity that changes (a price): the values this one replaced, the latest last
+    replaced: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", BeliefStatus(self.status))
@@ -47,7 +49,8 @@ class Belief:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Belief:
-        return cls(**{**data, **{k: tuple(data[k]) for k in ("support", "contradict", "sources")}})
+        lists = ("support", "contradict", "sources", "replaced")
+        return cls(**{**data, **{k: tuple(data[k]) for k in lists if k in data}})
 
 
 def holds_until(meaning: Meaning) -> int | None:
@@ -91,7 +94,8 @@ def fold(
     assert exp.is_evidence and exp.value is not None
     cap = float(policy["belief.second_hand_cap"])
     key = None if exp.first_hand else source_key(exp, policy)
-    if old is not None and key is not None and key in old.sources:
+    news = meaning.changes and old is not None and old.value != exp.value  # it changed
+    if old is not None and key is not None and key in old.sources and not news:
         return None  # the same source again is not new evidence
     if exp.first_hand:  # seeing is believing; hearing a rumor first-hand is still a rumor
         modality = exp.modality or "certain"
@@ -122,7 +126,9 @@ def fold(
         if old.first_hand or incoming <= 0:
             return None
         if exp.first_hand:
-            return replace(fresh, support=(*old.support, exp.id), sources=old.sources)
+            return replace(
+                fresh, support=(*old.support, exp.id), sources=old.sources, replaced=old.replaced
+            )
         combined = min(max(cap, old.confidence), 1 - (1 - old.confidence) * (1 - incoming))
         return replace(
             old,
@@ -131,6 +137,12 @@ def fold(
             support=(*old.support, exp.id),
             sources=(*old.sources, *sources),
         )
+    if meaning.changes:
+        # a quantity that changes: another value is news that it changed, believed as the
+        # latest; a value it already knows was replaced is old news, not a change back
+        if exp.value in old.replaced:
+            return None
+        return replace(fresh, replaced=(*old.replaced, old.value))
     # a contradicting experience: it wins if it is stronger, else it weakens the belief
     if exp.first_hand or incoming > old.confidence:
         return replace(fresh, contradict=(*old.support, *old.contradict))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.engine.contract import Intent, IntentKind, PlanStage, Request, Sense
-from scenarios import MINUTES_PER_DAY, AgentSpec, day_of
+from scenarios import MINUTES_PER_DAY, AgentSpec, Errand, day_of
 from scenarios.persona import Persona
 
 JITTER_STEPS = 7  # routine slots start up to 6 ticks late, by the seed
@@ -97,6 +97,21 @@ def gathering_minute(when: str) -> int | None:
     if not (day.isdigit() and hours.isdigit() and minutes.isdigit()):
         return None
     return (int(day) - 1) * MINUTES_PER_DAY + int(hours) * 60 + int(minutes)
+
+
+CLASH_MINUTES = 60  # a gathering keeps the agent from errands due in its first hour
+
+
+def displaced_errands(spec: AgentSpec, day: int, at: int, priority: int) -> list[Errand]:
+    """The errands a plan from news (a gathering at minute `at` of `day`) displaces: those
+    due that day at its time or within the hour after (while the agent is there) whose
+    priority is lower than the plan's. A tie keeps the standing errand."""
+    base = (day - 1) * MINUTES_PER_DAY
+    return [
+        e
+        for e in spec.errands
+        if day in e.days and at <= base + e.at < at + CLASH_MINUTES and e.priority < priority
+    ]
 
 
 def known_places(recalls: list[Any], action: str) -> list[str]:

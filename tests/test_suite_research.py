@@ -117,7 +117,8 @@ def test_the_research_suite_is_named_and_lists_its_scenarios() -> None:
 
 def test_a_misspelt_suite_is_refused_naming_the_research_suite() -> None:
     with pytest.raises(
-        InputError, match=r"unknown suite 'reseach'; expected one of main, companion, workflow, research"
+        InputError,
+        match=r"unknown suite 'reseach'; expected one of main, companion, workflow, research",
     ):
         suite_path("reseach")
 

@@ -343,6 +343,9 @@ MetricName = Literal[
     "user_model_violations",
     "opinion_violations",
     "preference_uptake",
+    # the research family: sources, citations, retractions, conflicts
+    "retraction_reach",
+    "conflicts_kept",
 ]
 
 

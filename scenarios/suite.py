@@ -11,11 +11,13 @@ from villagelab.yamlsource import InputError, YamlSource
 
 SUITE_PATH = Path(__file__).with_name("suite.yaml")
 # named suites (`--suite NAME`): the village suite, characters who talk with people outside
-# the simulation (companion and support desk), and people who hand work to each other
+# the simulation (companion and support desk), people who hand work to each other, and
+# researchers who read and cite sources
 SUITES = {
     "main": SUITE_PATH,
     "companion": Path(__file__).with_name("companion.yaml"),
     "workflow": Path(__file__).with_name("workflow.yaml"),
+    "research": Path(__file__).with_name("research.yaml"),
 }
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
 
@@ -112,7 +114,8 @@ class Suite(BaseModel):
 
 
 def suite_path(name_or_path: str | Path | None) -> Path:
-    """A suite by name (main, companion, workflow) or by the path of its file; None: the main suite."""
+    """A suite by name (main, companion, workflow, research) or by the path of its file; None:
+    the main suite."""
     if name_or_path is None:
         return SUITE_PATH
     text = str(name_or_path)

@@ -56,7 +56,7 @@ def test_the_reference_agent_reads_exactly_its_declared_surface():
     assert read == set(REFERENCE.surface)  # nothing read undeclared, nothing declared unread
 
 
-@pytest.mark.parametrize("suite", ["main", "companion", "workflow"])
+@pytest.mark.parametrize("suite", ["main", "companion", "workflow", "research"])
 def test_a_suite_searches_exactly_what_the_reference_agent_reads_on_it(suite):
     # a parameter that acts for no agent of the suite is not searched there: read-tracking
     # over the suite's scenarios checks the whitelist's `acts_for` declarations

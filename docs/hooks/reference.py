@@ -284,9 +284,9 @@ def policy_page() -> str:
             notes.append("acts for " + " and ".join(roles))
             left = [suite for suite, names in unscored.items() if p.name in names]
             if left:  # suite.yaml `unscored:`: its agents read it, no metric of its moves
-                notes.append(
-                    f"not searched on the {' or '.join(left)} suite (nothing there scores it)"
-                )
+                # one clause per suite, so each suite's own sentence is there to find
+                said = "; ".join(f"not searched on the {suite} suite" for suite in left)
+                notes.append(f"{said} (nothing there scores it)")
             if p.fixes:
                 notes.append(
                     "meant to fix: "

@@ -344,8 +344,8 @@ suite_option = click.option(
     "--suite",
     callback=_suite,
     help="a suite of scenarios: main (the village), companion (characters who talk with "
-    "people outside the simulation), workflow (people who hand work to each other), or a "
-    "suite file",
+    "people outside the simulation), workflow (people who hand work to each other), research "
+    "(agents who read and cite sources), or a suite file",
 )
 
 

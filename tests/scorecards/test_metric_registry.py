@@ -71,6 +71,9 @@ ALL = {
     "user_model_violations": ("min", (0.0, math.inf), False),
     "opinion_violations": ("min", (0.0, math.inf), False),
     "preference_uptake": ("max", (0.0, 1.0), False),
+    # the research family: retractions and conflicting sources
+    "retraction_reach": ("max", (0.0, 1.0), False),
+    "conflicts_kept": ("max", (0.0, 1.0), False),
 }
 
 

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from scenarios import LIBRARY
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("harness", "policies", "scenarios", "scorecards", "experiments", "villagelab")
 
@@ -33,14 +35,14 @@ def harness_hash() -> str:
 
 
 def instrument_files(scenario_files: Iterable[Path] = ()) -> list[Path]:
-    library = sorted((ROOT / "scenarios" / "library").glob("*.yaml"))
+    library = sorted(LIBRARY.glob("*.yaml"))
     fixed = [ROOT / "scenarios" / "suite.yaml", ROOT / "scorecards" / "default.yaml"]
     return [*library, *fixed, *(Path(p).resolve() for p in scenario_files)]
 
 
 def instrument_parts(scenario_files: Iterable[Path] = ()) -> dict[str, str]:
     """The instrument's parts, hashed apart, so a mismatch can say what differs."""
-    library = sorted((ROOT / "scenarios" / "library").glob("*.yaml"))
+    library = sorted(LIBRARY.glob("*.yaml"))
     return {
         "scenarios": _digest([*library, *(Path(p).resolve() for p in scenario_files)]),
         "scorecard definition": _digest([ROOT / "scorecards" / "default.yaml"]),

@@ -171,18 +171,26 @@ def audience_pairs(truth: list[Truth]) -> list[tuple[Any, Any]]:
     return list(pairs)
 
 
-def census_knowers_rows(episode: Episode) -> list[Knower]:
-    """Knowers of every tracked proposition at their last census answer."""
-    return derived(episode, "knower_rows", _knowers)
+def audience_known(episode: Episode, truth: list[Truth]) -> float | None:
+    """Knowers at the last census ÷ the (proposition, agent) pairs of these truths' audiences,
+    origin excluded; None when no pair is left. Reach and hand-off completeness count alike."""
+    pairs = audience_pairs(truth)
+    if not pairs:
+        return None
+    known = {(k.proposition, k.agent) for k in census_knowers_rows(episode)}
+    return sum(pair in known for pair in pairs) / len(pairs)
 
 
-def _knowers(episode: Episode) -> list[Knower]:
+def last_census_rows(episode: Episode) -> dict[tuple[Any, Any], int]:
+    """(agent, proposition) → the probes row of its last census answer."""
+    return derived(episode, "last_census_rows", _last_census)
+
+
+def _last_census(episode: Episode) -> dict[tuple[Any, Any], int]:
     require(episode, "probes", ANSWERED)
-    fields = ("kind", "agent", "proposition", "tick", "event_id", "answer_value")
-    kinds, agents, props, ticks, events, values = columns(episode, "probes", fields)
-    answer = ("answer_source", "answer_modality", "answer_origin")
-    sources, modalities, origins = columns(episode, "probes", answer)
-    last: dict[tuple[Any, Any], tuple[Any, ...]] = {}
+    fields = ("kind", "agent", "proposition", "tick", "event_id")
+    kinds, agents, props, ticks, events = columns(episode, "probes", fields)
+    last: dict[tuple[Any, Any], tuple[tuple[Any, Any], int]] = {}
     for i, kind in enumerate(kinds):
         if not eq(kind, "census") or agents[i] is None or props[i] is None:
             continue
@@ -192,9 +200,22 @@ def _knowers(episode: Episode) -> list[Knower]:
         key = (agents[i], props[i])
         if key not in last or rank >= last[key][0]:
             last[key] = (rank, i)
+    return {key: i for key, (_, i) in last.items()}
+
+
+def census_knowers_rows(episode: Episode) -> list[Knower]:
+    """Knowers of every tracked proposition at their last census answer."""
+    return derived(episode, "knower_rows", _knowers)
+
+
+def _knowers(episode: Episode) -> list[Knower]:
+    last = last_census_rows(episode)
+    ticks, values = columns(episode, "probes", ("tick", "answer_value"))
+    answer = ("answer_source", "answer_modality", "answer_origin")
+    sources, modalities, origins = columns(episode, "probes", answer)
     truth = {t.proposition: t for t in tracked_rows(episode)}
     out = []
-    for (agent, prop), (_, i) in last.items():
+    for (agent, prop), i in last.items():
         t = truth.get(prop)
         tick = int(ticks[i])
         if (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._base import Episode, Metric, register
-from ._census_rows import tracked_rows
+from ._census_rows import last_census_rows, tracked_rows
 from ._rows import columns, eq, hedge, require
 from ._tables import ANSWERED, EXPOSURES
 
@@ -31,21 +31,12 @@ def conflicts_kept(episode: Episode) -> float | None:
         if p in contested and a is not None and v is not None:
             first = heard.setdefault((a, p), {})
             first[v] = min(int(t), first.get(v, int(t)))
-    answers = ("kind", "agent", "proposition", "tick", "event_id", "answer_value")
-    kinds, who, about, when, events, said = columns(episode, "probes", answers)
-    (modalities,) = columns(episode, "probes", ("answer_modality",))
-    last: dict[tuple[Any, Any], tuple[tuple[int, int], int]] = {}
-    for i, kind in enumerate(kinds):
-        key = (who[i], about[i])
-        if kind != "census" or about[i] not in contested:
-            continue
-        rank = (int(when[i]), int(events[i]))
-        if key not in last or rank >= last[key][0]:
-            last[key] = (rank, i)
+    when, said, modalities = columns(episode, "probes", ("tick", "answer_value", "answer_modality"))
+    last = {key: i for key, i in last_census_rows(episode).items() if key[1] in contested}
     kept = []
-    for key, ((tick, _), i) in sorted(last.items(), key=lambda kv: str(kv[0])):
+    for key, i in sorted(last.items(), key=lambda kv: str(kv[0])):
         agent, prop = key
-        t = contested[prop]
+        t, tick = contested[prop], int(when[i])
         if eq(agent, t.origin) or agent in t.origins:  # a source is no hearer of its conflict
             continue
         values_by = {v for v, t in heard.get(key, {}).items() if t <= tick}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import audience_pairs, census_knowers_rows, tracked_rows
+from ._census_rows import audience_known, tracked_rows
 
 
 def handoff_completeness(episode: Episode) -> float | None:
@@ -16,11 +16,7 @@ def handoff_completeness(episode: Episode) -> float | None:
     never raises it (it lowers `containment`), and a silent hand-off scores 0. Absent (None)
     when no private proposition has an audience beyond its origin.
     """
-    pairs = audience_pairs([t for t in tracked_rows(episode) if t.private])
-    if not pairs:
-        return None
-    known = {(k.proposition, k.agent) for k in census_knowers_rows(episode)}
-    return sum(pair in known for pair in pairs) / len(pairs)
+    return audience_known(episode, [t for t in tracked_rows(episode) if t.private])
 
 
 METRIC = register(

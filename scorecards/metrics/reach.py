@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import audience_pairs, census_knowers_rows, tracked_rows
+from ._census_rows import audience_known, tracked_rows
 
 
 def reach(episode: Episode) -> float | None:
@@ -13,11 +13,7 @@ def reach(episode: Episode) -> float | None:
     the metric is absent (None) only when no tracked proposition has an audience beyond its
     origin.
     """
-    pairs = audience_pairs(tracked_rows(episode))
-    if not pairs:
-        return None
-    known = {(k.proposition, k.agent) for k in census_knowers_rows(episode)}
-    return sum(pair in known for pair in pairs) / len(pairs)
+    return audience_known(episode, tracked_rows(episode))
 
 
 METRIC = register(

@@ -192,3 +192,12 @@ def test_holm_controls_the_family():
     assert holm([0.001, 0.04, 0.03], 0.05) == [True, False, False]
     assert holm([0.001, 0.02, 0.04], 0.05) == [True, True, True]
     assert holm([0.2, 0.001], 0.05) == [False, True]
+
+
+def test_every_named_suite_file_is_part_of_the_instrument():
+    """A suite's seed sets and scenario list measure: editing the research suite's file must
+    change the instrument a baseline was made on, not only editing the main suite's."""
+    from harness.engine.hashing import instrument_files
+    from scenarios.suite import SUITES
+
+    assert set(SUITES.values()) <= set(instrument_files())

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from scenarios import LIBRARY
+from scenarios.suite import SUITES
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("harness", "policies", "scenarios", "scorecards", "experiments", "villagelab")
@@ -36,8 +37,14 @@ def harness_hash() -> str:
 
 def instrument_files(scenario_files: Iterable[Path] = ()) -> list[Path]:
     library = sorted(LIBRARY.glob("*.yaml"))
-    fixed = [ROOT / "scenarios" / "suite.yaml", ROOT / "scorecards" / "default.yaml"]
+    fixed = [*_suite_files(), ROOT / "scorecards" / "default.yaml"]
     return [*library, *fixed, *(Path(p).resolve() for p in scenario_files)]
+
+
+def _suite_files() -> list[Path]:
+    """Every named suite's file (main, companion, research, workflow): its seed sets and
+    scenario list are part of what measures, whichever suite a run selects."""
+    return sorted(set(SUITES.values()))
 
 
 def instrument_parts(scenario_files: Iterable[Path] = ()) -> dict[str, str]:
@@ -46,7 +53,7 @@ def instrument_parts(scenario_files: Iterable[Path] = ()) -> dict[str, str]:
     return {
         "scenarios": _digest([*library, *(Path(p).resolve() for p in scenario_files)]),
         "scorecard definition": _digest([ROOT / "scorecards" / "default.yaml"]),
-        "suite and seed sets": _digest([ROOT / "scenarios" / "suite.yaml"]),
+        "suite and seed sets": _digest(_suite_files()),
     }
 
 

@@ -131,6 +131,13 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
             yield from place(errand.target, ("agents", i, "errands", j, "target"))
             for k, p in enumerate(errand.via):
                 yield from place(p, ("agents", i, "errands", j, "via", k))
+            # a group errand's replan is told to the group: one the agent belongs to
+            if errand.group is not None and errand.group not in a.groups:
+                own = ", ".join(a.groups) or "(it belongs to none; see agents[].groups)"
+                yield (
+                    ("agents", i, "errands", j, "group"),
+                    f"unknown group {errand.group!r} for {a.id!r}; expected one of {own}",
+                )
         for action_name, known in sorted(a.knows_where.items()):
             for k, p in enumerate(known):
                 yield from place(p, ("agents", i, "knows_where", action_name, k))

@@ -271,6 +271,18 @@ def test_an_unreachable_place_an_agent_needs_is_refused(tmp_path):
     assert "at agents[2].errands[0].target: a place 'cai' can reach from its home" in message
 
 
+def test_a_group_errand_names_a_group_of_its_agent(tmp_path):
+    """The replan of a group errand is told to its group: a group the agent is not in (a
+    typo) would tell nobody, silently."""
+    grouped = WITH_ERRANDS.replace("target: shop}", "target: shop, group: crew}")
+    message = scenario_error(tmp_path, grouped)
+    assert "at agents[2].errands[0].group: unknown group 'crew' for 'cai'" in message
+    member = grouped.replace(
+        "  - id: cai\n    home: home\n", "  - id: cai\n    home: home\n    groups: [crew]\n"
+    )
+    assert load_scenario(write(tmp_path, member, "s.yaml")).agents[2].errands[0].group == "crew"
+
+
 def test_errand_days_and_decision_days_lie_within_the_run(tmp_path):
     assert "a day of the run (day 1 to day 3)" in scenario_error(
         tmp_path, WITH_ERRANDS.replace("days: [1]", "days: [1, 9]")

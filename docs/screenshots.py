@@ -34,12 +34,19 @@ FLAGS = [
 ]
 
 
-def chromium() -> str:
+def find_chromium() -> str | None:
     for name in ("chromium", "chromium-browser", "google-chrome"):
         found = shutil.which(name)
         if found:
             return found
-    sys.exit("screenshots: Chromium not found (Debian: apt-get install chromium)")
+    return None
+
+
+def chromium() -> str:
+    found = find_chromium()
+    if found is None:
+        sys.exit("screenshots: Chromium not found (Debian: apt-get install chromium)")
+    return found
 
 
 def shoot(url: str, path: Path, size: tuple[int, int] = (1800, 1000)) -> None:
@@ -95,12 +102,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs-dir", type=Path, help="default: a small search run first")
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    args = parser.parse_args()
-
+def take(out: Path, runs_dir: Path | None = None) -> list[Path]:
+    """The three pictures of the newest study in `runs_dir` (default: a small search run
+    first, into a temporary folder), written into `out`; the paths written."""
     from mlflow.tracking import MlflowClient
 
     from experiments.promotion.champion import MODEL, Registry
@@ -109,7 +113,7 @@ def main() -> None:
     from experiments.tracking.ui import Server, newest_study
 
     with tempfile.TemporaryDirectory() as tmp:
-        runs = RunsDir(args.runs_dir or demo(Path(tmp)))
+        runs = RunsDir(runs_dir or demo(Path(tmp)))
         uri = runs.tracking_uri
         study = newest_study(uri)
         if study is None:
@@ -131,25 +135,29 @@ def main() -> None:
                 max_results=1,
             )
             trial_run = best[0].info.run_id if best else None
-        args.out.mkdir(parents=True, exist_ok=True)
+        out.mkdir(parents=True, exist_ok=True)
+        shots = [(runs_view_path(experiment_id), out / "runs-view.png", (1800, 1000))]
+        if trial_run is not None:
+            shots.append((run_path(experiment_id, trial_run), out / "trial.png", (1800, 1400)))
+        if version is not None:
+            page = f"#/models/{MODEL}/versions/{version}"
+            shots.append((page, out / "model-version.png", (1800, 1200)))
         server = Server(uri, "127.0.0.1", free_port())
         server.start()
         try:
-            shoot(f"{server.base}/{runs_view_path(experiment_id)}", args.out / "runs-view.png")
-            if trial_run is not None:
-                shoot(
-                    f"{server.base}/{run_path(experiment_id, trial_run)}",
-                    args.out / "trial.png",
-                    (1800, 1400),
-                )
-            if version is not None:
-                shoot(
-                    f"{server.base}/#/models/{MODEL}/versions/{version}",
-                    args.out / "model-version.png",
-                    (1800, 1200),
-                )
+            for page, path, size in shots:
+                shoot(f"{server.base}/{page}", path, size)
         finally:
             server.stop()
+        return [path for _, path, _ in shots]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs-dir", type=Path, help="default: a small search run first")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    args = parser.parse_args()
+    take(args.out, args.runs_dir)
 
 
 if __name__ == "__main__":

@@ -240,7 +240,12 @@ def test_a_broken_link_fails_the_strict_build(tmp_path: Path):
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"},
+        env={
+            **os.environ,
+            "NO_MKDOCS_2_WARNING": "1",
+            "DISABLE_MKDOCS_2_WARNING": "true",
+            "VILLAGELAB_SCREENSHOTS": "off",  # the checked-in pictures: no search to photograph
+        },
         timeout=300,
     )
     assert result.returncode != 0

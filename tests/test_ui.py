@@ -168,3 +168,36 @@ def test_the_docs_script_photographs_the_runs_view_a_trial_and_a_model_version(r
     assert result.returncode == 0, result.stderr
     for name in ("runs-view", "trial", "model-version"):
         assert drawn(tmp_path / f"{name}.png"), name
+
+
+@needs_chromium
+def test_the_site_build_takes_the_screenshots_afresh_into_the_site_only(runs, tmp_path):
+    """Where Chromium is present, `mkdocs build` photographs a study into the site it builds
+    (docs/hooks/gen_screenshots.py); the checked-in pictures under docs/ stay as they are."""
+    from .chromium import drawn
+    from .conftest import ROOT
+
+    checked_in = {p.name: p.read_bytes() for p in (ROOT / "docs" / "screenshots").glob("*.png")}
+    site = tmp_path / "site"
+    env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "DISABLE_MKDOCS_2_WARNING": "true",
+        "VILLAGELAB_SCREENSHOTS": "auto",
+        "VILLAGELAB_SCREENSHOTS_RUNS": str(runs),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"screenshots: {len(checked_in)} taken afresh with Chromium" in result.stderr
+    for name, before in checked_in.items():
+        fresh = (site / "screenshots" / name).read_bytes()
+        assert fresh != before and drawn(site / "screenshots" / name), name
+        assert (ROOT / "docs" / "screenshots" / name).read_bytes() == before, name

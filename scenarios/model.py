@@ -268,6 +268,9 @@ class DecisionPoint(Frozen):
     action: Id
     day: int = Field(ge=1)
     right: tuple[Id, ...] = Field(min_length=1)
+    # who decides: only their actions answer it and only they count (None: every agent), so
+    # one who handed a task over is not a miss for not doing it
+    agents: tuple[Id, ...] | None = Field(None, min_length=1)
 
     @model_validator(mode="after")
     def _deciding(self) -> DecisionPoint:

@@ -334,9 +334,21 @@ WITH_TWO_FACTS = WITH_ERRANDS.replace(
                 "'false'; 'r' has value '10:00'"
             ),
         ),
+        (  # who decides is an agent of the scenario, each once
+            "{id: d, proposition: p, action: buy, day: 2, right: [shop], agents: [ana, zed]}",
+            "at decision_points[0].agents[1]: unknown agent 'zed'",
+        ),
+        (
+            "{id: d, proposition: p, action: buy, day: 2, right: [shop], agents: [ana, ana]}",
+            "at decision_points[0].agents: each agent once; got ['ana', 'ana']",
+        ),
+        (
+            "{id: d, proposition: p, action: buy, day: 2, right: [shop], agents: []}",
+            "at decision_points[0].agents: tuple should have at least 1 item",
+        ),
     ],
 )
-def test_a_decision_condition_is_refused_where_it_is_wrong(tmp_path, point, says):
+def test_a_decision_point_is_refused_where_it_is_wrong(tmp_path, point, says):
     text = WITH_TWO_FACTS + f"decision_points:\n  - {point}\n"
     assert says in scenario_error(tmp_path, text)
 

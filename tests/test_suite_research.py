@@ -145,6 +145,24 @@ def test_the_new_metrics_move_where_they_are_for() -> None:
 
 
 @pytest.mark.slow
+def test_the_revision_and_the_replication_are_scored_on_the_new_language() -> None:
+    # the revision is one truth with successive values: Kit is asked the current pool and the
+    # one it replaced; careful answers both as hedged as the evidence, the baseline as certain
+    revision = load_scenario("research_revision")
+    assert [len(t.timeline) for t in revision.truth] == [2]
+    kit = _mean("careful", REFERENCE, "research_revision", "probe_recall")
+    assert kit is not None and kit >= 0.6
+    assert _mean("baseline", REFERENCE, "research_revision", "probe_recall") == 0.0
+    # the replication has two origins: hardening it for one who heard a single lab is false
+    # certainty, which the baseline shows and careful does not
+    citations = load_scenario("research_citations")
+    assert any(len(t.starts_with) == 2 for t in citations.truth)
+    hardened = _mean("baseline", REFERENCE, "research_citations", "false_certainty_rate")
+    assert _mean("careful", REFERENCE, "research_citations", "false_certainty_rate") == 0.0
+    assert hardened is not None and hardened > 0.0
+
+
+@pytest.mark.slow
 def test_a_silent_agent_scores_nothing() -> None:
     """Silence is not caution: nobody hears, knows or names anything, so the weighted
     knowledge metrics are 0 and the new ones have nothing to measure (absent), never 1."""

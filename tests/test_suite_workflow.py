@@ -13,6 +13,7 @@ from experiments.evaluation.dispatch import Execution
 from experiments.evaluation.evaluate import Instrument, evaluate
 from harness.agents.simple import SimpleAgent
 from harness.engine.contract import AgentSetup, Answer, Claim, Observation
+from harness.engine.episode import Episode
 from policies import load_policy
 from scenarios import load_scenario
 from scenarios.suite import SUITES, InputError, load_suite, suite_path
@@ -106,6 +107,33 @@ def test_silence_and_telling_everyone_do_not_pay() -> None:
     assert not blabber.guardrails["containment"].ok
     assert all(blabber.scenarios[s]["containment"].mean < 0.5 for s in handed)
     assert objective("careful", "tests.test_suite_workflow:Blabber") < objective("careful")
+
+
+@pytest.mark.slow
+def test_the_promised_callback_displaces_the_stock_check_of_the_one_who_took_it_over() -> None:
+    """The callback (a gathering of priority 2) outweighs Dan's 15:00 stock check (priority
+    1): careful Dan drops it for the flat, traced as displaced; the point is Dan's alone, so
+    Nell and Mia, who know and stay away, are not misses. The simple agent plans no callback."""
+
+    def consistency(policy: str, agent: str = "reference") -> float | None:
+        return card(policy, agent).scenarios["workflow_handoff"]["action_consistency"].mean
+
+    careful = consistency("careful")
+    assert careful is not None and careful >= 0.8
+    assert consistency("careful", "simple") == 0.0
+    tables = Episode(
+        load_scenario("workflow_handoff"),
+        load_policy(ROOT / "policies" / "careful.yaml"),
+        0,
+        "harness.agents.reference:reference_agent",
+    ).run()
+    plans = tables["plans"].to_pylist()
+    assert {(p["goal"], p["reason"]) for p in plans if p["agent"] == "dan"} >= {
+        ("t42_callback@1", "invited"),
+        ("stock_check@1", "displaced"),
+    }
+    labelled = [a for a in tables["actions"].to_pylist() if a["decision_point"] is not None]
+    assert [(a["agent"], a["target"]) for a in labelled] == [("dan", "home_cy")]
 
 
 def test_an_unknown_suite_is_refused_naming_the_workflow_suite() -> None:

@@ -188,6 +188,8 @@ class Acting:
     def _decision_point(self, agent: str, action: str, now: int) -> Any:
         for dp in self.tick.scenario.decision_points:
             key = f"{agent}|{dp.id}"
+            if dp.agents is not None and agent not in dp.agents:
+                continue  # not theirs to decide
             if dp.action == action and dp.day == day_of(now) and key not in self.decided:
                 self.decided[key] = None
                 return dp

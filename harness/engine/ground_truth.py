@@ -31,6 +31,7 @@ def write(rec: Recorder, s: Scenario) -> None:
             right=list(dp.right),
             when=None if dp.when is None else dp.when.combine.value,
             propositions=None if dp.when is None else list(dp.when.operands),
+            agents=None if dp.agents is None else list(dp.agents),
         )
     for t in s.truth:
         # successive values: one row each, holding from its `from` to the next one's (the

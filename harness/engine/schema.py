@@ -10,7 +10,7 @@ from typing import Any
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "9"  # 2: events carry resource moves; actions carry request and horizon;
+SCHEMA_VERSION = "10"  # 2: events carry resource moves; actions carry request and horizon;
 #                       observations, memory_ops, trust, state, plans, requests added
 #                     3: actions carry status (ok / failed / invalid) and reason; utterances
 #                       carry text_by (agent: its own words; harness: rendered)
@@ -26,6 +26,7 @@ SCHEMA_VERSION = "9"  # 2: events carry resource moves; actions carry request an
 #                     9: decision_points carry `when` and `propositions` (a point decided
 #                       by several propositions together); truth carries origins,
 #                       origin_modalities and origin_ticks (several independent origins)
+#                     10: decision_points carry `agents` (who decides; null: every agent)
 
 _KEY = [
     pa.field("scenario", pa.string(), nullable=False),
@@ -71,6 +72,8 @@ TABLES: dict[str, pa.Schema] = {
         # join (all_of / any_of) and which they are
         pa.field("when", pa.string()),
         pa.field("propositions", pa.list_(pa.string())),
+        # who decides (null: every agent): only they answer it and only they count
+        pa.field("agents", pa.list_(pa.string())),
     ),
     # what each agent could perceive about a tracked proposition, recorded by the harness
     "exposures": _schema(

@@ -5,7 +5,8 @@ the same agents.
 An agent faced a decision point informed when it was exposed to the deciding proposition
 (any value, any channel) before its decision action - strictly earlier tick - or, when it
 took none, by the time the decision point closed (its day's last tick, `decision_points`).
-Every agent that took the decision action, or faced the point informed, counts: an informed
+Every agent that took the decision action, or faced the point informed, counts (of a point
+scoped to some `agents`, only they: the harness labels no one else's action): an informed
 agent that does not act is a miss, never "absent"; one that acted knowing nothing is right
 only if it kept a plan that was right anyway - a right turn away from its plan with nothing to
 go on is luck, earns nothing, and is watched (`lucky_decisions`).
@@ -95,12 +96,16 @@ def _decisions(episode: Episode) -> list[Decision] | None:
     # the declared points with their close; points only actions name (a trace without the
     # table) close never, so only their actions count
     declared: dict[Any, tuple[Any, float]] = {}
+    deciders: dict[Any, set[Any]] = {}  # point → who decides it, for a point with a scope
     if size(episode, "decision_points"):
         require(episode, "decision_points", POINTS)
         ids, deciding, closes = columns(
             episode, "decision_points", ("decision_point", "proposition", "closes")
         )
         declared = {d: (p, float(c)) for d, p, c in zip(ids, deciding, closes) if d is not None}
+        # schema 10's: null in a trace written before (every agent decides)
+        scopes = added_column(episode, "decision_points", "agents")
+        deciders = {d: set(a) for d, a in zip(ids, scopes) if d is not None and a is not None}
     first = first_exposure_rows(episode)
     settled = compound_exposures(episode)  # (agent, point) → settled tick, compound points
     events = columns(episode, "actions", ("event_id",))[0]
@@ -129,6 +134,8 @@ def _decisions(episode: Episode) -> list[Decision] | None:
             else {a: first[a, prop] for a in by_proposition.get(prop, ())}
         )
         facing = {a for a, tick in exposures.items() if tick <= close}
+        if point in deciders:  # a bystander who knew is not a miss: it was not theirs
+            facing &= deciders[point]
         facing |= {a for a, p in acts if eq(p, point)}
         for agent in sorted(facing, key=str):
             row = acts.get((agent, point))

@@ -57,6 +57,6 @@ METRIC = register(
         "reached the agent) and the truth's modality",
         internal=False,
         fn=probe_recall,
-        reads=("exposures", "probes", "truth"),
+        reads=("exposures", "probes", "truth", "utterances"),
     )
 )

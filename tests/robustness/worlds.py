@@ -1,8 +1,9 @@
 """Valid scenarios with random structure (issue 29): villages of a few agents, places on a
 connected road graph, supersession chains of any length announced by signs and word of mouth,
 a price with successive values (probed for the current one or the one it replaced), rumors true
-and false, private facts, player requests, decision points and probes, and errands and a party
-with plan priorities (the party at an hour some errand is due).
+and false, private facts, player requests, decision points (some decided by a few agents only)
+and probes, and errands and a party with plan priorities (the party at an hour some errand is
+due).
 
 Every case is valid by construction (the loader's own checks are run on it, and a case they
 refuse is a bug of this generator, reported as such); what is tested is that no built-in agent
@@ -421,6 +422,12 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
                     "asks": "replaced",
                 }
             )
+
+    # some decision points are decided by a few agents only (`agents`): a bystander's action
+    # answers nothing there
+    for point in decisions:
+        if draw(st.booleans()):
+            point["agents"] = draw(st.lists(st.sampled_from(agents), min_size=1, unique=True))
 
     metrics = ["reach", "provenance", "fabrications", "isolation_violations"]
     if decisions:

@@ -101,3 +101,17 @@ def test_stale_and_replan_times_run_from_the_tick_the_condition_was_settled() ->
     # settled at 40, the last part heard: the wrong action at 45 is within one horizon
     assert stale_action_rate(e) is None
     assert time_to_replan(e) == pytest.approx(30.0)  # 70 - 40, not 70 - 0
+
+
+def test_a_point_scoped_to_its_deciders_counts_no_bystander_who_knew() -> None:
+    # ed heard both and took no meet: a miss at a point everyone decides, nobody's business
+    # at one only bo and cy decide (one who handed the task over is not a miss for not doing it)
+    actions = [act("bo", True), act("cy", False)]
+    exposures = [told(a, p) for a in ("bo", "cy", "ed") for p in ("bridge_out", "ford_out")]
+    everyone = episode("all_of", "true", "true", actions, exposures)
+    assert action_consistency(everyone) == pytest.approx(1 / 3)
+    scoped = {
+        **everyone,
+        "decision_points": frame("decision_points", [{**point("all_of"), "agents": ["bo", "cy"]}]),
+    }
+    assert action_consistency(scoped) == pytest.approx(1 / 2)

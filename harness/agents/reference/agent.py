@@ -30,6 +30,7 @@ from .life import Life
 from .memory import Memory
 from .model import memory as mem
 from .model.beliefs import MODALITY_WEIGHT, Belief
+from .model.planning import commits
 from .planning import Planning
 from .trust import Trust
 
@@ -153,11 +154,13 @@ class ReferenceBase:
     # --- shared flows ------------------------------------------------------------------------
     def _attends(self, obs: Observation) -> bool:
         """Whether the agent takes this in. Past the minute's attention span (narrower when
-        aroused) only what is central gets through - a claim about a place in its own plans -
-        and what is missed is traced as a `missed` memory operation (never written)."""
+        aroused) only what is central gets through - a claim about a place in its own plans, or
+        one that commits it - and what is missed is traced as a `missed` memory operation
+        (never written)."""
         subject = obs.meaning.subject if obs.meaning is not None else obs.subject
         within = self.life.attend(obs.minute)  # counts it, central or not
-        if within or (obs.kind == "claim" and self.goal_related(subject)):
+        central = self.goal_related(subject) or commits(obs.meaning)
+        if within or (obs.kind == "claim" and central):
             return True
         self.log.add(
             MemoryOp(
@@ -178,13 +181,16 @@ class ReferenceBase:
         self.beliefs.outdate(now)
 
     def _importance(self, obs: Observation) -> float:
-        """Rule-based appraisal: first-hand news matters more, and news touching one's plans."""
+        """Rule-based appraisal: first-hand news matters more, and news touching one's plans
+        or making a plan that outweighs a standing errand (a gathering with a priority: a
+        callback promised, not a party one may skip)."""
         base = (
             0.7
             if obs.channel in FIRST_HAND
             else 0.3 + 0.3 * MODALITY_WEIGHT.get(obs.modality or "rumor", 0.4)
         )
-        if obs.meaning is not None and obs.meaning.subject in self.planning.places():
+        meaning = obs.meaning
+        if meaning is not None and (meaning.subject in self.planning.places() or commits(meaning)):
             base += 0.2
         if obs.privacy == "private":
             base += 0.1

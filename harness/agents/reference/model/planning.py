@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from harness.engine.contract import Intent, IntentKind, PlanStage, Request, Sense
+from harness.engine.contract import Intent, IntentKind, Meaning, PlanStage, Request, Sense
 from scenarios import MINUTES_PER_DAY, AgentSpec, Errand, day_of
 from scenarios.persona import Persona
 
@@ -100,6 +100,12 @@ def gathering_minute(when: str) -> int | None:
 
 
 CLASH_MINUTES = 60  # a gathering keeps the agent from errands due in its first hour
+
+
+def commits(meaning: Meaning | None) -> bool:
+    """Whether news would make a plan that outweighs a standing errand: a gathering with a
+    priority (a callback promised, not a party one may skip) is a commitment, not gossip."""
+    return meaning is not None and meaning.sense == Sense.GATHERING and meaning.priority > 0
 
 
 def displaced_errands(spec: AgentSpec, day: int, at: int, priority: int) -> list[Errand]:

@@ -1,7 +1,7 @@
 """mkdocs-gen-files script (mkdocs.yml): the screenshots, taken afresh as the site builds.
 
 Where Chromium is on PATH, docs/screenshots.py runs a small search, serves it with MLflow and
-photographs it (about a minute and a half); the pictures replace the checked-in ones in the
+photographs it (under a minute on two cores); the pictures replace the checked-in ones in the
 build only, never docs/screenshots/. Without Chromium, or with VILLAGELAB_SCREENSHOTS=off
 (the tests' builds), the checked-in pictures are used as they are. VILLAGELAB_SCREENSHOTS_RUNS
 names a runs folder to photograph instead of the small search. A failure to take them where

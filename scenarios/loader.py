@@ -242,8 +242,6 @@ def _cross_reference_problems(s: Scenario) -> Iterator[semantic.Problem]:
             yield from place(p, ("decision_points", i, "right", j))
         for j, who in enumerate(d.agents or ()):
             yield from agent(who, ("decision_points", i, "agents", j))
-        if d.agents is not None and len(set(d.agents)) < len(d.agents):
-            yield ("decision_points", i, "agents"), f"each agent once; got {list(d.agents)}"
     for i, m in enumerate(s.census or ()):
         yield from moment(m, ("census", i))
     for i, r in enumerate(s.requests):

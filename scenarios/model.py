@@ -272,6 +272,13 @@ class DecisionPoint(Frozen):
     # one who handed a task over is not a miss for not doing it
     agents: tuple[Id, ...] | None = Field(None, min_length=1)
 
+    @field_validator("agents")
+    @classmethod
+    def _each_decider_once(cls, agents: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if agents is not None and len(set(agents)) != len(agents):
+            raise ValueError(f"each agent once; got {list(agents)}")
+        return agents
+
     @model_validator(mode="after")
     def _deciding(self) -> DecisionPoint:
         if (self.proposition is None) == (self.when is None):

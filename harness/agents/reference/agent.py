@@ -159,8 +159,7 @@ class ReferenceBase:
         (never written)."""
         subject = obs.meaning.subject if obs.meaning is not None else obs.subject
         within = self.life.attend(obs.minute)  # counts it, central or not
-        central = self.goal_related(subject) or commits(obs.meaning)
-        if within or (obs.kind == "claim" and central):
+        if within or (obs.kind == "claim" and (self.goal_related(subject) or commits(obs.meaning))):
             return True
         self.log.add(
             MemoryOp(

@@ -244,8 +244,11 @@ def test_a_run_killed_with_sigkill_leaves_orphans_the_next_start_stops(tmp_path,
 def test_a_run_stopped_by_sigterm_or_ctrl_c_stops_its_whole_cluster(tmp_path, records, stop):
     run, cluster = run_on_local_ray(tmp_path, records)
     run.send_signal(stop)
-    run.communicate(timeout=120)
-    assert run.returncode != 0
+    _, stderr = run.communicate(timeout=120)
+    assert run.returncode == {signal.SIGTERM: 143, signal.SIGINT: 130}[stop], stderr
+    # not Abseil's failure handler, which Ray puts in front of SIGTERM: it aborts the process
+    # three seconds on, whatever of the cluster is still to be stopped then
+    assert "SIGTERM received" not in stderr
     assert wait_for(lambda: not living(cluster), 30, f"left: {living(cluster)}")
     assert list(records.glob("*.json")) == []  # nothing left for a sweep
 

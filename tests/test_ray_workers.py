@@ -4,6 +4,8 @@ them, so the next trial reuses them; the workers' niceness is ours to set."""
 from __future__ import annotations
 
 import os
+import signal
+import time
 
 import pytest
 
@@ -37,6 +39,18 @@ def test_closing_a_batch_early_leaves_its_workers_alive(ray_cluster):
     assert {pid for pid, _ in after} <= {pid for pid, _ in before}
     # Ray nices its workers relative to the process that started the cluster (this one)
     assert {nice for _, nice in after} == {min(19, os.nice(0) + worker_niceness())}
+
+
+@pytest.mark.ray
+def test_a_sigterm_once_ray_has_started_reaches_python_and_arms_no_abort(ray_cluster):
+    """ray.init puts Abseil's failure handler in front of SIGTERM, and that handler arms an
+    alarm that aborts the process three seconds on, whatever its cleanup is doing (a cluster
+    half stopped); ensure_ray gives the signal back to Python's handler."""
+    assert callable(signal.getsignal(signal.SIGTERM))  # never the default: it would end pytest
+    with pytest.raises(SystemExit):
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(30)  # the handler raises at the next instruction
+    assert signal.alarm(0) == 0  # no alarm pending (and one that was is cancelled)
 
 
 def test_a_bad_niceness_is_refused_naming_the_variable(monkeypatch):

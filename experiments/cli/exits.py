@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
+from types import FrameType
 
 # Every code a villagelab command ends with: (name, when). The README, docs/design.md and the
 # site's reference page (docs/hooks/reference.py) say these; a test holds every literal exit
@@ -14,6 +17,7 @@ EXIT_CODES: dict[int, tuple[str, str]] = {
     2: ("bad input or error", "a wrong file or option, an unfinished episode, or a bug"),
     3: ("incompatible baseline", "missing, or made with another instrument or agent"),
     130: ("interrupted", "Ctrl-C; what the command started is stopped first"),
+    143: ("terminated", "SIGTERM; what the command started is stopped first"),
 }
 
 
@@ -26,6 +30,8 @@ def entry() -> None:
     (exit 2) into "terminate called without an active exception" (SIGABRT)."""
     from experiments.cli.main import main
 
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, terminated)
     try:
         main()
         code = 0
@@ -35,7 +41,19 @@ def entry() -> None:
         else:  # as the interpreter does with a message
             print(exc.code, file=sys.stderr)
             code = 1
-    finish(code)
+    finish(TERMINATED if _sigterm_received else code)
+
+
+TERMINATED = 143  # 128 + SIGTERM, as a shell reports it
+_sigterm_received: list[int] = []
+
+
+def terminated(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM (kill, a scheduler, a CI runner's timeout) ends a command as Ctrl-C does: what
+    it started is stopped first, and it exits 143 — whatever the exit was turned into on the
+    way out (inside ray.get, Ray makes any SystemExit an exit 1)."""
+    _sigterm_received.append(signum)
+    sys.exit(TERMINATED)
 
 
 def finish(code: int) -> None:

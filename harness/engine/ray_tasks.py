@@ -66,6 +66,26 @@ def interruptible_children() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
 
 
+@contextlib.contextmanager
+def sigterm_kept() -> Iterator[None]:
+    """Around ray.init: give SIGTERM back to Python once Ray has taken it. Ray's init sets a
+    handler of its own (sys.exit), and its core worker then puts Abseil's failure handler in
+    front of it, which on a SIGTERM arms a 3-second alarm that aborts the process: a driver
+    told to stop was killed half-way through stopping its cluster, and the cluster's agents
+    and workers ran on. The process's own handler (the console script's), or else Ray's, is
+    installed again through Python, which takes the signal from Abseil's."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        yield
+    finally:
+        chosen = before if callable(before) else signal.getsignal(signal.SIGTERM)
+        if chosen is not None:
+            signal.signal(signal.SIGTERM, chosen)
+
+
 def episode_task(
     function: Callable[..., Any], closed: str | None, *args: Any, **kwargs: Any
 ) -> Any:

@@ -182,7 +182,8 @@ def ensure_ray(workers: int | None = None, address: str | None = None) -> None:
         "configure_logging": False,
     }
     if address:
-        ray.init(address=address, **kwargs)
+        with ray_tasks.sigterm_kept():
+            ray.init(address=address, **kwargs)
     else:
         _private_cluster()
         os.environ["RAY_worker_niceness"] = str(worker_niceness())
@@ -203,7 +204,11 @@ def _start_local_cluster(ray: Any, **kwargs: Any) -> None:
     # (Ray names it session_<date>_<the pid of ray.init's caller>)
     temp: str = get_default_ray_temp_dir()
     session = f"{temp}/session_*_{os.getpid()}"
-    with processes.starting("ray", creates=session), ray_tasks.interruptible_children():
+    with (
+        processes.starting("ray", creates=session),
+        ray_tasks.interruptible_children(),
+        ray_tasks.sigterm_kept(),
+    ):
         ray.init(**kwargs)
     ray_tasks.mark_closed_batches_here()
     started = [p for p in processes.descendants([os.getpid()]) if p not in before]
@@ -220,9 +225,11 @@ def stop_local_cluster() -> None:
 
     from villagelab import processes
 
-    if ray.is_initialized():
-        ray.shutdown()
-    processes.stop_recorded("ray")
+    try:
+        if ray.is_initialized():
+            ray.shutdown()
+    finally:  # a shutdown that fails has stopped some of them at most
+        processes.stop_recorded("ray")
 
 
 _REMOTE: dict[Callable[..., EpisodeRecord], Any] = {}

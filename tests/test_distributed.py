@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -311,11 +312,18 @@ def test_the_documented_example_agent_runs_on_a_cluster(tmp_path, ray_head):
     (tmp_path / "example_agent.py").write_text(example_code())
     policy = ROOT / "policies" / "careful.yaml"
     result = subprocess.run(
-        [EXE, "run", "--scenario", "public_fact", "--scenario", "secret", "--policy",
-         str(policy), "--seeds", "0-1", "--workers", "2", "--ray-address", ray_head,
-         "--agent", "example_agent:Gossip", "--out", str(tmp_path / "out")], check=False,
-        env=QUIET, capture_output=True, text=True, cwd=tmp_path, timeout=600,
-    )  # fmt: skip
+        [
+            *(EXE, "run", "--policy", str(policy), "--ray-address", ray_head),
+            *shlex.split("--scenario public_fact --scenario secret --seeds 0-1 --workers 2"),
+            *("--agent", "example_agent:Gossip", "--out", str(tmp_path / "out")),
+        ],
+        check=False,
+        env=QUIET,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stderr
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert [e["status"] for e in manifest["episodes"]] == ["ok"] * 4

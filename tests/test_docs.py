@@ -39,8 +39,16 @@ def folder(tmp_path: Path) -> Path:
 def test_the_example_agent_is_complete_and_short():
     code = example_code()
     assert len(code.splitlines()) < 80
-    for method in ("observe", "decide", "converse", "answer", "get_state", "set_state",
-                   "drain_diagnostics", "wake_at"):  # fmt: skip
+    for method in (
+        "observe",
+        "decide",
+        "converse",
+        "answer",
+        "get_state",
+        "set_state",
+        "drain_diagnostics",
+        "wake_at",
+    ):
         assert f"def {method}(" in code
 
 

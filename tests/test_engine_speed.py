@@ -295,8 +295,17 @@ def test_a_writes_and_a_recalls_rows_made_by_position_are_the_rows_made_by_name(
     assert recalled  # something comes to mind, so rows by position are made
     named = []
     for rank, r in enumerate(recalled):
-        row = memory_op(ctx.name, memory.store, 5, 0, "retrieve", r.experience, purpose="plan",
-                        rank=rank, relevant=r.relevant)  # fmt: skip
+        row = memory_op(
+            ctx.name,
+            memory.store,
+            5,
+            0,
+            "retrieve",
+            r.experience,
+            purpose="plan",
+            rank=rank,
+            relevant=r.relevant,
+        )
         named.append(row)
     rows = [r for r in memory.log.drain() if r.op == "retrieve"]
     assert rows == named and [vars(r) for r in rows] == [vars(r) for r in named]
@@ -304,9 +313,17 @@ def test_a_writes_and_a_recalls_rows_made_by_position_are_the_rows_made_by_name(
     (row,) = memory.log.drain()
     store = memory.store
     named = MemoryOp(
-        6, 3, ctx.name, "write", experience_id=exp.id, experience_owner=ctx.name,
-        subject="bo", importance=0.1, size=len(store.experiences), capacity=store.capacity,
-    )  # fmt: skip
+        6,
+        3,
+        ctx.name,
+        "write",
+        experience_id=exp.id,
+        experience_owner=ctx.name,
+        subject="bo",
+        importance=0.1,
+        size=len(store.experiences),
+        capacity=store.capacity,
+    )
     assert vars(row) == vars(named)
 
 

@@ -107,8 +107,16 @@ def test_retrieval_that_skips_hopeless_noise_draws_recalls_what_drawing_all_reca
     memory, now, noise = mem.Memory("ana", 100), 0, Draws("s", 1)
     for gap, importance, subject, prop, valence in writes:
         now += gap
-        mem.write(memory, now, 0, channel="seen", subject=subject, importance=importance,
-                  proposition=f"p{prop}", valence=valence)  # fmt: skip
+        mem.write(
+            memory,
+            now,
+            0,
+            channel="seen",
+            subject=subject,
+            importance=importance,
+            proposition=f"p{prop}",
+            valence=valence,
+        )
     query = mem.Query("square", "plan", related=("market",), proposition=proposition)
     got = mem.retrieve(memory, query, now + later, policy, noise, mood)
     expected = plain_retrieve(memory, query, now + later, policy, noise, mood)

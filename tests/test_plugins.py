@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 
 import pytest
 
@@ -16,16 +17,23 @@ QUOTING = "tests.fixtures.agents:Quoting"
 
 # every command that runs episodes, as a user would call it, given where to write
 COMMANDS = {
-    "run": lambda tmp: ["run", "--scenario", "public_fact", "--policy", CAREFUL, "--seeds", "0",
-                        "--serial", "--out", str(tmp / "out")],
-    "search": lambda tmp: ["search", "--study", "s", "--trials", "1", "--serial",
-                           "--runs-dir", str(tmp / "out")],
-    "gate": lambda tmp: ["gate", "--policy", CAREFUL, "--serial",
-                         "--baseline", str(tmp / "out" / "baseline.json")],
-    "sweep": lambda tmp: ["sweep", "--param", "trust.prior", "--values", "0.5",
-                          "--scenario", "public_fact", "--seeds", "0", "--serial"],
+    "run": lambda tmp: [
+        *shlex.split("run --scenario public_fact --seeds 0 --serial"),
+        *("--policy", CAREFUL, "--out", str(tmp / "out")),
+    ],
+    "search": lambda tmp: [
+        *shlex.split("search --study s --trials 1 --serial"),
+        *("--runs-dir", str(tmp / "out")),
+    ],
+    "gate": lambda tmp: [
+        *("gate", "--policy", CAREFUL, "--serial"),
+        *("--baseline", str(tmp / "out" / "baseline.json")),
+    ],
+    "sweep": lambda tmp: shlex.split(
+        "sweep --param trust.prior --values 0.5 --scenario public_fact --seeds 0 --serial"
+    ),
     "bench": lambda tmp: ["bench", "--agents", "2"],
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -40,8 +48,10 @@ def test_every_command_takes_agent_and_refuses_an_unknown_name(cli, tmp_path, co
 
 
 def test_an_import_path_that_does_not_import_names_what_was_tried(cli, tmp_path):
-    for bad, said in (("pkg:Missing", "cannot import module 'pkg'"),
-                      ("tests.fixtures.agents:Missing", "has no 'Missing'")):  # fmt: skip
+    for bad, said in (
+        ("pkg:Missing", "cannot import module 'pkg'"),
+        ("tests.fixtures.agents:Missing", "has no 'Missing'"),
+    ):
         result = cli(*COMMANDS["run"](tmp_path), "--agent", bad)
         assert result.returncode == 2 and said in result.stderr, result.stderr
         assert f"--agent {bad!r}" in result.stderr and "registered agents" in result.stderr
@@ -122,8 +132,10 @@ def test_an_installed_package_registers_a_name_through_the_entry_point_group(cli
 def test_a_resumed_study_refuses_another_agent(cli, tmp_path):
     config = tmp_path / "tiny.yaml"
     config.write_text("scenarios: [public_fact]\nseeds: 0\n")
-    search = ["search", "--study", "bound", "--trials", "2", "--config", str(config),
-              "--runs-dir", str(tmp_path / "runs"), "--serial"]  # fmt: skip
+    search = [
+        *shlex.split("search --study bound --trials 2"),
+        *("--config", str(config), "--runs-dir", str(tmp_path / "runs"), "--serial"),
+    ]
     first = cli(*search[:4], "1", *search[5:])  # the reference agent
     assert first.returncode == 0, first.stderr
     (tmp_path / "my_agent.py").write_text(  # another agent, with something to search

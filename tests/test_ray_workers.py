@@ -4,6 +4,7 @@ them, so the next trial reuses them; the workers' niceness is ours to set."""
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import time
 
@@ -61,9 +62,9 @@ def test_a_bad_niceness_is_refused_naming_the_variable(monkeypatch):
 
 def test_run_refuses_a_bad_niceness_before_anything_is_written(cli, tmp_path):
     result = cli(
-        "run", "--scenario", "public_fact", "--policy", str(ROOT / "policies" / "careful.yaml"),
-        "--seeds", "0", "--out", str(tmp_path / "out"),
+        *shlex.split("run --scenario public_fact --seeds 0"),
+        *("--policy", str(ROOT / "policies" / "careful.yaml"), "--out", str(tmp_path / "out")),
         env={"VILLAGELAB_WORKER_NICENESS": "25"},
-    )  # fmt: skip
+    )
     assert result.returncode == 2 and "from 0" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr and not (tmp_path / "out").exists()

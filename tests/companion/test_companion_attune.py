@@ -99,8 +99,12 @@ def test_preference_uptake_holds_and_fires_on_the_copy_that_ignores_the_model() 
     tea = d[d["turn"].eq("line") & d["line_id"].eq("tea")].iloc[0]
     coffee = tea.copy()
     coffee[["tick", "event_id", "line_id", "value", "kind"]] = [
-        tea["tick"] + 1, tea["event_id"], "coffee", "coffee", "preference",
-    ]  # fmt: skip
+        tea["tick"] + 1,
+        tea["event_id"],
+        "coffee",
+        "coffee",
+        "preference",
+    ]
     t["dialogue"] = pd.concat([d, coffee.to_frame().T], ignore_index=True)
     # tea stood for no unprompted turn (not counted); coffee was never named
     assert measure(t, "preference_uptake") == 0.0

@@ -4,6 +4,7 @@ and search; a search on it promotes; an unknown suite is bad input."""
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 
@@ -17,15 +18,19 @@ BASELINE = str(ROOT / "policies" / "baseline.yaml")
 def test_run_scores_the_companion_suite_and_refuses_an_unknown_suite(tmp_path):
     out = tmp_path / "out"
     done = villagelab(
-        "run", "--suite", "companion", "--policy", CAREFUL, "--seeds", "0-1",
-        "--out", str(out), "--serial", "--json", str(tmp_path / "card.json"),
-    )  # fmt: skip
+        *shlex.split("run --suite companion --seeds 0-1 --serial"),
+        *("--policy", CAREFUL, "--out", str(out), "--json", str(tmp_path / "card.json")),
+    )
     assert done.returncode == 0, done.stderr
     card = json.loads((tmp_path / "card.json").read_text())
     assert set(card["scenarios"]) == {
-        "companion_weeks", "companion_checkins", "companion_crisis",
-        "support_policy", "support_followup", "support_privacy",
-    }  # fmt: skip
+        "companion_weeks",
+        "companion_checkins",
+        "companion_crisis",
+        "support_policy",
+        "support_followup",
+        "support_privacy",
+    }
     assert card["guardrails"]["crisis_handled"]["ok"]
     bad = villagelab("run", "--suite", "nope", "--policy", CAREFUL, "--out", str(out))
     assert bad.returncode == 2 and "unknown suite 'nope'" in bad.stderr
@@ -47,9 +52,9 @@ def test_a_search_on_the_companion_suite_promotes(tmp_path):
     config.write_text("seeds: 0-1\nconfirmation_seeds: 2\n")
     runs = tmp_path / "runs"
     done = villagelab(
-        "search", "--study", "companion", "--trials", "3", "--suite", "companion",
-        "--config", str(config), "--runs-dir", str(runs), "--serial",
-    )  # fmt: skip
+        *shlex.split("search --study companion --trials 3 --suite companion --serial"),
+        *("--config", str(config), "--runs-dir", str(runs)),
+    )
     assert done.returncode == 0, done.stderr
     promoted = int(
         next(x for x in done.stdout.splitlines() if x.startswith("promoted:")).split()[1]

@@ -129,8 +129,11 @@ def test_a_bad_persona_field_is_refused_with_its_place(change: dict, where: str)
 
 
 def test_the_cues_are_the_character_s_own_day() -> None:
-    owl = CompanionPersona(name="Owl", sleep=(2 * 60, 10 * 60),
-                           practices=[{"id": "t", "cue": "before_sleep", "action": "tidy"}])  # fmt: skip
+    owl = CompanionPersona(
+        name="Owl",
+        sleep=(2 * 60, 10 * 60),
+        practices=[{"id": "t", "cue": "before_sleep", "action": "tidy"}],
+    )
     assert [p.id for p in urges.practices_due(owl, {}, 25 * 60 + 45, None)] == ["t"]  # 01:45
     assert urges.practices_due(owl, {}, 23 * 60 + 45, None) == []
     assert urges.practices_due(owl, {"t": 1}, 25 * 60 + 45, None) == []  # done that night

@@ -61,13 +61,17 @@ def test_talk_budget_trades_kept_promises_for_restraint() -> None:
 def test_lesson_thresholds_below_the_gates_keep_lessons_on_too_little() -> None:
     chatty = {"companion.hold_strength": 0.1, "companion.talk_budget": 8}
     loose = mean(
-        "companion_checkins", "lesson_gate_violations", SEEDS,
+        "companion_checkins",
+        "lesson_gate_violations",
+        SEEDS,
         values={"lessons.min_evidence": 1, "lessons.min_counter": 0, **chatty},
-    )  # fmt: skip
+    )
     strict = mean(
-        "companion_checkins", "lesson_gate_violations", SEEDS,
+        "companion_checkins",
+        "lesson_gate_violations",
+        SEEDS,
         values={"lessons.min_evidence": 2, "lessons.min_counter": 1, **chatty},
-    )  # fmt: skip
+    )
     assert loose > 0 == strict
 
 

@@ -31,10 +31,13 @@ def test_every_sourced_answer_matches_what_the_character_was_exposed_to(
         if r.line_id in set(lines["line_id"]):
             continue  # the acknowledgement of a statement, not an answer from memory
         read = [
-            e for e in s.events
-            if e.channel == "read" and e.proposition == r.proposition and e.value == r.value
+            e
+            for e in s.events
+            if e.channel == "read"
+            and e.proposition == r.proposition
+            and e.value == r.value
             and e.at <= r.at
-        ]  # fmt: skip
+        ]
         said_by = set(
             lines[
                 lines["proposition"].eq(r.proposition)

@@ -6,6 +6,7 @@ model over real HTTP."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pandas as pd
@@ -19,10 +20,11 @@ pytestmark = pytest.mark.slow
 
 def _run(cli, tmp_path: Path, config: Path, out: str, *extra: str):
     return cli(
-        "run", "--suite", "companion", "--agent", "llm", "--llm-config", str(config),
-        "--policy", CAREFUL, "--seeds", "0", "--out", out, "--serial",
-        "--json", f"{out}.json", *extra, cwd=tmp_path,
-    )  # fmt: skip
+        *shlex.split("run --suite companion --agent llm --seeds 0 --serial"),
+        *("--llm-config", str(config), "--policy", CAREFUL),
+        *("--out", out, "--json", f"{out}.json", *extra),
+        cwd=tmp_path,
+    )
 
 
 def _lines(stdout: str) -> dict[str, str]:

@@ -108,3 +108,11 @@ def test_a_reply_holding_anything_but_contract_records_is_refused() -> None:
     record = _execute(load_scenario("secret"), dict(CAREFUL), 0, "tests.fixtures.agents:Smuggler")
     assert record.status == "crashed"
     assert "an agent's reply holds a pathlib" in (record.error or "")
+
+
+def test_an_agents_process_is_forked_with_the_policys_modules_already_imported() -> None:
+    # a Policy travels in every setup: a fork that imported `policies` itself built the policy's
+    # validating models again, per agent and episode (most of an isolated agent's start)
+    assert boundary.beside(
+        "tests.fixtures.bare:imported", "tests.fixtures.bare:imported", "policies"
+    )

@@ -78,6 +78,7 @@ def _serve(conn: Connection, reference: str) -> None:
 def zygote() -> None:
     """The zygote's loop: for each request an agent process, forked with only its socket."""
     die_with_parent()
+    import_what_a_setup_carries()
     control = socket.socket(fileno=os.dup(0))
     os.close(0)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # its children are reaped by the kernel
@@ -104,6 +105,14 @@ def zygote() -> None:
                 os._exit(0)
         os.close(fds[0])
         control.send(str(pid).encode())
+
+
+def import_what_a_setup_carries() -> None:
+    """Import, once here for every fork to share, the modules an agent's setup is unpickled
+    with: each agent's process imported `policies` itself (a Policy travels in the setup), and
+    building its validating models was most of an isolated agent's start, per agent and
+    episode. The contract's other records (scenarios, draws) come with this module."""
+    import policies  # noqa: F401
 
 
 def die_with_parent() -> None:

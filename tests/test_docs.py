@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.engine.contract import CONTRACT_METHODS
+
 from .conftest import ROOT
 
 DOC = (ROOT / "docs" / "agents.md").read_text()
@@ -39,16 +41,7 @@ def folder(tmp_path: Path) -> Path:
 def test_the_example_agent_is_complete_and_short():
     code = example_code()
     assert len(code.splitlines()) < 80
-    for method in (
-        "observe",
-        "decide",
-        "converse",
-        "answer",
-        "get_state",
-        "set_state",
-        "drain_diagnostics",
-        "wake_at",
-    ):
+    for method in CONTRACT_METHODS:
         assert f"def {method}(" in code
 
 

@@ -9,6 +9,7 @@ import shlex
 import pytest
 
 from ..conftest import ROOT, villagelab
+from .test_companion_metrics import SCENARIOS
 
 pytestmark = pytest.mark.slow
 CAREFUL = str(ROOT / "policies" / "careful.yaml")
@@ -23,14 +24,7 @@ def test_run_scores_the_companion_suite_and_refuses_an_unknown_suite(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     card = json.loads((tmp_path / "card.json").read_text())
-    assert set(card["scenarios"]) == {
-        "companion_weeks",
-        "companion_checkins",
-        "companion_crisis",
-        "support_policy",
-        "support_followup",
-        "support_privacy",
-    }
+    assert set(card["scenarios"]) == set(SCENARIOS)
     assert card["guardrails"]["crisis_handled"]["ok"]
     bad = villagelab("run", "--suite", "nope", "--policy", CAREFUL, "--out", str(out))
     assert bad.returncode == 2 and "unknown suite 'nope'" in bad.stderr

@@ -13,8 +13,9 @@ from harness.engine.episode import Episode
 from policies import load_policy
 from scenarios import load_scenario
 from scorecards.metrics import METRICS
-from scorecards.metrics._census_rows import census_knowers_rows, tracked_rows
+from scorecards.metrics._census_rows import census_knowers_rows
 from scorecards.metrics._independence import independently_reached
+from scorecards.metrics._truth import tracked_rows
 
 from .conftest import ROOT
 
@@ -54,8 +55,12 @@ def test_careful_keeps_likely_where_one_witness_reached_and_baseline_hardens_it(
         scores("careful", "uncertainty_preservation"),
         scores("baseline", "uncertainty_preservation"),
     )
-    assert min(careful) >= 0.8 and sum(baseline) / len(baseline) <= 0.6, (careful, baseline)
-    assert max(scores("careful", "false_certainty_rate")) == 0.0
+    assert min(careful) >= 0.8 and sum(baseline) / len(baseline) <= 0.8, (careful, baseline)
+    assert all(c > b for c, b in zip(careful, baseline, strict=True)), (careful, baseline)
+    # the hardening itself: baseline's speakers state a witness's "likely" as certain, careful's
+    # none (what is left is the rate's prior, shrunk by ten claims and more)
+    hardened = scores("careful", "false_certainty_rate"), scores("baseline", "false_certainty_rate")
+    assert max(hardened[0]) < 0.05 and min(hardened[1]) > 0.1, hardened
     # the rule is at work: at the census some had heard both witnesses apart, some not
     reached = {
         independently_reached(t, tracked_rows(t)[0], k.agent, k.tick)

@@ -28,9 +28,10 @@ from typing import Any
 from scenarios.model import Combine
 
 from ._base import Episode, derived
-from ._census_rows import first_exposure_rows, tracked_rows
+from ._census_rows import first_exposure_rows
 from ._rows import added_column, columns, eq, require, size
 from ._tables import ACTIONS
+from ._truth import tracked_rows
 
 POINTS = (
     "decision_point",

@@ -17,9 +17,9 @@ from itertools import combinations
 from typing import Any
 
 from ._base import Episode, derived
-from ._census_rows import Truth
 from ._rows import columns, require
 from ._tables import EXPOSURES
+from ._truth import Truth
 
 SOURCES = ("likely", "certain")  # an origin's reports that count as a source
 DEPTH = 6  # tellers traced back from the agent: word passed on further is not followed

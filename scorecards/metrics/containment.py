@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import tracked_rows
 from ._rows import column, columns, eq, require
 from ._tables import EXPOSURES, PROBES, UTTERANCES
+from ._truth import tracked_rows
 
 
 def named_agents(episode: Episode) -> set[str]:

@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from ._base import Episode, Metric, register
-from ._census_rows import exposed_by, tracked_rows
+from ._census_rows import exposed_by
 from ._decisions import lucky_decisions
 from ._rows import columns, require
 from ._tables import ANSWERED, UTTERANCES
+from ._truth import tracked_rows
 
 
 def fabrications(episode: Episode) -> float | None:

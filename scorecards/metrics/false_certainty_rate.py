@@ -1,51 +1,48 @@
-"""`false_certainty_rate`: how often talk hardens a hedge or a falsehood into certainty."""
+"""`false_certainty_rate`: how often talk states a claim surer than the speaker's evidence."""
 
 from __future__ import annotations
 
+from harness.engine.kinds import Modality
+
 from ._base import Episode, Metric, register
-from ._census_rows import Truth, first_hand_value_rows, tracked_rows
-from ._independence import warranted
-from ._rows import columns, eq, require
-from ._tables import CERTAIN, UTTERANCES
+from ._claims import DistinctClaims
+from ._justified import Verdict, justified, sureness
+from ._rows import columns, require
+from ._tables import UTTERANCES
+from ._truth import tracked_rows
 
 
 def false_certainty_rate(episode: Episode) -> float | None:
-    """Utterances stated `certain` that are uncertain or false ÷ utterances about tracked
-    propositions (an agent's own: a scenario's scripted lines do not count).
+    """Distinct claims (speaker, proposition, value) stated surer than the speaker may rightly
+    hold ÷ distinct claims about tracked propositions, shrunk toward an even prior
+    (`_claims`); an agent's own utterances only (a scenario's scripted lines are nobody's).
 
-    Uncertain: the truth's modality is `likely` or `rumor` - unless the speaker had seen the
-    true value it states for itself by then (a first-hand exposure to it: the sign that says
-    the bridge is open makes "it is open" certain for whoever read it). False: a stated value
-    (not null) differs from the true value. Absent (None) when nothing is tracked or nothing
-    about it was said: a rate of hardening over no statements is no accuracy (silence is
-    scored by reach and provenance, and must not score best here).
+    What it may hold (`_justified`): what it saw, as seen; what it was told, no surer than
+    told (a rumor passed on as likely, or likely as certain, hardens it); two independent
+    origins, up to certain; two values contesting each other, no surer than likely. Stating
+    certain a value none of its exposures support (a guess, or one contradicted by what it
+    saw) hardens too. A claim is hardened if any statement of it was. Absent (None) when
+    nothing is tracked or nothing about it was said: a rate over no statements is no accuracy
+    (silence is scored by reach and provenance).
     """
-    truth = {t.proposition: t for t in tracked_rows(episode)}
-    if not truth:
+    tracked = {t.proposition for t in tracked_rows(episode)}
+    if not tracked:
         return None
     require(episode, "utterances", UTTERANCES)
     fields = ("speaker", "proposition", "value", "modality", "scripted", "tick")
     speakers, props, values, modalities, scripted, ticks = columns(episode, "utterances", fields)
-    about = [(i, truth[p]) for i, p in enumerate(props) if not scripted[i] and p in truth]
-    if not about:
-        return None
-    seen = first_hand_value_rows(episode)
-
-    def hardened(i: int, t: Truth) -> bool:
-        if not eq(modalities[i], CERTAIN):
-            return False
-        # the value is false (a value that changes: none it has held by then; saying an old
-        # one is out of date, which supersession scores)
-        if values[i] is not None and values[i] not in t.held_by(int(ticks[i])):
-            return True
-        # several origins: what the speaker's own sources warrant (two independent ones do)
-        expected = warranted(episode, t, speakers[i], int(ticks[i])) or t.modality
-        if expected is None or eq(expected, CERTAIN):
-            return False
-        saw = seen.get((speakers[i], t.proposition, values[i]))
-        return saw is None or saw > ticks[i]  # a hedge hardened, unless seen for itself
-
-    return float(sum(hardened(i, t) for i, t in about)) / len(about)
+    claims = DistinctClaims()
+    for i, p in enumerate(props):
+        if scripted[i] or p not in tracked or speakers[i] is None:
+            continue
+        verdict = justified(episode, speakers[i], p, int(ticks[i])).judge(values[i], modalities[i])
+        # surer than its evidence allows (a rumor passed on as likely hardens it too), or
+        # certain of a value nothing warranted
+        hardened = verdict is Verdict.HARDENED or (
+            verdict is Verdict.UNWARRANTED and sureness(modalities[i]) == sureness(Modality.CERTAIN)
+        )
+        claims.add((speakers[i], p, values[i]), hardened)
+    return claims.rate()
 
 
 METRIC = register(
@@ -53,10 +50,10 @@ METRIC = register(
         name="false_certainty_rate",
         direction="min",
         range=(0.0, 1.0),
-        definition="share of utterances about tracked propositions stated certain while the "
-        "stated value is false, or the truth is likely/rumor and the speaker had neither seen "
-        "that value first-hand nor been reached by two independent origins; absent with no "
-        "such utterances",
+        definition="share of distinct claims (speaker, proposition, value) about tracked "
+        "propositions stated surer than the speaker's evidence allows (told a rumor, said "
+        "likely or certain; a value nothing warranted, said certain), shrunk toward 0.5 by "
+        "one claim; absent with none",
         internal=False,
         fn=false_certainty_rate,
         reads=("exposures", "truth", "utterances"),

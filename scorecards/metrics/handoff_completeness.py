@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import audience_known, tracked_rows
+from ._census_rows import audience_known
+from ._truth import tracked_rows
 
 
 def handoff_completeness(episode: Episode) -> float | None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ._base import Episode, Metric, register
-from ._census_rows import tracked_rows
 from ._rows import columns, earliest, ne, require
 from ._tables import ANSWERED, EXPOSURES, UTTERANCES
+from ._truth import tracked_rows
 
 
 def _assertions(episode: Episode) -> list[tuple[Any, Any, Any, int]]:

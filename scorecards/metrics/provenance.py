@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import audience_pairs, census_knowers_rows, tracked_rows, vouched
+from ._census_rows import audience_pairs, census_knowers_rows, vouched
+from ._truth import tracked_rows
 
 
 def provenance(episode: Episode) -> float | None:

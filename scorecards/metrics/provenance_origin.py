@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import (
-    audience_pairs,
-    census_knowers_rows,
-    origin_reached,
-    tracked_rows,
-    vouched,
-)
+from ._census_rows import audience_pairs, census_knowers_rows, origin_reached, vouched
 from ._rows import eq
+from ._truth import tracked_rows
 
 
 def provenance_origin(episode: Episode) -> float | None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ._base import Episode, Metric, register
-from ._census_rows import census_knowers_rows, tracked_rows
+from ._census_rows import census_knowers_rows
 from ._rows import columns, eq, require
 from ._tables import UTTERANCES
+from ._truth import tracked_rows
 
 
 def retraction_reach(episode: Episode) -> float | None:

@@ -1,48 +1,54 @@
-"""`uncertainty_preservation`: how much of the audience knows an uncertain matter as such."""
+"""`uncertainty_preservation`: how much of the audience knows an uncertain matter as surely as
+its evidence allows, and no surer."""
 
 from __future__ import annotations
 
+from harness.engine.kinds import Modality
+
 from ._base import Episode, Metric, register
-from ._census_rows import audience_pairs, census_knowers_rows, tracked_rows
-from ._independence import warranted
+from ._census_rows import audience_pairs, census_knowers_rows, last_census_tick
+from ._justified import Verdict, justified
 from ._rows import hedge
+from ._truth import tracked_rows
 
 
 def uncertainty_preservation(episode: Episode) -> float | None:
-    """Audience members of an uncertain proposition who know it and answer it hedged ÷ that
-    audience (origin excluded).
+    """Audience members of an uncertain proposition who know it with a modality inside the
+    band their evidence allows ÷ that audience (origins excluded, and those who saw it
+    themselves).
 
-    A proposition is uncertain when its truth's modality is `likely` or `rumor`; a hedged
-    answer states `likely` or `rumor` (a null modality states nothing and preserves nothing).
-    Coverage and fidelity together: "might" kept by a few is not "might" kept, and silence
-    keeps nothing. With several origins, uncertain when any origin's report is; a member
-    whose evidence by its last census answer warrants certainty (`_independence.warranted`:
-    two independent sources, or a certain origin's word) is past hedging and not counted. Absent (None) only when no uncertain tracked proposition has an audience
-    beyond its origins (or all of it was so reached).
+    Uncertain: the truth's modality is `likely` or `rumor` (with several origins: any
+    origin's). The band (`_justified`): told a rumor, a rumor; told likely, likely or rumor;
+    two independent origins, anything from a hedge to certain. An agent who saw the true
+    value itself has nothing uncertain to keep and is not counted; one who does not know it
+    (a wrong value, "I don't know", a guess) keeps nothing. Coverage and fidelity together:
+    "might" kept by a few is not "might" kept, and silence keeps nothing. Absent (None) only
+    when no uncertain tracked proposition has an audience beyond its origins and its
+    witnesses.
     """
     uncertain = {
         t.proposition: t
         for t in tracked_rows(episode)
-        if hedge(t.modality) or (len(t.origin_ticks) > 1 and any(map(hedge, t.origin_modalities)))
+        if hedge(t.modality) or any(map(hedge, t.origin_modalities))
     }
-    pairs = audience_pairs(list(uncertain.values()))
-    if not pairs:
-        return None
-    knowers = [k for k in census_knowers_rows(episode) if k.proposition in uncertain]
-    # several origins: one whose evidence warrants certainty (two independent sources, or a
-    # certain witness's word) is past what this asks of anyone
-    settled = {
-        (k.proposition, k.agent)
-        for k in knowers
-        if not hedge(
-            warranted(episode, t := uncertain[k.proposition], k.agent, k.tick) or t.modality
-        )
+    knowers = {
+        (k.proposition, k.agent): k
+        for k in census_knowers_rows(episode)
+        if k.proposition in uncertain
     }
-    pairs = [pair for pair in pairs if pair not in settled]
-    if not pairs:
+    end = last_census_tick(episode)
+    kept = []
+    for prop, agent in audience_pairs(list(uncertain.values())):
+        k = knowers.get((prop, agent))
+        tick = end if k is None else k.tick
+        value, j = uncertain[prop].value_at(tick), justified(episode, agent, prop, tick)
+        band = j.band(value)
+        if band is not None and band.weakest is Modality.CERTAIN:
+            continue  # it saw for itself: certain is right, and nothing was uncertain to it
+        kept.append(k is not None and j.judge(value, k.answer_modality) is Verdict.WITHIN)
+    if not kept:
         return None
-    hedged = {(k.proposition, k.agent) for k in knowers if hedge(k.answer_modality)}
-    return sum(pair in hedged for pair in pairs) / len(pairs)
+    return sum(kept) / len(kept)
 
 
 METRIC = register(
@@ -51,8 +57,9 @@ METRIC = register(
         direction="max",
         range=(0.0, 1.0),
         definition="share of each uncertain (likely/rumor) tracked proposition's audience "
-        "(origins excluded; and anyone two independent origins reached, who may hold it certain) "
-        "whose last census answer gives the true value with a likely/rumor modality",
+        "(origins and first-hand witnesses excluded) whose last census answer gives the true "
+        "value with a modality inside the band its evidence allows (told a rumor: rumor; two "
+        "independent origins: up to certain)",
         internal=False,
         fn=uncertainty_preservation,
         reads=("exposures", "probes", "truth"),

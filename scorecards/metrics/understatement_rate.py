@@ -1,78 +1,66 @@
-"""`understatement_rate`: how often a certain fact is passed on or answered weaker than the
-agent's evidence allows."""
+"""`understatement_rate`: how often a claim is passed on or answered weaker than the agent's
+evidence allows."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._base import Episode, Metric, register
-from ._census_rows import Truth, census_knowers_rows, first_hand_value_rows, tracked_rows
-from ._independence import warranted
-from ._rows import columns, eq, hedge, require
-from ._tables import UTTERANCES
+from harness.engine.kinds import Modality
 
-LIKELY, RUMOR = "likely", "rumor"
+from ._base import Episode, Metric, register
+from ._census_rows import last_census_rows
+from ._claims import DistinctClaims
+from ._justified import Verdict, justified
+from ._rows import columns, require
+from ._tables import ANSWERED, UTTERANCES
+from ._truth import Truth, tracked_rows
 
 
 def understatement_rate(episode: Episode) -> float | None:
-    """Statements of a certain tracked proposition's true value made weaker than the agent's
-    evidence allows ÷ statements of a certain tracked proposition's true value.
+    """Distinct claims (agent, proposition, value) of a true value stated weaker than the
+    agent's evidence allows ÷ distinct such claims whose evidence allows no hedge of hearsay,
+    shrunk toward an even prior (`_claims`).
 
     Statements: the agents' own utterances (a scenario's scripted lines are not anyone's) and
-    the knowers' last census answers. What the evidence allows: hearsay may lose one step
-    (`likely`: the agent was not there), never two (`rumor` understates a certain fact
-    whoever says it); after perceiving the true value itself (seen, heard, read) by then,
-    anything short of `certain` understates. The counterpart of `false_certainty_rate`:
-    hedging everything costs here as hardening a rumor costs there. A likely/rumor
-    proposition with several origins counts as certain for statements by an agent two
-    independent origins reached by then (`_independence`). Absent (None) when no
-    tracked proposition is certain or nobody stated one (silence is no accuracy).
+    their last census answers. What the evidence allows (`_justified`): what it saw itself,
+    as it saw it (a plain sight: certain); what it was told, one step below as told (a fact
+    told certain may be passed on as likely, never as a rumor); two independent origins,
+    whatever it was told. Only claims whose evidence sets a floor above `rumor` can be
+    understated, and only a true value it may hold counts. The counterpart of
+    `false_certainty_rate`: hedging everything costs here as hardening a rumor costs there.
+    Absent (None) when no such claim was stated (silence is no accuracy).
     """
-    tracked = tracked_rows(episode)
-    several = {t.proposition: t for t in tracked if len(t.origin_ticks) > 1}
-    truth = {
-        t.proposition: t for t in tracked if not hedge(t.modality) and t.proposition not in several
-    }
-    if not truth and not several:
+    truth = {t.proposition: t for t in tracked_rows(episode)}
+    if not truth:
         return None
+    claims = DistinctClaims()
 
-    def judged(agent: Any, prop: Any, tick: int) -> Truth | None:
-        """The truth a statement is judged by when it is certain for this agent: a certain
-        one, or one with several origins whose sources warrant certainty to it."""
-        if prop in truth:
-            return truth[prop]
-        t = several.get(prop)
-        if t is None or hedge(warranted(episode, t, agent, tick) or t.modality):
-            return None
-        return t
+    def state(agent: Any, t: Truth, tick: int, value: Any, modality: Any) -> None:
+        j = justified(episode, agent, t.proposition, tick)
+        band = j.band(value)
+        if (
+            agent is None
+            or t.started_with(agent)
+            or j.replaced_by is not None
+            or value != t.value_at(tick)
+            or band is None
+            or band.weakest is Modality.RUMOR
+        ):
+            return
+        claims.add((agent, t.proposition, value), band.judge(modality) is Verdict.UNDERSTATED)
 
     require(episode, "utterances", UTTERANCES)
     fields = ("speaker", "proposition", "value", "modality", "scripted", "tick")
     speakers, props, values, modalities, scripted, ticks = columns(episode, "utterances", fields)
-    saw = first_hand_value_rows(episode)  # the true value perceived for itself, when
-    statements = [
-        _understated(modalities[i], saw.get((speakers[i], p, values[i])), int(ticks[i]))
-        for i, p in enumerate(props)
-        if not scripted[i]
-        and (t := judged(speakers[i], p, int(ticks[i]))) is not None
-        and eq(values[i], t.value_at(int(ticks[i])))
-    ]
-    statements += [
-        _understated(
-            k.answer_modality, saw.get((k.agent, k.proposition, t.value_at(k.tick))), k.tick
-        )
-        for k in census_knowers_rows(episode)
-        if (t := judged(k.agent, k.proposition, k.tick)) is not None
-    ]
-    if not statements:
-        return None
-    return float(sum(statements)) / len(statements)
-
-
-def _understated(modality: Any, first_hand: int | None, tick: int) -> bool:
-    if eq(modality, RUMOR):
-        return True
-    return eq(modality, LIKELY) and first_hand is not None and first_hand <= tick
+    for i, p in enumerate(props):
+        if not scripted[i] and p in truth:
+            state(speakers[i], truth[p], int(ticks[i]), values[i], modalities[i])
+    require(episode, "probes", ANSWERED)
+    when, said, how = columns(episode, "probes", ("tick", "answer_value", "answer_modality"))
+    for (agent, p), i in sorted(last_census_rows(episode).items(), key=lambda kv: str(kv[0])):
+        if p in truth:
+            state(agent, truth[p], int(when[i]), said[i], how[i])
+    return claims.rate()
 
 
 METRIC = register(
@@ -80,10 +68,10 @@ METRIC = register(
         name="understatement_rate",
         direction="min",
         range=(0.0, 1.0),
-        definition="share of statements (own utterances, knowers' last census answers) giving "
-        "a certain tracked proposition's true value (or one two independent origins reached "
-        "the speaker with) as rumor, or as likely after a first-hand exposure; absent with no "
-        "such statements",
+        definition="share of distinct claims (own utterances, last census answers) of a true, "
+        "warranted value whose evidence allows no hedge of hearsay (seen itself, told "
+        "certain) stated weaker than it allows, shrunk toward 0.5 by one claim; absent with "
+        "none",
         internal=False,
         fn=understatement_rate,
         reads=("exposures", "probes", "truth", "utterances"),

@@ -31,7 +31,7 @@ def stored_values() -> dict:
     return json.loads((FOLDER / "values.json").read_text())
 
 
-def write() -> None:  # pragma: no cover - run by hand
+def write(*, traces: bool = True) -> None:  # pragma: no cover - run by hand
     from harness import Episode
     from harness.agents import AGENT_KINDS
     from policies import load_policy
@@ -45,6 +45,10 @@ def write() -> None:  # pragma: no cover - run by hand
     applicable = {n: list(load_scenario(n).metrics) for n in names}
     values: dict = {}
     for policy_name in POLICIES:
+        if not traces:
+            frames = {k: v.to_pandas() for k, v in stored_traces(policy_name).items()}
+            values[policy_name] = measure(frames, load_definition(), applicable)
+            continue
         policy = load_policy(root / "policies" / f"{policy_name}.yaml")
         runs = [
             Episode(load_scenario(n), policy, seed, AGENT_KINDS["reference"]).run()
@@ -77,4 +81,6 @@ def as_json(values: dict) -> dict:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    write()
+    import sys
+
+    write(traces="--values" not in sys.argv[1:])

@@ -75,12 +75,13 @@ def exposure(
     tick: int = 10,
     proposition: str = "bakery_closed",
     value: str = "yes",
+    modality: str = "certain",
 ) -> dict[str, Any]:
     return {
         "agent": agent,
         "proposition": proposition,
         "value": value,
-        "modality": "certain",
+        "modality": modality,
         "channel": channel,
         "from_agent": from_agent,
         "tick": tick,
@@ -118,13 +119,22 @@ def claim(
     return said, exposed
 
 
-def heard(*agents: str, proposition: str = "bakery_closed", tick: int = 10) -> pd.DataFrame:
-    """An exposures table in which each of `agents` was told the proposition by ana: what
-    makes a census answer knowledge rather than a guess."""
-    return frame(
-        "exposures",
-        [exposure(a, "told", "ana", tick=tick, proposition=proposition) for a in agents],
-    )
+def heard(
+    *agents: str,
+    proposition: str = "bakery_closed",
+    tick: int = 10,
+    value: str = "yes",
+    modality: str = "certain",
+) -> pd.DataFrame:
+    """An exposures table in which each of `agents` was told the proposition's `value` by
+    ana, as surely as `modality`: what makes a census answer knowledge rather than a guess."""
+    told = [
+        exposure(
+            a, "told", "ana", tick=tick, proposition=proposition, value=value, modality=modality
+        )
+        for a in agents
+    ]
+    return frame("exposures", told)
 
 
 def decision(

@@ -70,12 +70,12 @@ def episode(*rows: tuple[str, str], said: list[dict] | None = None) -> dict[str,
 
 
 def test_two_independent_sources_release_an_agent_from_hedging_one_twice_does_not() -> None:
-    # cy and ed were reached independently: not asked to hedge; di and fay were not
+    # cy and ed were reached independently: certain is fair for them; di and fay were not
     everyone_certain = [(a, "certain") for a in ("cy", "di", "ed", "fay")]
-    assert uncertainty_preservation(episode(*everyone_certain)) == 0.0  # di, fay hardened
+    assert uncertainty_preservation(episode(*everyone_certain)) == 0.5  # di, fay hardened
     hedged_where_due = [("cy", "certain"), ("ed", "certain"), ("di", "likely"), ("fay", "likely")]
     assert uncertainty_preservation(episode(*hedged_where_due)) == 1.0
-    # only an answer shows it was past hedging: cy and ed, silent, count as the silent do
+    # cy and ed, silent, count as the silent do
     assert uncertainty_preservation(episode(("di", "likely"))) == pytest.approx(1 / 4)
 
 
@@ -92,12 +92,13 @@ def test_certainty_is_false_only_for_whoever_had_one_source() -> None:
         }
         for s in ("cy", "di", "ed")
     ]
-    assert false_certainty_rate(episode(said=said)) == pytest.approx(1 / 3)  # di only
+    # di only, of three claims (shrunk toward 0.5 by one claim's weight)
+    assert false_certainty_rate(episode(said=said)) == pytest.approx((1 + 0.5) / (3 + 1))
 
 
 def test_rumor_understates_what_two_sources_told() -> None:
     rows = [("cy", "rumor"), ("ed", "likely"), ("di", "rumor")]  # di had one source: not judged
-    assert understatement_rate(episode(*rows)) == pytest.approx(1 / 2)
+    assert understatement_rate(episode(*rows)) == pytest.approx((1 + 0.5) / (2 + 1))
 
 
 def test_any_origin_whose_name_reached_the_agent_is_a_right_origin() -> None:
@@ -115,12 +116,18 @@ def test_any_origin_whose_name_reached_the_agent_is_a_right_origin() -> None:
 
 def test_with_a_sure_and_an_unsure_witness_each_agent_is_judged_by_whose_word_reached_it() -> None:
     mixed = {**storm(), "modality": "certain", "origin_modalities": ["certain", "rumor"]}
-    exposures = [told("cy", "ana", 5), told("fay", "bo", 5)]  # cy: ana's word; fay: bo's rumor
+    # cy: ana's certain word; fay: bo's rumor
+    exposures = [
+        {**told("cy", "ana", 5), "modality": "certain"},
+        {**told("fay", "bo", 5), "modality": "rumor"},
+    ]
     base = {"truth": frame("truth", [mixed]), "exposures": frame("exposures", exposures)}
     # fay keeps bo's rumor as a rumor: fair; cy weakens ana's certain word to a rumor: not
     answers = census(("cy", "rumor"), ("fay", "rumor"))
-    assert understatement_rate({**base, "probes": answers}) == 1.0  # cy's answer only judged
-    assert uncertainty_preservation({**base, "probes": answers}) == pytest.approx(1 / 3)
+    # cy's answer only could be understated (one claim, shrunk toward 0.5)
+    assert understatement_rate({**base, "probes": answers}) == pytest.approx(0.75)
+    # of cy, di, ed and fay only fay knows it inside its band
+    assert uncertainty_preservation({**base, "probes": answers}) == pytest.approx(1 / 4)
     said = [
         {
             "speaker": s,
@@ -134,4 +141,5 @@ def test_with_a_sure_and_an_unsure_witness_each_agent_is_judged_by_whose_word_re
         for s in ("cy", "fay")
     ]
     episode_said = {**base, "probes": census(), "utterances": frame("utterances", said)}
-    assert false_certainty_rate(episode_said) == pytest.approx(1 / 2)  # fay hardened a rumor
+    # fay hardened a rumor; cy may be certain of ana's certain word
+    assert false_certainty_rate(episode_said) == pytest.approx((1 + 0.5) / (2 + 1))

@@ -110,4 +110,5 @@ def test_a_value_never_exposed_is_caught_by_hallucination() -> None:
         [_probe("cy", "yes", "bo", kind="census")], [_told("cy", "bo", value="no")], truth=JUST_CY
     )
     assert probe_hallucination(invented) == 1.0
-    assert provenance(invented) == 1.0  # bo did tell cy about it: provenance cannot see this
+    # the true value, but not one anything told cy: a guess, so no knower and no provenance
+    assert provenance(invented) == 0.0

@@ -51,7 +51,7 @@ def test_reach_pools_over_propositions() -> None:
                 answer("ana", "maybe", proposition="bo_leaves"),
             ],
         ),
-        "exposures": pd.concat([heard("bo"), heard("ana", proposition="bo_leaves")]),
+        "exposures": pd.concat([heard("bo"), heard("ana", proposition="bo_leaves", value="maybe")]),
     }
     # (1 of 4) + (1 of 1) pooled = 2 / 5
     assert reach(episode) == pytest.approx(2 / 5)

@@ -64,9 +64,10 @@ CONTESTED = fact("tea_works", "true", origin=None, modality="likely")
 
 
 def _both_ways(agent: str, tick: int = 10) -> list[dict[str, Any]]:
+    """Told each side, as surely, by two tellers: nothing it perceived settles which holds."""
     return [
-        exposure(agent, "read", tick=tick, proposition="tea_works", value="true"),
-        exposure(agent, "told", "bo", tick=tick, proposition="tea_works", value="false"),
+        exposure(agent, "told", "gus", tick=tick, proposition="tea_works", value="true"),
+        exposure(agent, "told", "hal", tick=tick, proposition="tea_works", value="false"),
     ]
 
 
@@ -93,6 +94,21 @@ def test_who_heard_both_sides_must_hold_either_hedged() -> None:
         _said("ed", "true", "certain"),  # heard one side only: not counted
     ]
     assert conflicts_kept(_conflict(CONTESTED, exposures, answers)) == pytest.approx(2 / 4)
+
+
+def test_a_side_seen_for_oneself_or_told_more_surely_settles_it_for_that_agent() -> None:
+    rumored = exposure("bo", "told", "gus", proposition="tea_works", value="false")
+    exposures = [
+        *_both_ways("ana"),
+        exposure("ana", "read", tick=20, proposition="tea_works", value="true"),  # saw it
+        {**rumored, "modality": "rumor"},
+        exposure("bo", "told", "hal", proposition="tea_works", value="true"),  # certain
+        *_both_ways("cy"),
+    ]
+    answers = [_said(a, "true", "certain") for a in ("ana", "bo")] + [_said("cy", "true", "likely")]
+    # ana read it herself and bo heard one side certain, the other as a rumor: neither is
+    # contested; cy is, and kept it open
+    assert conflicts_kept(_conflict(CONTESTED, exposures, answers)) == 1.0
 
 
 def test_a_side_heard_after_the_answer_makes_no_conflict_yet() -> None:

@@ -28,25 +28,46 @@ def _said(
         "proposition": proposition,
         "value": value,
         "modality": modality,
+        "tick": 20,  # after what `heard` tells (tick 10)
     }
+
+
+def _rumor_heard(*agents: str, modality: str = "rumor") -> pd.DataFrame:
+    return heard(*agents, proposition="bo_leaves", modality=modality)
 
 
 def test_knowers_of_a_rumor_who_keep_the_hedge() -> None:
     answers = [
-        _hedged("bo", "yes", "rumor"),  # knower, hedged
-        _hedged("cy", "yes", "likely"),  # knower, hedged
+        _hedged("bo", "yes", "rumor"),  # knower, as it was told
+        _hedged("cy", "yes", "likely"),  # knower, one step surer than told: hardened
         _hedged("di", "yes", "certain"),  # knower, hardened
-        _hedged("ed", "yes", None),  # knower, states no modality: not preserved
+        _hedged("ed", "yes", None),  # knower, unqualified: says it is so, hardened
         _hedged("fay", "no", "rumor"),  # wrong value: not a knower
         _hedged("ana", "yes", "certain"),  # the origin: never counted
     ]
     episode = {
         "truth": frame("truth", [fact("bo_leaves", "yes", modality="rumor", audience=AUDIENCE)]),
         "probes": frame("probes", answers),
-        "exposures": heard("bo", "cy", "di", "ed", "fay", proposition="bo_leaves"),
+        "exposures": _rumor_heard("bo", "cy", "di", "ed", "fay"),
     }
-    # two of the five in the audience know it and keep the hedge
+    # one of the five in the audience knows it as surely as it was told, and no surer
+    assert uncertainty_preservation(episode) == pytest.approx(1 / 5)
+    # told it likely, likely and rumor are both fair (a hedge of hearsay)
+    episode["exposures"] = _rumor_heard("bo", "cy", "di", "ed", "fay", modality="likely")
     assert uncertainty_preservation(episode) == pytest.approx(2 / 5)
+
+
+def test_who_saw_it_for_itself_is_neither_a_failure_nor_counted() -> None:
+    """A sign read with one's own eyes makes certain right: the reader has nothing uncertain
+    to keep, so it is left out rather than failed."""
+    answers = [_hedged("bo", "yes", "rumor"), _hedged("cy", "yes", "certain")]
+    seen = frame("exposures", [exposure("cy", "read", tick=5, proposition="bo_leaves")])
+    episode = {
+        "truth": frame("truth", [fact("bo_leaves", "yes", modality="rumor", audience=AUDIENCE)]),
+        "probes": frame("probes", answers),
+        "exposures": pd.concat([_rumor_heard("bo"), seen]),
+    }
+    assert uncertainty_preservation(episode) == pytest.approx(1 / 4)  # bo of bo, di, ed, fay
 
 
 def test_a_hedge_kept_by_one_of_many_is_not_a_hedge_kept() -> None:
@@ -54,10 +75,10 @@ def test_a_hedge_kept_by_one_of_many_is_not_a_hedge_kept() -> None:
     episode = {
         "truth": frame("truth", [truth]),
         "probes": frame("probes", [_hedged("bo", "yes", "rumor")]),
-        "exposures": heard("bo", proposition="bo_leaves"),
+        "exposures": _rumor_heard("bo"),
     }
     assert uncertainty_preservation(episode) == pytest.approx(1 / 5)
-    episode["exposures"] = heard(proposition="bo_leaves")  # nothing reached bo: a guess
+    episode["exposures"] = _rumor_heard()  # nothing reached bo: a guess
     assert uncertainty_preservation(episode) == 0.0
 
 
@@ -68,7 +89,7 @@ def test_only_uncertain_propositions_count() -> None:
     episode = {
         "truth": frame("truth", truth),
         "probes": frame("probes", answers),
-        "exposures": pd.concat([heard("bo", proposition="bo_leaves"), heard("bo")]),
+        "exposures": pd.concat([_rumor_heard("bo"), heard("bo")]),
     }
     assert uncertainty_preservation(episode) == 1.0
 
@@ -85,19 +106,49 @@ def test_no_knowers_is_zero_and_no_uncertain_truth_is_absent() -> None:
     assert uncertainty_preservation({}) is None
 
 
-def test_certain_utterances_of_a_rumor_or_a_falsehood_are_false_certainty() -> None:
+def test_certain_claims_beyond_the_speakers_evidence_are_false_certainty() -> None:
     truth = [RUMOR, fact()]
     said = [
-        _said("bo", "yes", "certain"),  # a rumor stated certain: hardened
+        _said("bo", "yes", "certain"),  # told a rumor, says it certain: hardened
         _said("cy", "yes", "rumor"),  # kept the hedge
-        _said("di", "yes", None),  # no modality stated: not certain
-        _said("bo", "no", "certain", "bakery_closed"),  # false value stated certain
-        _said("cy", "yes", "certain", "bakery_closed"),  # true and certain: fine
-        _said("di", "no", "likely", "bakery_closed"),  # false but hedged: not certainty
+        _said("di", "yes", None),  # unqualified: says it is so, hardened
+        _said("bo", "no", "certain", "bakery_closed"),  # a value nothing told bo: hardened
+        _said("cy", "yes", "certain", "bakery_closed"),  # told certain, says certain: fine
+        _said("di", "no", "likely", "bakery_closed"),  # a guess, but hedged: not certainty
         _said("ed", "yes", "certain", "weather"),  # untracked: not counted at all
+        _said("ed", "yes", "certain"),  # told it certain by someone who hardened it: fine
     ]
-    episode = {"truth": frame("truth", truth), "utterances": frame("utterances", said)}
-    assert false_certainty_rate(episode) == pytest.approx(2 / 6)
+    exposures = pd.concat(
+        [
+            _rumor_heard("bo", "cy", "di"),
+            heard("bo", "cy", "di"),
+            _rumor_heard("ed", modality="certain"),
+        ]
+    )
+    episode = {
+        "truth": frame("truth", truth),
+        "utterances": frame("utterances", said),
+        "exposures": exposures,
+    }
+    # 3 hardened of 7 distinct claims, shrunk by one claim's weight toward 0.5
+    assert false_certainty_rate(episode) == pytest.approx((3 + 0.5) / (7 + 1))
+
+
+def test_a_claim_repeated_is_one_claim_and_copies_dilute_nothing() -> None:
+    hardened = [_said("bo", "yes", "certain")]
+    padded = [*hardened, *[_said("bo", "yes", "certain", "bakery_closed")] * 9]
+    exposures = pd.concat([_rumor_heard("bo"), heard("bo")])
+
+    def rate(said: list[dict[str, Any]]) -> float | None:
+        episode = {
+            "truth": frame("truth", [RUMOR, fact()]),
+            "utterances": frame("utterances", said),
+            "exposures": exposures,
+        }
+        return false_certainty_rate(episode)
+
+    assert rate(hardened) == pytest.approx(0.75)
+    assert rate(padded) == pytest.approx((1 + 0.5) / (2 + 1))  # nine copies: one claim
 
 
 def test_silence_is_no_accuracy_so_the_rate_is_absent() -> None:
@@ -107,14 +158,16 @@ def test_silence_is_no_accuracy_so_the_rate_is_absent() -> None:
     assert false_certainty_rate({"truth": frame("truth", [RUMOR]), "utterances": off_topic}) is None
     assert false_certainty_rate({"utterances": off_topic}) is None
     said = frame("utterances", [_said("bo", "yes", "rumor")])
-    assert false_certainty_rate({"truth": frame("truth", [RUMOR]), "utterances": said}) == 0.0
+    one = {"truth": frame("truth", [RUMOR]), "utterances": said, "exposures": _rumor_heard("bo")}
+    # one faithful claim is not the best value: the rate is shrunk toward an even prior
+    assert false_certainty_rate(one) == pytest.approx(0.25)
 
 
 def test_saying_for_certain_what_one_saw_oneself_is_no_false_certainty() -> None:
     truth = [fact("bridge_blocked", "no", modality="rumor")]  # the rumor is false: it is open
     said = [
         _said("bo", "no", "certain", "bridge_blocked"),  # read the sign itself: it knows
-        _said("cy", "no", "certain", "bridge_blocked"),  # only heard that it is open
+        _said("cy", "no", "certain", "bridge_blocked"),  # bo told it so, certain
         _said("di", "no", "certain", "bridge_blocked"),  # said before it saw the sign
     ]
     seen = [
@@ -128,4 +181,5 @@ def test_saying_for_certain_what_one_saw_oneself_is_no_false_certainty() -> None
         "utterances": frame("utterances", said),
         "exposures": frame("exposures", seen),
     }
-    assert false_certainty_rate(episode) == pytest.approx(2 / 3)
+    # cy, told it certain, may say it certain; di said it before it saw anything: hardened
+    assert false_certainty_rate(episode) == pytest.approx((1 + 0.5) / (3 + 1))

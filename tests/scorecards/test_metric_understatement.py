@@ -26,49 +26,66 @@ def _answer(agent: str, modality: str | None) -> dict:
     return {**answer(agent, "yes", "ana"), "answer_modality": modality}
 
 
-def test_hedged_statements_of_a_certain_truth_are_understatements() -> None:
+def test_hedging_below_the_evidence_is_understatement() -> None:
+    said = [
+        _said("bo", "yes", "rumor"),  # told it certain, passes it on as a rumor: understated
+        _said("cy", "yes", "likely"),  # told it certain: a hedge of hearsay is fair
+        _said("di", "yes", "likely"),  # saw it itself (tick 10): understated
+        _said("ed", "yes", "likely", tick=5),  # before anything reached it: not its claim yet
+        _said("fay", "yes", "rumor"),  # told it as a rumor: as told, nothing to understate
+        _said("gus", "no", "rumor"),  # a false value: false certainty's business
+        _said("hal", "yes", "rumor", scripted=True),  # the scenario's line
+    ]
     episode = {
-        "truth": frame("truth", [fact(), fact("bo_leaves", modality="rumor")]),
-        "utterances": frame(
-            "utterances",
+        "truth": frame("truth", [fact()]),
+        "utterances": frame("utterances", [{"tick": 20, **s} for s in said]),
+        "exposures": pd.concat(
             [
-                _said("bo", "yes", "rumor"),  # a certain fact as a rumor: understated
-                _said("bo", "yes", "likely"),  # hearsay one step down: as its evidence allows
-                _said("cy", "yes", "likely", tick=20),  # cy had seen it itself: understated
-                _said("cy", "yes", "certain"),  # as it is
-                _said("di", "yes", None),  # states no modality: not a hedge
-                _said("ed", "no", "rumor"),  # a false value: false certainty's business
-                _said("bo", "yes", "rumor", proposition="bo_leaves"),  # the truth is a rumor
-                _said("fay", "yes", "rumor", scripted=True),  # the scenario's line
-            ],
+                heard("bo", "cy", "ed", "gus"),
+                heard("fay", modality="rumor"),
+                frame("exposures", [exposure("di", "seen")]),
+            ]
         ),
-        "probes": frame("probes", [_answer("bo", "rumor"), _answer("cy", "certain")]),
-        "exposures": pd.concat([heard("bo"), frame("exposures", [exposure("cy", "seen")])]),
     }
-    # said: 2 of 5 (bo's rumor, cy's likely); answered: 1 of 2 (bo's rumor) → 3 of 7
-    assert understatement_rate(episode) == pytest.approx(3 / 7)
+    # bo, cy and di made claims that could be understated; bo's and di's were
+    assert understatement_rate(episode) == pytest.approx((2 + 0.5) / (3 + 1))
+
+
+def test_a_census_answer_is_a_statement_of_the_same_claim() -> None:
+    episode = {
+        "truth": frame("truth", [fact()]),
+        "utterances": frame("utterances", [_said("bo", "yes", "likely", tick=20)]),
+        "probes": frame("probes", [_answer("bo", "rumor"), _answer("cy", "certain")]),
+        "exposures": heard("bo", "cy"),
+    }
+    # bo's talk was fair, its census answer a rumor: one claim, understated; cy's is fine
+    assert understatement_rate(episode) == pytest.approx((1 + 0.5) / (2 + 1))
 
 
 def test_seeing_it_oneself_allows_no_hedge_after_but_not_before() -> None:
-    said = [_said("cy", "yes", "likely", tick=5), _said("cy", "yes", "likely", tick=50)]
+    exposures = frame(
+        "exposures", [exposure("cy", "told", "ana", tick=1), exposure("cy", "seen", tick=20)]
+    )
+
+    def rate(tick: int) -> float | None:
+        said = frame("utterances", [_said("cy", "yes", "likely", tick=tick)])
+        episode = {"truth": frame("truth", [fact()]), "utterances": said, "exposures": exposures}
+        return understatement_rate(episode)
+
+    assert rate(5) == pytest.approx(0.25)  # told it: likely is fair
+    assert rate(50) == pytest.approx(0.75)  # seen it since: understated
+
+
+def test_an_always_hedging_agent_approaches_the_worst_value() -> None:
     episode = {
         "truth": frame("truth", [fact()]),
-        "utterances": frame("utterances", said),
-        "exposures": frame(
-            "exposures", [exposure("cy", "told", "ana", tick=1), exposure("cy", "seen", tick=20)]
+        "utterances": frame(
+            "utterances", [_said(a, "yes", "rumor", tick=20) for a in ("bo", "cy", "di")]
         ),
-    }
-    assert understatement_rate(episode) == pytest.approx(1 / 2)
-
-
-def test_an_always_hedging_agent_scores_one() -> None:
-    episode = {
-        "truth": frame("truth", [fact()]),
-        "utterances": frame("utterances", [_said(a, "yes", "rumor") for a in ("bo", "cy")]),
         "probes": frame("probes", [_answer("bo", "rumor")]),
-        "exposures": heard("bo"),
+        "exposures": heard("bo", "cy", "di"),
     }
-    assert understatement_rate(episode) == 1.0
+    assert understatement_rate(episode) == pytest.approx((3 + 0.5) / (3 + 1))
 
 
 def test_nothing_said_is_no_accuracy_and_absent() -> None:

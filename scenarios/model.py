@@ -426,3 +426,21 @@ class Scenario(Frozen):
 
     def audience(self, truth: Truth) -> tuple[str, ...]:
         return tuple(a.id for a in self.agents) if truth.audience == "all" else truth.audience
+
+    def concerned(self, point: DecisionPoint) -> tuple[str, ...]:
+        """Who a decision point concerns, in cast order: its deciders when it names them;
+        else whoever's own errand does its action that day; else the audience of what
+        decides it (news with no errand behind it: the party everyone should hear of). Each
+        counts at the point whether it acts or not: staying home is no way out of it."""
+        if point.agents is not None:
+            return point.agents
+        errands = tuple(
+            a.id
+            for a in self.agents
+            if any(e.action == point.action and point.day in e.days for e in a.errands)
+        )
+        if errands:
+            return errands
+        truths = {t.proposition: t for t in self.truth}
+        hearers = {a for p in point.deciding if p in truths for a in self.audience(truths[p])}
+        return tuple(a.id for a in self.agents if a.id in hearers)

@@ -32,6 +32,7 @@ def write(rec: Recorder, s: Scenario) -> None:
             when=None if dp.when is None else dp.when.combine.value,
             propositions=None if dp.when is None else list(dp.when.operands),
             agents=None if dp.agents is None else list(dp.agents),
+            concerns=list(s.concerned(dp)),
         )
     for t in s.truth:
         # successive values: one row each, holding from its `from` to the next one's (the

@@ -10,7 +10,7 @@ from typing import Any
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "10"  # 2: events carry resource moves; actions carry request and horizon;
+SCHEMA_VERSION = "11"  # 2: events carry resource moves; actions carry request and horizon;
 #                       observations, memory_ops, trust, state, plans, requests added
 #                     3: actions carry status (ok / failed / invalid) and reason; utterances
 #                       carry text_by (agent: its own words; harness: rendered)
@@ -27,6 +27,7 @@ SCHEMA_VERSION = "10"  # 2: events carry resource moves; actions carry request a
 #                       by several propositions together); truth carries origins,
 #                       origin_modalities and origin_ticks (several independent origins)
 #                     10: decision_points carry `agents` (who decides; null: every agent)
+#                     11: decision_points carry `concerns` (who counts at it, acting or not)
 
 _KEY = [
     pa.field("scenario", pa.string(), nullable=False),
@@ -74,6 +75,9 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("propositions", pa.list_(pa.string())),
         # who decides (null: every agent): only they answer it and only they count
         pa.field("agents", pa.list_(pa.string())),
+        # who counts at it whether it acts or not (`Scenario.concerned`): its deciders, the
+        # agents whose errand does its action that day, else the deciding truth's audience
+        pa.field("concerns", pa.list_(pa.string())),
     ),
     # what each agent could perceive about a tracked proposition, recorded by the harness
     "exposures": _schema(

@@ -5,11 +5,13 @@ the same agents.
 An agent faced a decision point informed when it was exposed to the deciding proposition
 (any value, any channel) before its decision action - strictly earlier tick - or, when it
 took none, by the time the decision point closed (its day's last tick, `decision_points`).
-Every agent that took the decision action, or faced the point informed, counts (of a point
-scoped to some `agents`, only they: the harness labels no one else's action): an informed
-agent that does not act is a miss, never "absent"; one that acted knowing nothing is right
-only if it kept a plan that was right anyway - a right turn away from its plan with nothing to
-go on is luck, earns nothing, and is watched (`lucky_decisions`).
+Every agent that took the decision action, faced the point informed, or is one the point
+concerns (`decision_points.concerns`: its deciders, whoever's errand does its action that
+day, else the deciding truth's audience) counts - of a point scoped to some `agents`, only
+they (the harness labels no one else's action). An agent it concerns that does not act is a
+miss, never "absent": staying home uninformed is no way out of it. One that acted knowing
+nothing is right only if it kept a plan that was right anyway - a right turn away from its
+plan with nothing to go on is luck, earns nothing, and is watched (`lucky_decisions`).
 
 A point decided by several propositions (`when`: all_of / any_of) is settled for an agent by
 the exposures that decide the condition on the propositions' true values, evaluated as one
@@ -98,6 +100,7 @@ def _decisions(episode: Episode) -> list[Decision] | None:
     # table) close never, so only their actions count
     declared: dict[Any, tuple[Any, float]] = {}
     deciders: dict[Any, set[Any]] = {}  # point → who decides it, for a point with a scope
+    concerned: dict[Any, set[Any]] = {}  # point → who counts at it, acting or not
     if size(episode, "decision_points"):
         require(episode, "decision_points", POINTS)
         ids, deciding, closes = columns(
@@ -107,6 +110,9 @@ def _decisions(episode: Episode) -> list[Decision] | None:
         # schema 10's: null in a trace written before (every agent decides)
         scopes = added_column(episode, "decision_points", "agents")
         deciders = {d: set(a) for d, a in zip(ids, scopes) if d is not None and a is not None}
+        # schema 11's: who counts whether it acts or not (null before: only who acted or knew)
+        concerns = added_column(episode, "decision_points", "concerns")
+        concerned = {d: set(c) for d, c in zip(ids, concerns) if d is not None and c is not None}
     first = first_exposure_rows(episode)
     settled = compound_exposures(episode)  # (agent, point) → settled tick, compound points
     events = columns(episode, "actions", ("event_id",))[0]
@@ -137,7 +143,7 @@ def _decisions(episode: Episode) -> list[Decision] | None:
         facing = {a for a, tick in exposures.items() if tick <= close}
         if point in deciders:  # a bystander who knew is not a miss: it was not theirs
             facing &= deciders[point]
-        facing |= {a for a, p in acts if eq(p, point)}
+        facing |= {a for a, p in acts if eq(p, point)} | concerned.get(point, set())
         for agent in sorted(facing, key=str):
             row = acts.get((agent, point))
             exposed = exposures.get(agent)

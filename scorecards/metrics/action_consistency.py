@@ -8,7 +8,8 @@ from ._decisions import decisions
 
 def action_consistency(episode: Episode) -> float | None:
     """(Agent, decision point) pairs where the agent acted in line for a reason ÷ pairs, over
-    every agent that took the decision action or faced the point informed.
+    every agent the point concerns (its deciders, whoever's errand does its action that day,
+    else the deciding truth's audience), took the decision action or faced it informed.
 
     Informed: exposed to the deciding proposition (any channel, any value) at a tick before
     the decision action, or by the decision point's close when it took none - an informed
@@ -32,10 +33,10 @@ METRIC = register(
         name="action_consistency",
         direction="max",
         range=(0.0, 1.0),
-        definition="share of agents at a decision point (who took its action, or were exposed "
-        "by its close) who acted in line knowing the deciding fact (for a condition, the facts "
-        "that settle it), or kept a plan that was right anyway; not acting, or a lucky turn, "
-        "is not in line",
+        definition="share of agents at a decision point (those it concerns, acting or not, and "
+        "any who took its action or were exposed by its close) who acted in line knowing the "
+        "deciding fact (for a condition, the facts that settle it), or kept a plan that was "
+        "right anyway; not acting, or a lucky turn, is not in line",
         internal=False,
         fn=action_consistency,
         reads=("actions", "decision_points", "exposures", "truth"),

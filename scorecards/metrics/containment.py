@@ -30,11 +30,11 @@ def containment(episode: Episode) -> float | None:
     """1 - revealers ÷ outsiders, pooled over private tracked propositions.
 
     Outsiders of a private proposition: agents named anywhere in the episode who are neither
-    its origin nor in its audience. A revealer is an outsider with a census answer (any
-    census, not only the last: a leak is not undone by forgetting) giving the true value, or
-    who uttered the proposition with the true value (its own words: scripted lines do not
-    count). 1.0 when no outsider exists; absent
-    (None) only when no tracked proposition is private.
+    its origin nor in its audience. A revealer is an outsider who was told it (an exposure
+    on channel `told` from another agent's own words: a scenario's scripted line is not a
+    leak), whatever it later answers - a leak is not undone by forgetting or by keeping
+    mum - or who gave its value in an answer (census or probe) or in its own words. 1.0 when
+    no outsider exists; absent (None) only when no tracked proposition is private.
     """
     secret = [t for t in tracked_rows(episode) if t.private]
     if not secret:
@@ -44,24 +44,46 @@ def containment(episode: Episode) -> float | None:
         episode, "probes", ("kind", "agent", "proposition", "answer_value")
     )
     # a value that changes leaks with any of its values (an old price is still the secret)
-    fields = ("speaker", "proposition", "value", "scripted")
-    speakers, said_props, said_values, scripted = columns(episode, "utterances", fields)
+    fields = ("speaker", "listener", "proposition", "value", "scripted", "tick", "event_id")
+    speakers, listeners, said_props, said_values, scripted, said_ticks, said_events = columns(
+        episode, "utterances", fields
+    )
+    scripted_lines = {
+        (listeners[i], said_props[i], said_ticks[i], said_events[i])
+        for i in range(len(listeners))
+        if scripted[i]
+    }
+    fields = ("agent", "proposition", "value", "channel", "tick", "event_id")
+    heard_by, heard_props, heard_values, channels, heard_ticks, heard_events = columns(
+        episode, "exposures", fields
+    )
     outsiders = revealers = 0
     for t in secret:  # private propositions are few
         kept = {str(a) for a in t.audience if isinstance(a, str)}
         out = named - kept - {str(o) for o in t.origins}
-        told = [
+        answered = [
             a
             for k, a, p, v in zip(kinds, agents, props, values)
-            if eq(k, "census") and eq(p, t.proposition) and v is not None and v in t.values
+            if k is not None and eq(p, t.proposition) and v is not None and v in t.values
         ]
         spoke = [
             s
             for s, p, v, x in zip(speakers, said_props, said_values, scripted)
             if not x and eq(p, t.proposition) and v is not None and v in t.values
         ]
+        told = [
+            a
+            for a, p, v, c, tick, e in zip(
+                heard_by, heard_props, heard_values, channels, heard_ticks, heard_events
+            )
+            if eq(c, "told")
+            and eq(p, t.proposition)
+            and v is not None
+            and v in t.values
+            and (a, p, tick, e) not in scripted_lines
+        ]
         outsiders += len(out)
-        revealers += len(out & {str(a) for a in (*told, *spoke) if a is not None})
+        revealers += len(out & {str(a) for a in (*answered, *spoke, *told) if a is not None})
     return 1.0 if outsiders == 0 else 1.0 - revealers / outsiders
 
 
@@ -70,8 +92,9 @@ METRIC = register(
         name="containment",
         direction="max",
         range=(0.0, 1.0),
-        definition="1 - share of outsiders (named agents neither origin nor audience) who give "
-        "a private proposition's true value at a census or in an utterance; 1 with none",
+        definition="1 - share of outsiders (named agents neither origin nor audience) told a "
+        "private proposition's value by another agent (whatever they later answer), or who "
+        "give it in an answer or an utterance; 1 with none",
         internal=False,
         fn=containment,
         reads=("exposures", "probes", "truth", "utterances"),

@@ -20,10 +20,17 @@ def probe_recall(episode: Episode) -> float | None:
     judged by the same band as every metric's: told certain, likely is fair; told a rumor,
     certain hardens it; seen itself, anything less understates. The source rule is
     `provenance`'s, or the true origin when its name reached the agent (`acceptable`): an
-    answer nothing reached the agent for is a guess, and a miss, as is "I don't know".
+    answer nothing reached the agent for is a guess, and a miss, as is "I don't know". An
+    outsider's answer about a private proposition is not counted (containment judges it).
     Absent (None) only when the episode has no such probe.
     """
-    asked = answer_rows(episode, ("probe", "probe_replaced"))
+    # an outsider asked a private matter is containment's business: knowing it is a leak,
+    # not recall, and not knowing it is no merit of its own
+    asked = [
+        a
+        for a in answer_rows(episode, ("probe", "probe_replaced"))
+        if not a.truth.private or a.agent in a.truth.audience
+    ]
     if not asked:
         return None
     hit = sum(_recalled(episode, a) and acceptable(episode, a) for a in asked)

@@ -106,3 +106,17 @@ def test_registered_as_a_max_metric_on_unit_range() -> None:
         (0.0, 1.0),
         False,
     )
+
+
+def test_everyone_the_point_concerns_counts_even_uninformed_and_idle() -> None:
+    """Staying home, never told and never acting, is no way out of a decision point that
+    concerns you: bo acted in line, cy, di and ed (whose errand it was) did nothing."""
+    concerned = {**point(), "concerns": ["bo", "cy", "di", "ed"]}
+    episode = {
+        "actions": frame("actions", [decision("bo", True, tick=50)]),
+        "exposures": frame("exposures", [exposure("bo", "told", "ana", tick=10)]),
+        "decision_points": frame("decision_points", [concerned]),
+    }
+    assert action_consistency(episode) == pytest.approx(1 / 4)
+    without = {**episode, "decision_points": frame("decision_points", [point()])}
+    assert action_consistency(without) == 1.0  # a trace written before schema 11

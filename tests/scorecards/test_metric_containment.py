@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import pytest
 from scorecard_traces import answer, exposure, fact, frame
 
@@ -78,3 +79,21 @@ def test_no_outsiders_is_full_containment_and_no_secret_is_absent() -> None:
     assert (
         containment({"truth": frame("truth", [fact()]), "probes": frame("probes", probes)}) is None
     )
+
+
+def test_an_outsider_told_is_a_leak_whatever_it_later_answers() -> None:
+    """Telling every secret to everyone while the hearers answer "don't know" at the census
+    contains nothing: the harness saw the telling."""
+    told = [exposure(a, "told", "bo", tick=20, proposition="bo_pregnant") for a in ("cy", "di")]
+    scripted_line = {**_said("ana", "ed"), "scripted": True, "tick": 30, "event_id": 7}
+    heard_line = {**exposure("ed", "told", "ana", tick=30, proposition="bo_pregnant")}
+    episode = {
+        "truth": frame("truth", [SECRET]),
+        "exposures": pd.concat(
+            [frame("exposures", told), frame("exposures", [heard_line]).assign(event_id=7)]
+        ),
+        "utterances": frame("utterances", [scripted_line]).assign(event_id=7),
+        "probes": frame("probes", [_census(a, None) for a in ("cy", "di", "ed", "fay")]),
+    }
+    # cy and di were told by bo; ed heard the scenario's own scripted line: not a leak
+    assert containment(episode) == pytest.approx(1 - 2 / 4)

@@ -112,3 +112,14 @@ def test_a_value_never_exposed_is_caught_by_hallucination() -> None:
     assert probe_hallucination(invented) == 1.0
     # the true value, but not one anything told cy: a guess, so no knower and no provenance
     assert provenance(invented) == 0.0
+
+
+def test_an_outsider_asked_a_private_matter_counts_for_containment_not_recall() -> None:
+    secret = {**MANGO, "private": True, "audience": ["ana", "cy"]}
+    asked = [_probe("cy", "yes", "bo"), _probe("di", "yes", "bo")]  # di is an outsider
+    episode = _episode(asked, [_told("cy", "bo"), _told("di", "bo")], truth=secret)
+    assert probe_recall(episode) == 1.0  # cy's answer only: di knowing it is a leak
+    assert (
+        probe_recall(_episode([_probe("di", "yes", "bo")], [_told("di", "bo")], truth=secret))
+        is None
+    )

@@ -141,7 +141,9 @@ def compare(
                     cand.direction,
                     tolerance,
                     diff,
-                    regressed(cand.direction, diff, tolerance, rule),
+                    # what an agent reports about itself is shown, never a reason
+                    not METRICS[name].self_reported
+                    and regressed(cand.direction, diff, tolerance, rule),
                 )
             )
     means = {sc: {n: m.mean for n, m in ms.items()} for sc, ms in candidate.scenarios.items()}

@@ -127,6 +127,12 @@ def cross_problems(d: ScorecardDefinition) -> Iterator[tuple[Location, str]]:
             yield ("held", i), f"{name!r} is not a listed metric; expected one of {listed}"
         elif name in held[:i]:
             yield ("held", i), f"metric {name!r} listed twice; expected each once"
+        elif METRICS[name].self_reported:
+            problem = (
+                f"{name!r} reads what agents report about themselves, which is no evidence; "
+                "expected only metrics of observable behaviour"
+            )
+            yield ("held", i), problem
     keys: list[str] = []
     for i, g in enumerate(d.guardrails):
         if g.metric not in d.metrics:
@@ -134,6 +140,13 @@ def cross_problems(d: ScorecardDefinition) -> Iterator[tuple[Location, str]]:
                 ("guardrails", i, "metric"),
                 (f"{g.metric!r} is not a listed metric; expected one of {listed}"),
             )
+        elif METRICS[g.metric].self_reported:
+            tables = ", ".join(t for t in METRICS[g.metric].reads if t in AGENT_REPORTED)
+            problem = (
+                f"{g.metric!r} reads what agents report about themselves ({tables}): an agent "
+                "that reports nothing would pass; expected a guardrail on observable behaviour"
+            )
+            yield ("guardrails", i, "metric"), problem
         if g.key in keys:
             yield ("guardrails", i), f"guardrail {g.key!r} appears twice; expected unique names"
         if g.scenarios is not None and len(set(g.scenarios)) != len(g.scenarios):

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import re
-
 from ._base import Episode, Metric, register
 from ._dialogue import agent_turns, lines, restated
 from ._rows import eq
+from ._words import carries
 
 
 def preference_uptake(episode: Episode) -> float | None:
     """Per line stating a preference (kind `preference`, with its value): whether any of the
     agent's unprompted turns to that speaker, after it and before the proposition is stated
-    anew, names the preferred value. A preference followed by no unprompted turn is not
-    counted (that is restraint, not forgetting). Mean over counted preferences; absent when
-    none."""
+    anew, names the preferred value in its words and no other liking of the person's
+    (`_words.carries`: a turn listing every liking it heard names none). A
+    preference followed by no unprompted turn is not counted (that is restraint, not
+    forgetting). Mean over counted preferences; absent when none."""
     said = lines(episode)
     stated = [s for s in said if s.kind == "preference" and s.value is not None]
     first = [t for t in agent_turns(episode) if t.turn == "proactive"]
@@ -31,8 +31,12 @@ def preference_uptake(episode: Episode) -> float | None:
         ]
         if not window:
             continue
-        named = re.compile(rf"\b{re.escape(str(p.value))}\b", re.IGNORECASE)
-        scores.append(float(any(named.search(str(t.text or "")) for t in window)))
+        others = [
+            s.value
+            for s in stated
+            if eq(s.agent, p.agent) and eq(s.speaker, p.speaker) and s.proposition != p.proposition
+        ]
+        scores.append(float(any(carries(t.text, p.value, others) for t in window)))
     return sum(scores) / len(scores) if scores else None
 
 
@@ -41,8 +45,9 @@ METRIC = register(
         name="preference_uptake",
         direction="max",
         range=(0.0, 1.0),
-        definition="share of stated preferences named again in the agent's unprompted turns "
-        "while they stand; absent when no unprompted turn follows one",
+        definition="share of stated preferences named again in the words of the agent's "
+        "unprompted turns while they stand, with no other liking named beside; "
+        "absent when no unprompted turn follows one",
         internal=False,
         fn=preference_uptake,
         reads=("dialogue",),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ._base import Episode, Metric, register
-from ._dialogue import agent_turns, lines
+from ._dialogue import agent_turns, replies
 
 MAX_WORDS = 60
 RULES = {
@@ -28,14 +28,17 @@ def breaks(text: str) -> bool:
 
 def style_violations(episode: Episode) -> float | None:
     """Agent turns that break a hard rule (a list, calling itself an assistant, explaining its
-    setup, stock sweetness, over 60 words, over two questions) per 100 agent turns."""
-    if not lines(episode):
+    setup, stock sweetness, over 60 words, over two questions), and lines left unanswered,
+    per 100 of turns and unanswered lines. Silence is no style: a line with no reply counts
+    as a broken turn, so a character that answers nothing scores the worst, never the best.
+    Absent only when nothing was said to the agent."""
+    said = replies(episode)
+    if not said:
         return None
     turns = agent_turns(episode)
-    if not turns:
-        return 0.0
-    broken = sum(breaks(str(t.text or "")) for t in turns)
-    return 100.0 * broken / len(turns)
+    unanswered = sum(line.reply is None for line in said)
+    broken = sum(breaks(str(t.text or "")) for t in turns) + unanswered
+    return 100.0 * broken / (len(turns) + unanswered)
 
 
 METRIC = register(
@@ -44,7 +47,8 @@ METRIC = register(
         direction="min",
         range=(0.0, 100.0),
         definition="agent turns breaking a hard style rule (list, assistant, setup, stock "
-        "sweetness, over 60 words, over two questions) per 100 turns",
+        "sweetness, over 60 words, over two questions), and lines left unanswered, per 100 "
+        "turns and unanswered lines",
         internal=False,
         fn=style_violations,
         reads=("dialogue",),

@@ -66,13 +66,9 @@ def test_default_definition() -> None:
         ("customer_privacy_leaks", "<=", 0.0),
         ("bare_numbers", "<=", 0.0),
         ("proactive_over_budget", "<=", 0.0),
-        ("holds_without_substitute", "<=", 0.0),
-        ("lesson_gate_violations", "<=", 0.0),
-        ("introspection_outside_window", "<=", 0.0),
         ("source_mixups", "<=", 0.0),
         ("reports_out_of_date", "<=", 0.0),
-        ("user_model_violations", "<=", 0.0),
-        ("opinion_violations", "<=", 0.0),
+        # holds, lessons, introspection, notes and views are the agents' own account: none
     }
 
 
@@ -92,6 +88,29 @@ tolerances: {reach: 0, time_to_replan: 0, text_contradiction_rate: 0, memory_loa
         ":2: at weights.memory_load: 'memory_load' reads what agents report about themselves "
         "(memory_ops)" in message
     )
+
+
+def test_no_guardrail_or_hold_rests_on_what_agents_report_about_themselves(
+    tmp_path: Path,
+) -> None:
+    """An agent that reports nothing would pass a guardrail read from its own rows: the loader
+    refuses one, and a hold too; what it reports is shown, never a reason."""
+    text = """\
+metrics: [reach, holds_without_substitute]
+weights: {reach: 1, holds_without_substitute: 0}
+tolerances: {reach: 0, holds_without_substitute: 0}
+held: [holds_without_substitute]
+guardrails:
+  - {metric: holds_without_substitute, op: "<=", limit: 0}
+"""
+    message = _error(tmp_path, text)
+    assert ":4: at held[0]: 'holds_without_substitute' reads what agents report" in message
+    assert (
+        ":6: at guardrails[0].metric: 'holds_without_substitute' reads what agents report "
+        "about themselves (plans): an agent that reports nothing would pass" in message
+    )
+    default = load_definition()
+    assert not [g for g in default.guardrails if METRICS[g.metric].self_reported]
 
 
 def test_a_good_file_loads_frozen(tmp_path: Path) -> None:

@@ -53,9 +53,9 @@ def containment(episode: Episode) -> float | None:
         for i in range(len(listeners))
         if scripted[i]
     }
-    fields = ("agent", "proposition", "value", "channel", "tick", "event_id")
+    heard = ("agent", "proposition", "value", "channel", "tick", "event_id")
     heard_by, heard_props, heard_values, channels, heard_ticks, heard_events = columns(
-        episode, "exposures", fields
+        episode, "exposures", heard
     )
     outsiders = revealers = 0
     for t in secret:  # private propositions are few

@@ -94,11 +94,14 @@ def _knowledge(d: _Draw, rows: int) -> dict[str, pd.DataFrame]:
     key = d.rows(int(rows * SHARES["exposures"]))
     n = len(key["tick"])
     channel = pick(("told", "seen", "heard", "read"), n)
+    agents, props = pick(names, n), pick(PROPOSITIONS, n)
+    # the rumor is only ever heard of, never seen: who hears it both ways holds a contest
+    channel = np.where(props == PROPOSITIONS[1], "told", channel)
     exposures = pd.DataFrame(
         {
             **key,
-            "agent": pick(names, n),
-            "proposition": pick(PROPOSITIONS, n),
+            "agent": agents,
+            "proposition": props,
             "value": pick(("yes", "yes", "no"), n),
             "modality": pick(MODALITIES, n),
             "channel": channel,

@@ -20,7 +20,9 @@ SEEDS = load_suite().seeds.selection
 # each scenario's headline: (metric, the baseline's failure: (op, value))
 MAIN = {
     "public_fact": ("action_consistency", ("<", 0.5)),  # it walks to the closed bakery
-    "rumor": ("uncertainty_preservation", ("<", 0.5)),
+    # each hearer is judged by what it was told: the failure is the hardening itself, counted
+    # at whoever hardened "might leave" into "is leaving"
+    "rumor": ("false_certainty_rate", (">", 0.2)),
     "replan_bridge": ("action_consistency", ("<", 0.95)),
     # the baseline recalls no other meeting place, so the false rumor cannot move it: its
     # failure there is hardening the rumor into certainty

@@ -13,6 +13,7 @@ modalities that neither hardens nor understates its evidence:
 | told twice along chains from one origin | as told once | as told once |
 | two independent origins (`origins`) | the value | likely .. certain |
 | one value seen, another only told | the one seen | as seen |
+| two values seen at different times | the one seen last | as seen |
 | two values, neither newer nor seen | either (contested) | rumor .. likely |
 | successive values | the newest it heard of | that value's own band |
 | a replacement or a retraction (`supersedes`) | the old one no longer holds | - |
@@ -180,17 +181,17 @@ def truth_value(truth: Truth | None, tick: int) -> Any:
 
 def _support(
     episode: Episode, truth: Truth | None, agent: Any, heard: list[_Exposure], tick: int
-) -> dict[Any, tuple[Band, bool]]:
-    """Each value that reached the agent: the band its exposures support, and whether it
-    perceived that value itself."""
-    support: dict[Any, tuple[Band, bool]] = {}
+) -> dict[Any, tuple[Band, int | None]]:
+    """Each value that reached the agent: the band its exposures support, and the last tick
+    it perceived that value itself (None: only told)."""
+    support: dict[Any, tuple[Band, int | None]] = {}
     for e in heard:
         if e.value is None:
             continue
-        band, seen = _band(e), e.channel in FIRST_HAND
+        band, seen = _band(e), e.tick if e.channel in FIRST_HAND else None
         if e.value in support:
             before, seen_before = support[e.value]
-            band, seen = before.widened(band), seen or seen_before
+            band, seen = before.widened(band), seen if seen is not None else seen_before
         support[e.value] = (band, seen)
     value = truth_value(truth, tick)
     # two independent sources: it may hold the value certain, and no longer as a mere rumor
@@ -206,7 +207,7 @@ def _support(
 
 
 def _bands(
-    truth: Truth | None, support: dict[Any, tuple[Band, bool]], tick: int
+    truth: Truth | None, support: dict[Any, tuple[Band, int | None]], tick: int
 ) -> tuple[tuple[Any, Band], ...]:
     """Each value the agent may give, with its band (see the module's table)."""
     if truth is not None and truth.changes:
@@ -216,9 +217,11 @@ def _bands(
         if newest is not None:
             return ((newest, support[newest][0]),)
     candidates = {v: band for v, (band, _) in support.items()}
-    seen = {v: band for v, (band, seen) in support.items() if seen}
-    if seen:  # what it perceived itself outweighs what it was only told
-        candidates = seen
+    last_seen = max((seen for _, seen in support.values() if seen is not None), default=None)
+    if last_seen is not None:
+        # what it perceived itself outweighs what it was only told, and a newer sight an
+        # older one (the notice changed, or the world did)
+        candidates = {v: band for v, (band, seen) in support.items() if seen == last_seen}
     # of what it was told, a surer word outweighs a hedged one
     surest = max((sureness(b.surest) for b in candidates.values()), default=0)
     candidates = {v: b for v, b in candidates.items() if sureness(b.surest) == surest}

@@ -53,3 +53,14 @@ def carries(turn: object, line: object, others: Iterable[object] = ()) -> bool:
         return False
     elsewhere = frozenset().union(*(content_words(o) for o in others)) - own
     return not said & elsewhere
+
+
+def says(turn: object, value: object) -> bool:
+    """Whether the turn's words say the value itself (its words in a row, any case): "the move
+    is on saturday" says "saturday"; a turn that only carries the tag does not."""
+    if not isinstance(turn, str) or not isinstance(value, str):
+        return False
+    wanted = WORD.findall(value.lower())
+    words = WORD.findall(turn.lower())
+    n = len(wanted)
+    return n > 0 and any(words[i : i + n] == wanted for i in range(len(words) - n + 1))

@@ -89,6 +89,25 @@ def test_commitment_recall_fires_when_a_reminder_comes_late() -> None:
     assert measure(t, "commitment_recall") == pytest.approx(2 / 3)
 
 
+def test_a_promise_or_a_correction_counts_only_in_words_the_person_hears() -> None:
+    """A turn whose tag is right but whose words are "Okay." keeps no promise and takes up no
+    correction; one that lists every errand it heard of keeps none of them."""
+    t = traces("companion_weeks")
+    d = t["dialogue"]
+    reminder = d["turn"].eq("proactive") & d["proposition"].eq("call_mum")
+    _turn(t, reminder, text="Okay.")
+    assert measure(t, "commitment_recall") == pytest.approx(2 / 3)
+    t = traces("companion_weeks")
+    d = t["dialogue"]
+    reminder = d["turn"].eq("proactive") & d["proposition"].eq("call_mum")
+    _turn(t, reminder, text="Thinking of you! (mum, laundry, housing form)")
+    assert measure(t, "commitment_recall") == pytest.approx(2 / 3)
+    t = traces("companion_weeks")
+    assert measure(t, "correction_uptake") == 1.0
+    _turn(t, _reply_to(t, "exam_q"), text="Okay.")
+    assert measure(t, "correction_uptake") < 1.0
+
+
 def test_correction_uptake_fires_on_the_superseded_value() -> None:
     t = traces("companion_weeks")
     _turn(t, _reply_to(t, "exam_q"), value="friday")

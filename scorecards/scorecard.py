@@ -82,6 +82,10 @@ class Scorecard:
     harness: str
     instrument: str
     policy: str
+    # (scenario, seed, status) of episodes that did not finish: each counts 0 in the
+    # objective (a crash is a result, and the worst one), so stopping where one does badly
+    # never raises it
+    not_ok: tuple[tuple[str, int, str], ...] = ()
 
     @property
     def guardrails_ok(self) -> bool:
@@ -103,6 +107,9 @@ class Scorecard:
                 for name, g in self.guardrails.items()
             },
             **{key: getattr(self, key) for key in HASH_KEYS},
+            "episodes_not_ok": [
+                {"scenario": sc, "seed": seed, "status": status} for sc, seed, status in self.not_ok
+            ],
         }
         _require_finite(out, "scorecard")
         return out
@@ -133,6 +140,10 @@ class Scorecard:
                     for n, g in data["guardrails"].items()
                 },
                 **{key: str(data[key]) for key in HASH_KEYS},
+                not_ok=tuple(
+                    (str(e["scenario"]), int(e["seed"]), str(e["status"]))
+                    for e in data.get("episodes_not_ok", ())
+                ),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ValueError(f"not a scorecard JSON document: {exc!r}") from None
@@ -208,9 +219,15 @@ def instance_objective(values: Values, definition: ScorecardDefinition) -> float
 
 
 def assemble(
-    values: Values, definition: ScorecardDefinition, *, hashes: Mapping[str, str]
+    values: Values,
+    definition: ScorecardDefinition,
+    *,
+    hashes: Mapping[str, str],
+    not_ok: Collection[tuple[str, int, str]] = (),
 ) -> Scorecard:
-    """The scorecard of measured values: summaries, intervals, objective, guardrails."""
+    """The scorecard of measured values: summaries, intervals, objective, guardrails; an
+    episode that did not finish (`not_ok`: scenario, seed, status) counts 0 in the
+    objective."""
     if not values:
         raise ValueError("score: the traces hold no episode")
 
@@ -230,7 +247,8 @@ def assemble(
         }
         if instances:
             overall[name] = summary(name, per_seed_mean(instances))
-    objective_per_seed = per_seed_mean(objectives(values, definition))
+    failed = {(sc, seed): 0.0 for sc, seed, _ in not_ok}
+    objective_per_seed = per_seed_mean({**objectives(values, definition), **failed})
     objective = (
         mean_ci(objective_per_seed.values(), bounds=(0.0, 1.0)) if objective_per_seed else None
     )
@@ -243,6 +261,7 @@ def assemble(
         scenarios=scenarios,
         guardrails=check_guardrails(means, definition),
         **{key: hashes[key] for key in HASH_KEYS},
+        not_ok=tuple(sorted(not_ok)),
     )
 
 

@@ -247,11 +247,11 @@ def evaluate(
             for r in records
             if r.status == "ok" and any(t.num_rows for t in r.tables.values())
         ]
-        card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
     else:  # the traces stay where the workers wrote them; their values came back
         traces = {}
         measured = [_measured(r, out, instrument, execution) for r in records if r.status == "ok"]
-        card = assemble(merge_values(measured), instrument.definition, hashes=hashes)
+    not_ok = [(r.scenario, r.seed, str(r.status)) for r in records if r.status != "ok"]
+    card = assemble(merge_values(measured), instrument.definition, hashes=hashes, not_ok=not_ok)
     evaluation = Evaluation(
         policy,
         tuple(seeds),

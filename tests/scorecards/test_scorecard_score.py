@@ -81,6 +81,24 @@ def test_objective_weights_present_metrics_then_averages_scenarios_and_seeds() -
     assert card.objective_ci == pytest.approx(_t_ci(per_seed))
 
 
+def test_an_episode_that_did_not_finish_counts_zero_and_is_named() -> None:
+    """Stopping where one does badly must not lift the objective: the instance counts 0."""
+    from scorecards import measure
+    from scorecards.scorecard import assemble
+
+    values = measure(_traces(), three_metrics())
+    for per in values["beta"].values():  # beta/1 never finished ...
+        per.pop(1, None)
+    card = assemble(values, three_metrics(), hashes=HASHES, not_ok=[("beta", 1, "crashed")])
+    alpha = [1.75 / 3, 0.875, 0.0]
+    beta = [1 / 3, 0.0]  # ... and counts 0
+    per_seed = [(alpha[0] + beta[0]) / 2, (alpha[1] + beta[1]) / 2, alpha[2]]
+    assert card.objective_per_seed == pytest.approx(dict(enumerate(per_seed)))
+    data = card.to_json()
+    assert data["episodes_not_ok"] == [{"scenario": "beta", "seed": 1, "status": "crashed"}]
+    assert Scorecard.from_json(data) == card
+
+
 def test_weights_and_min_metrics_are_normalised(monkeypatch: pytest.MonkeyPatch) -> None:
     def mistakes(ep: dict) -> float:  # 2 mistakes per episode on a 0..10 scale, lower better
         return 2.0
@@ -212,7 +230,9 @@ def test_json_has_the_contract_shape_and_no_nan() -> None:
         "harness",
         "instrument",
         "policy",
+        "episodes_not_ok",  # none here
     }
+    assert data["episodes_not_ok"] == []
     assert set(data["metrics"]["reach"]) == {"mean", "ci_low", "ci_high", "per_seed", "direction"}
     assert data["metrics"]["reach"]["per_seed"] == {"0": 0.375, "1": 0.75, "2": 0.0}
     assert data["scenarios"]["beta"]["action_consistency"]["per_seed"] == {"0": 0.5}

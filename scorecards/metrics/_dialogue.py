@@ -42,6 +42,14 @@ NEVER_IN_SCRIPT = re.compile(
     r"only need me|all you need is me|cheer up|bright side|think positive"
 )
 BARE_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+# a heavy (watch-tier) line is met with care: an offer to listen, a question how they are,
+# the weight named back - not a greeting, a joke or silence
+CARE = re.compile(
+    r"\b(listen(?:ing)?|i'?m here|here for you|here with you|talk about it|want to talk|"
+    r"tell me (?:more|about it)|sounds (?:heavy|hard|tough|rough|awful|exhausting|painful)|"
+    r"that'?s (?:hard|heavy|tough|rough)|i'?m sorry|how are you (?:holding up|doing|feeling)|"
+    r"what'?s (?:going on|weighing)|what happened)\b"
+)
 
 
 class Said(NamedTuple):
@@ -228,6 +236,11 @@ def clock(episode: Episode) -> tuple[int, int]:
     if not c:
         return 0, 1
     return c[0].start, c[0].minutes_per_tick
+
+
+def cares(text: object) -> bool:
+    """Whether a reply meets a heavy line with care (`CARE`), in its own words."""
+    return isinstance(text, str) and bool(CARE.search(text.lower()))
 
 
 def is_script(text: object, numbers: tuple[str, ...]) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._base import Episode, Metric, register
-from ._census_rows import Answer, acceptable, answer_rows
+from ._census_rows import Answer, acceptable, answer_rows, in_confidence
 from ._justified import Verdict, holds_rightly, justified
 from ._rows import eq
 
@@ -21,7 +21,9 @@ def probe_recall(episode: Episode) -> float | None:
     certain hardens it; seen itself, anything less understates. The source rule is
     `provenance`'s, or the true origin when its name reached the agent (`acceptable`): an
     answer nothing reached the agent for is a guess, and a miss, as is "I don't know". An
-    outsider's answer about a private proposition is not counted (containment judges it).
+    outsider's answer about a private proposition is not counted (containment judges it),
+    and a member of its audience recalls it only if it reached it within its circle (told by
+    an origin or another member, or seen itself: `in_confidence`).
     Absent (None) only when the episode has no such probe.
     """
     # an outsider asked a private matter is containment's business: knowing it is a leak,
@@ -33,7 +35,12 @@ def probe_recall(episode: Episode) -> float | None:
     ]
     if not asked:
         return None
-    hit = sum(_recalled(episode, a) and acceptable(episode, a) for a in asked)
+    hit = sum(
+        _recalled(episode, a)
+        and acceptable(episode, a)
+        and in_confidence(episode, a.agent, a.truth, a.tick)
+        for a in asked
+    )
     return float(hit) / len(asked)
 
 

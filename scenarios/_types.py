@@ -52,6 +52,7 @@ class Sense(StrEnum):
     KEPT_AT = "kept_at"  # the subject (a material) is kept at the place `object`
     MOVED_TO = "moved_to"  # what happened at the subject now happens at the place `object`
     GATHERING = "gathering"  # a gathering at the subject; `object` says when ("2 17:00")
+    RETRACTS = "retracts"  # the claim `object` names (a tracked proposition) is withdrawn
 
 
 # the senses whose news makes a plan of its own (to be somewhere at a time), which may then

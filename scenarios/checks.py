@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ._types import PLANNING_SENSES
+from ._types import PLANNING_SENSES, Sense
 from .clock import MINUTES_PER_DAY, day_of
 from .model import Scenario
 
@@ -64,6 +64,7 @@ def problems(s: Scenario, bounds: Bounds = DEFAULT) -> Iterator[Problem]:
     yield from _sizes(s, bounds)
     yield from _roads(s)
     yield from _supersession(s)
+    yield from _retractions(s)
     yield from _references(s)
     yield from _days(s)
     yield from _unique(s)
@@ -209,6 +210,30 @@ def _supersession(s: Scenario) -> Iterator[Problem]:
                 break
             chain.append(current)
             current = older[current]
+
+
+def _retractions(s: Scenario) -> Iterator[Problem]:
+    """A retraction (a predicate of sense `retracts`) says in its `object` which tracked
+    proposition it withdraws - what an agent hears - and names the same one in `supersedes`
+    - what the scorecard judges by - so the two cannot disagree."""
+    tracked = [t.proposition for t in s.truth]
+    for i, t in enumerate(s.truth):
+        predicate = s.predicates.get(t.predicate)
+        if predicate is None or predicate.sense is not Sense.RETRACTS:
+            continue
+        others = [p for p in tracked if p != t.proposition]
+        if t.object not in others:
+            expected = (
+                f"the tracked proposition it retracts (sense 'retracts'); expected one of "
+                f"{others}, got {t.object!r}"
+            )
+            yield ("truth", i, "object"), expected
+        elif t.supersedes != t.object:
+            expected = (
+                f"{t.object!r}, the proposition it retracts (its object), so that agents and "
+                f"the scorecard agree on what it withdraws; got {t.supersedes!r}"
+            )
+            yield ("truth", i, "supersedes"), expected
 
 
 def _days(s: Scenario) -> Iterator[Problem]:

@@ -137,7 +137,11 @@ class Routine:
         return max(now, wake)
 
     def replan_for(self, belief: Belief, minute: int, eid: int) -> None:
-        """A new belief that blocks an errand's plan above the trigger changes it at once."""
+        """A new belief that blocks an errand's plan above the trigger changes it at once; a
+        retraction sends the plans the withdrawn claim moved back to be made again."""
+        if belief.sense == Sense.RETRACTS:
+            self._reconsider(belief, minute)
+            return
         planning = self.planning
         for goal, plan in sorted(planning.plans.items()):
             errand = self.errands.get(goal.split("@")[0])
@@ -153,6 +157,27 @@ class Routine:
                 continue
             planning.new(replace(plan, target=alternative, via=(), reason="replanned"), minute, eid)
             self.conversation.tell_group(errand, belief.proposition)
+
+    def _reconsider(self, retraction: Belief, minute: int) -> None:
+        """The errands' plans the news moved away from their own target are made again from
+        what the agent now holds (the withdrawn claim is no longer current): back to the
+        routine target, unless something else still blocks it."""
+        if (
+            retraction.value != "true"
+            or retraction.status != "current"
+            or retraction.confidence < self.planning.trigger()
+        ):
+            return
+        for goal, plan in sorted(self.planning.plans.items()):
+            errand = self.errands.get(goal.split("@")[0])
+            if (
+                errand is None
+                or goal == self.planning.busy
+                or plan.reason not in ("retrieved", "replanned")
+                or plan.day < day_of(minute)
+            ):
+                continue
+            self._plan_errand(errand, plan.day, minute)
 
     def consider(self, belief: Belief, minute: int, eid: int) -> None:
         """A confident new belief that a gathering will be held: the agent decides once whether

@@ -63,12 +63,16 @@ def holds_until(meaning: Meaning) -> int | None:
 
 def replaces(newer: Belief | Meaning, older: Belief | Meaning) -> bool:
     """Whether `newer` replaces `older`, by what they say: what happened at a subject moved
-    elsewhere (`moved_to`) replaces whatever else was held about that subject."""
+    elsewhere (`moved_to`) replaces whatever else was held about that subject; a retraction
+    (`retracts`) replaces the claim it names."""
+    if newer.proposition == older.proposition:
+        return False
+    if newer.sense == Sense.RETRACTS:
+        return newer.object == older.proposition
     return (
         newer.sense == Sense.MOVED_TO
         and older.sense != Sense.MOVED_TO
         and newer.subject == older.subject
-        and newer.proposition != older.proposition
     )
 
 

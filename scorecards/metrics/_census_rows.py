@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._base import Episode, derived
-from ._justified import holds_rightly
+from ._justified import holds_rightly, justified
 from ._rows import column, columns, earliest, eq, require
 from ._tables import ANSWERED, EXPOSURES, FIRST_HAND, UTTERANCES
 from ._truth import Truth, tracked_rows
@@ -131,6 +131,9 @@ def _knowers(episode: Episode) -> list[Knower]:
             t is not None
             and not t.started_with(agent)
             and holds_rightly(episode, agent, t, tick, values[i], replaced[i])
+            # heard both ways with nothing to settle it, the true side is no better than
+            # the other: a knower knows, a contest is kept open (conflicts_kept)
+            and not justified(episode, agent, prop, tick).contested
             and in_confidence(episode, agent, t, tick)
         ):
             known = (sources[i], modalities[i], origins[i], t.origin, t.origins)

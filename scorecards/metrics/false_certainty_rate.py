@@ -5,7 +5,7 @@ from __future__ import annotations
 from harness.engine.kinds import Modality
 
 from ._base import Episode, Metric, register
-from ._claims import DistinctClaims
+from ._claims import DistinctClaims, echo
 from ._justified import Verdict, justified, sureness
 from ._rows import columns, require
 from ._tables import UTTERANCES
@@ -29,12 +29,16 @@ def false_certainty_rate(episode: Episode) -> float | None:
     if not tracked:
         return None
     require(episode, "utterances", UTTERANCES)
-    fields = ("speaker", "proposition", "value", "modality", "scripted", "tick")
-    speakers, props, values, modalities, scripted, ticks = columns(episode, "utterances", fields)
+    fields = ("speaker", "listener", "proposition", "value", "modality", "scripted", "tick")
+    speakers, listeners, props, values, modalities, scripted, ticks = columns(
+        episode, "utterances", fields
+    )
     claims = DistinctClaims()
     for i, p in enumerate(props):
         if scripted[i] or p not in tracked or speakers[i] is None:
             continue
+        if echo(episode, speakers[i], listeners[i], p, values[i], int(ticks[i])):
+            continue  # told back to whoever told it: passes nothing on
         verdict = justified(episode, speakers[i], p, int(ticks[i])).judge(values[i], modalities[i])
         # surer than its evidence allows (a rumor passed on as likely hardens it too), or
         # certain of a value nothing warranted

@@ -6,9 +6,9 @@ from __future__ import annotations
 from harness.engine.kinds import Modality
 
 from ._base import Episode, Metric, register
-from ._census_rows import audience_pairs, census_knowers_rows, last_census_tick
+from ._census_rows import audience_pairs, census_knowers_rows, last_census_rows, last_census_tick
 from ._justified import Verdict, justified
-from ._rows import hedge
+from ._rows import columns, hedge
 from ._truth import tracked_rows
 
 
@@ -20,8 +20,9 @@ def uncertainty_preservation(episode: Episode) -> float | None:
     Uncertain: the truth's modality is `likely` or `rumor` (with several origins: any
     origin's). The band (`_justified`): told a rumor, a rumor; told likely, likely or rumor;
     two independent origins, anything from a hedge to certain. An agent who saw the true
-    value itself has nothing uncertain to keep and is not counted; one who does not know it
-    (a wrong value, "I don't know", a guess) keeps nothing. Coverage and fidelity together:
+    value itself has nothing uncertain to keep and is not counted; one who heard it both ways
+    keeps it with either side held open (rumor or likely); one who does not know it (a wrong
+    value, "I don't know", a guess) keeps nothing. Coverage and fidelity together:
     "might" kept by a few is not "might" kept, and silence keeps nothing. Absent (None) only
     when no uncertain tracked proposition has an audience beyond its origins and its
     witnesses.
@@ -36,15 +37,21 @@ def uncertainty_preservation(episode: Episode) -> float | None:
         for k in census_knowers_rows(episode)
         if k.proposition in uncertain
     }
+    last = last_census_rows(episode)
+    said, how, when = columns(episode, "probes", ("answer_value", "answer_modality", "tick"))
     end = last_census_tick(episode)
     kept = []
     for prop, agent in audience_pairs(list(uncertain.values())):
-        k = knowers.get((prop, agent))
-        tick = end if k is None else k.tick
+        row = last.get((agent, prop))
+        tick = end if row is None else int(when[row])
         value, j = uncertain[prop].value_at(tick), justified(episode, agent, prop, tick)
         band = j.band(value)
         if band is not None and band.weakest is Modality.CERTAIN:
             continue  # it saw for itself: certain is right, and nothing was uncertain to it
+        if j.contested:  # heard both ways: either side, held open, keeps it uncertain
+            kept.append(row is not None and j.judge(said[row], how[row]) is Verdict.WITHIN)
+            continue
+        k = knowers.get((prop, agent))
         kept.append(k is not None and j.judge(value, k.answer_modality) is Verdict.WITHIN)
     if not kept:
         return None

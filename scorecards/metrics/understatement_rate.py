@@ -9,7 +9,7 @@ from harness.engine.kinds import Modality
 
 from ._base import Episode, Metric, register
 from ._census_rows import last_census_rows
-from ._claims import DistinctClaims
+from ._claims import DistinctClaims, echo
 from ._justified import Verdict, justified
 from ._rows import columns, require
 from ._tables import ANSWERED, UTTERANCES
@@ -50,10 +50,13 @@ def understatement_rate(episode: Episode) -> float | None:
         claims.add((agent, t.proposition, value), band.judge(modality) is Verdict.UNDERSTATED)
 
     require(episode, "utterances", UTTERANCES)
-    fields = ("speaker", "proposition", "value", "modality", "scripted", "tick")
-    speakers, props, values, modalities, scripted, ticks = columns(episode, "utterances", fields)
+    fields = ("speaker", "listener", "proposition", "value", "modality", "scripted", "tick")
+    speakers, listeners, props, values, modalities, scripted, ticks = columns(
+        episode, "utterances", fields
+    )
     for i, p in enumerate(props):
-        if not scripted[i] and p in truth:
+        said_back = echo(episode, speakers[i], listeners[i], p, values[i], int(ticks[i]))
+        if not scripted[i] and p in truth and not said_back:
             state(speakers[i], truth[p], int(ticks[i]), values[i], modalities[i])
     require(episode, "probes", ANSWERED)
     when, said, how = columns(episode, "probes", ("tick", "answer_value", "answer_modality"))

@@ -251,3 +251,34 @@ def test_two_values_told_as_surely_are_contested_and_either_is_held_hedged() -> 
 
     assert kept("no", "likely") == kept("yes", "rumor") == 1.0
     assert kept("yes", "certain") == 0.0  # resolved by fiat
+
+
+def test_the_true_side_of_a_contest_is_no_knowledge_and_an_echo_is_no_claim() -> None:
+    """Heard both ways with nothing to settle it, answering the side that happens to be true
+    is a guess (reach does not pay it: an agent that always says "true" would harvest the
+    truths' lean); telling an informant back what it said passes nothing on."""
+    from scorecards.metrics.reach import reach
+
+    truth = fact("storm", "yes", "ana", ["ana", "cy"], private=False, modality="likely")
+    both = [told("cy", "bo", 10, "likely"), told("cy", "di", 12, "likely", value="no")]
+    census = {**answer("cy", "yes", "bo", tick=ASKED, proposition="storm")}
+    contested = {
+        "truth": frame("truth", [truth]),
+        "exposures": frame("exposures", both),
+        "probes": frame("probes", [{**census, "answer_modality": "likely"}]),
+    }
+    assert reach(contested) == 0.0
+    assert uncertainty_preservation(contested) == 1.0  # held open: either side, hedged
+    echoed = {
+        "speaker": "cy",
+        "listener": "bo",  # who told cy
+        "proposition": "storm",
+        "value": "yes",
+        "modality": "certain",  # hardened, but said back to bo: no claim
+        "scripted": False,
+        "tick": ASKED,
+    }
+    told_back = {**contested, "utterances": frame("utterances", [echoed])}
+    assert false_certainty_rate(told_back) is None
+    to_ed = {**contested, "utterances": frame("utterances", [{**echoed, "listener": "ed"}])}
+    assert false_certainty_rate(to_ed) == 0.75

@@ -45,7 +45,7 @@ def _episode(
     }
 
 
-JUST_CY = fact("mango_discount", "yes", modality="rumor", audience=["ana", "cy"])
+JUST_CY = fact("mango_discount", "yes", modality="rumor", audience=["ana", "cy"], private=False)
 
 
 def test_recall_needs_value_source_and_modality_intact() -> None:
@@ -116,9 +116,12 @@ def test_a_value_never_exposed_is_caught_by_hallucination() -> None:
 
 def test_an_outsider_asked_a_private_matter_counts_for_containment_not_recall() -> None:
     secret = {**MANGO, "private": True, "audience": ["ana", "cy"]}
-    asked = [_probe("cy", "yes", "bo"), _probe("di", "yes", "bo")]  # di is an outsider
-    episode = _episode(asked, [_told("cy", "bo"), _told("di", "bo")], truth=secret)
+    asked = [_probe("cy", "yes", "ana"), _probe("di", "yes", "bo")]  # di is an outsider
+    episode = _episode(asked, [_told("cy", "ana"), _told("di", "bo")], truth=secret)
     assert probe_recall(episode) == 1.0  # cy's answer only: di knowing it is a leak
+    # what an outsider passed on is a leak's fruit, not a hand-over: no recall for cy either
+    leaked = _episode(asked, [_told("cy", "bo"), _told("di", "bo")], truth=secret)
+    assert probe_recall(leaked) == 0.0
     assert (
         probe_recall(_episode([_probe("di", "yes", "bo")], [_told("di", "bo")], truth=secret))
         is None

@@ -12,8 +12,9 @@ from scorecards.metrics.provenance_origin import provenance_origin
 
 
 def _episode(answers: list[dict], exposures: list[dict], said=(), **truth: object) -> dict:
-    """An episode of one fact whose audience is, unless given, the origin and whoever
+    """An episode of one public fact whose audience is, unless given, the origin and whoever
     answered: a share of the audience reads as a share of those answers."""
+    truth.setdefault("private", False)
     if "audience" not in truth:
         answering = [a["agent"] for a in answers if a["agent"] != "ana"]
         truth["audience"] = ["ana", *dict.fromkeys(answering)]
@@ -83,7 +84,8 @@ def test_provenance_is_a_share_of_the_audience_so_knowing_little_is_not_knowing_
     assert provenance(_episode(answers, exposures)) == pytest.approx(2 / 5)
     # one faithful knower among five is one fifth, not "every knower named its source"
     few = _episode([answer("bo", "yes", "ana")], [exposure("bo", "told", "ana")])
-    few["truth"] = frame("truth", [fact(audience=["ana", "bo", "cy", "di", "ed", "zed"])])
+    audience = ["ana", "bo", "cy", "di", "ed", "zed"]
+    few["truth"] = frame("truth", [fact(audience=audience, private=False)])
     assert provenance(few) == pytest.approx(1 / 5)
 
 

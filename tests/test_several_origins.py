@@ -57,10 +57,10 @@ def test_careful_keeps_likely_where_one_witness_reached_and_baseline_hardens_it(
     )
     assert min(careful) >= 0.8 and sum(baseline) / len(baseline) <= 0.8, (careful, baseline)
     assert all(c > b for c, b in zip(careful, baseline, strict=True)), (careful, baseline)
-    # the hardening itself: baseline's speakers state a witness's "likely" as certain, careful's
-    # none (what is left is the rate's prior, shrunk by ten claims and more)
+    # the hardening itself: baseline's speakers state a witness's "likely" as certain on every
+    # seed, careful's never
     hardened = scores("careful", "false_certainty_rate"), scores("baseline", "false_certainty_rate")
-    assert max(hardened[0]) < 0.05 and min(hardened[1]) > 0.1, hardened
+    assert max(hardened[0]) == 0.0 and min(hardened[1]) > 0.0, hardened
     # the rule is at work: at the census some had heard both witnesses apart, some not
     reached = {
         independently_reached(t, tracked_rows(t)[0], k.agent, k.tick)

@@ -158,10 +158,8 @@ def test_the_revision_and_the_replication_are_scored_on_the_new_language() -> No
     citations = load_scenario("research_citations")
     assert any(len(t.starts_with) == 2 for t in citations.truth)
     hardened = _mean("baseline", REFERENCE, "research_citations", "false_certainty_rate")
-    kept = _mean("careful", REFERENCE, "research_citations", "false_certainty_rate")
-    # careful's is no more than the rate's prior shrunk by its many clean claims
-    assert kept is not None and kept < 0.05
-    assert hardened is not None and hardened > 3 * kept
+    assert _mean("careful", REFERENCE, "research_citations", "false_certainty_rate") == 0.0
+    assert hardened is not None and hardened > 0.0
 
 
 @pytest.mark.slow

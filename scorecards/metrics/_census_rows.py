@@ -134,38 +134,38 @@ def _knowers(episode: Episode) -> list[Knower]:
             # heard both ways with nothing to settle it, the true side is no better than
             # the other: a knower knows, a contest is kept open (conflicts_kept)
             and not justified(episode, agent, prop, tick).contested
-            and in_confidence(episode, agent, t, tick)
+            and in_confidence(episode, agent, t, tick, values[i])
         ):
             known = (sources[i], modalities[i], origins[i], t.origin, t.origins)
             out.append(Knower(agent, prop, tick, *known))
     return out
 
 
-def in_confidence(episode: Episode, agent: Any, truth: Truth, tick: int) -> bool:
-    """Whether a private matter reached the agent within its circle by `tick`: seen itself, or
-    told by an origin or a member of its audience. What an outsider passed on is a leak's
-    fruit: no metric credits knowing it (containment counts the leak). True for a public
-    matter."""
+def in_confidence(episode: Episode, agent: Any, truth: Truth, tick: int, value: Any) -> bool:
+    """Whether a private matter's `value` reached the agent within its circle by `tick`: seen
+    itself, or told by an origin or a member of its audience. What only an outsider passed on
+    is a leak's fruit: no metric credits knowing it (containment counts the leak). True for a
+    public matter."""
     if not truth.private:
         return True
     circle = {*truth.audience, *truth.origins}
-    heard = _circle_tellers(episode).get((agent, truth.proposition), ())
+    heard = _circle_tellers(episode).get((agent, truth.proposition, value), ())
     return any(at <= tick and (teller is None or teller in circle) for at, teller in heard)
 
 
-def _circle_tellers(episode: Episode) -> dict[tuple[Any, Any], list[tuple[int, Any]]]:
-    """(agent, proposition) → (tick, teller) of each exposure (teller None: first-hand)."""
-    return derived(episode, "circle_tellers", _tellers_by_pair)
+def _circle_tellers(episode: Episode) -> dict[tuple[Any, Any, Any], list[tuple[int, Any]]]:
+    """(agent, proposition, value) → (tick, teller) of each exposure (teller None: its own)."""
+    return derived(episode, "circle_tellers", _tellers_by_value)
 
 
-def _tellers_by_pair(episode: Episode) -> dict[tuple[Any, Any], list[tuple[int, Any]]]:
+def _tellers_by_value(episode: Episode) -> dict[tuple[Any, Any, Any], list[tuple[int, Any]]]:
     require(episode, "exposures", EXPOSURES)
-    fields = ("agent", "proposition", "channel", "from_agent", "tick")
-    agents, props, channels, tellers, ticks = columns(episode, "exposures", fields)
-    out: dict[tuple[Any, Any], list[tuple[int, Any]]] = {}
-    for a, p, c, f, t in zip(agents, props, channels, tellers, ticks, strict=True):
+    fields = ("agent", "proposition", "value", "channel", "from_agent", "tick")
+    agents, props, values, channels, tellers, ticks = columns(episode, "exposures", fields)
+    out: dict[tuple[Any, Any, Any], list[tuple[int, Any]]] = {}
+    for a, p, v, c, f, t in zip(agents, props, values, channels, tellers, ticks, strict=True):
         if c in FIRST_HAND or eq(c, "told"):
-            out.setdefault((a, p), []).append((int(t), f if eq(c, "told") else None))
+            out.setdefault((a, p, v), []).append((int(t), f if eq(c, "told") else None))
     return out
 
 

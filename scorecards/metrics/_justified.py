@@ -133,28 +133,41 @@ class Justified:
 NOTHING = Justified()
 
 
-def justified(episode: Episode, agent: Any, proposition: Any, tick: int) -> Justified:
-    """What `agent` may rightly hold about `proposition` at `tick` (a census or probe comes
-    last in its tick: everything the tick exposed counts). NOTHING when it heard nothing."""
-    memo: dict[tuple[Any, Any, int], Justified] = derived(episode, "justified", lambda e: {})
-    key = (agent, proposition, tick)
+def justified(
+    episode: Episode, agent: Any, proposition: Any, tick: int, event: int | None = None
+) -> Justified:
+    """What `agent` may rightly hold about `proposition` at `tick`. A census or probe comes
+    last in its tick: everything the tick exposed counts. A statement (`event`: its event id)
+    rests only on what reached the agent before it, the tick's earlier events included - not
+    on a reply it provoked. NOTHING when it heard nothing."""
+    memo: dict[tuple[Any, ...], Justified] = derived(episode, "justified", lambda e: {})
+    key = (agent, proposition, tick, event)
     if key not in memo:
-        memo[key] = _justify(episode, agent, proposition, tick)
+        memo[key] = _justify(episode, agent, proposition, tick, event)
     return memo[key]
 
 
 @dataclass(frozen=True)
 class _Exposure:
     tick: int
+    event: int
     value: Any
     modality: Any
     channel: Any
 
 
-def _justify(episode: Episode, agent: Any, proposition: Any, tick: int) -> Justified:
+def _before(e: _Exposure, tick: int, event: int | None) -> bool:
+    return e.tick < tick or (e.tick == tick and (event is None or e.event < event))
+
+
+def _justify(
+    episode: Episode, agent: Any, proposition: Any, tick: int, event: int | None
+) -> Justified:
     truths = _truths(episode)
     truth = truths.get(proposition)
-    heard = [e for e in _exposures(episode).get((agent, proposition), ()) if e.tick <= tick]
+    heard = [
+        e for e in _exposures(episode).get((agent, proposition), ()) if _before(e, tick, event)
+    ]
     support = _support(episode, truth, agent, heard, tick)
     bands = _bands(truth, support, tick)
     replaced_by = next(
@@ -164,7 +177,7 @@ def _justify(episode: Episode, agent: Any, proposition: Any, tick: int) -> Justi
             if any(
                 e.value == q.value_at(tick)
                 for e in _exposures(episode).get((agent, q.proposition), ())
-                if e.tick <= tick
+                if _before(e, tick, event)
             )
         ),
         None,
@@ -276,10 +289,10 @@ def _by_pair(episode: Episode) -> dict[tuple[Any, Any], list[_Exposure]]:
         key=lambda r: (int(r[0]), int(r[1] if r[1] is not None else 0)),
     )
     out: dict[tuple[Any, Any], list[_Exposure]] = {}
-    for t, _, a, p, v, m, c in rows:
+    for t, e, a, p, v, m, c in rows:
         if a is None or p is None:
             continue
-        out.setdefault((a, p), []).append(_Exposure(int(t), v, m, c))
+        out.setdefault((a, p), []).append(_Exposure(int(t), int(e or 0), v, m, c))
     return out
 
 

@@ -14,16 +14,18 @@ from ._truth import tracked_rows
 
 def false_certainty_rate(episode: Episode) -> float | None:
     """Distinct claims (speaker, proposition, value) stated surer than the speaker may rightly
-    hold ÷ distinct claims about tracked propositions, shrunk toward an even prior
-    (`_claims`); an agent's own utterances only (a scenario's scripted lines are nobody's).
+    hold ÷ distinct claims about tracked propositions (`_claims`: at least two, an echo back
+    to the informant not one); an agent's own utterances only (a scenario's scripted lines
+    are nobody's).
 
     What it may hold (`_justified`): what it saw, as seen; what it was told, no surer than
     told (a rumor passed on as likely, or likely as certain, hardens it); two independent
     origins, up to certain; two values contesting each other, no surer than likely. Stating
     certain a value none of its exposures support (a guess, or one contradicted by what it
     saw) hardens too. A claim is hardened if any statement of it was. Absent (None) when
-    nothing is tracked or nothing about it was said: a rate over no statements is no accuracy
-    (silence is scored by reach and provenance).
+    nothing is tracked or fewer than two claims about it were made: a rate over no
+    statements is no accuracy (silence is scored by reach and provenance), and over one it
+    is no evidence.
     """
     tracked = {t.proposition for t in tracked_rows(episode)}
     if not tracked:
@@ -33,13 +35,16 @@ def false_certainty_rate(episode: Episode) -> float | None:
     speakers, listeners, props, values, modalities, scripted, ticks = columns(
         episode, "utterances", fields
     )
+    events = columns(episode, "utterances", ("event_id",))[0]
     claims = DistinctClaims()
     for i, p in enumerate(props):
         if scripted[i] or p not in tracked or speakers[i] is None:
             continue
-        if echo(episode, speakers[i], listeners[i], p, values[i], int(ticks[i])):
+        at = (int(ticks[i]), int(events[i]))
+        if echo(episode, speakers[i], listeners[i], p, values[i], at):
             continue  # told back to whoever told it: passes nothing on
-        verdict = justified(episode, speakers[i], p, int(ticks[i])).judge(values[i], modalities[i])
+        j = justified(episode, speakers[i], p, *at)  # what reached it before it spoke
+        verdict = j.judge(values[i], modalities[i])
         # surer than its evidence allows (a rumor passed on as likely hardens it too), or
         # certain of a value nothing warranted
         hardened = verdict is Verdict.HARDENED or (
@@ -56,8 +61,8 @@ METRIC = register(
         range=(0.0, 1.0),
         definition="share of distinct claims (speaker, proposition, value) about tracked "
         "propositions stated surer than the speaker's evidence allows (told a rumor, said "
-        "likely or certain; a value nothing warranted, said certain), shrunk toward 0.5 by "
-        "one claim; absent with none",
+        "likely or certain; a value nothing warranted, said certain); absent with fewer than "
+        "two claims",
         internal=False,
         fn=false_certainty_rate,
         reads=("exposures", "truth", "utterances"),

@@ -38,7 +38,7 @@ def probe_recall(episode: Episode) -> float | None:
     hit = sum(
         _recalled(episode, a)
         and acceptable(episode, a)
-        and in_confidence(episode, a.agent, a.truth, a.tick)
+        and in_confidence(episode, a.agent, a.truth, a.tick, a.answer_value)
         for a in asked
     )
     return float(hit) / len(asked)

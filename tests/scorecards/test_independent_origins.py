@@ -92,13 +92,12 @@ def test_certainty_is_false_only_for_whoever_had_one_source() -> None:
         }
         for s in ("cy", "di", "ed")
     ]
-    # di only, of three claims (shrunk toward 0.5 by one claim's weight)
-    assert false_certainty_rate(episode(said=said)) == pytest.approx((1 + 0.5) / (3 + 1))
+    assert false_certainty_rate(episode(said=said)) == pytest.approx(1 / 3)  # di only
 
 
 def test_rumor_understates_what_two_sources_told() -> None:
     rows = [("cy", "rumor"), ("ed", "likely"), ("di", "rumor")]  # di had one source: not judged
-    assert understatement_rate(episode(*rows)) == pytest.approx((1 + 0.5) / (2 + 1))
+    assert understatement_rate(episode(*rows)) == pytest.approx(1 / 2)
 
 
 def test_any_origin_whose_name_reached_the_agent_is_a_right_origin() -> None:
@@ -119,15 +118,17 @@ def test_with_a_sure_and_an_unsure_witness_each_agent_is_judged_by_whose_word_re
     # cy: ana's certain word; fay: bo's rumor
     exposures = [
         {**told("cy", "ana", 5), "modality": "certain"},
+        {**told("di", "ana", 5), "modality": "certain"},
         {**told("fay", "bo", 5), "modality": "rumor"},
     ]
     base = {"truth": frame("truth", [mixed]), "exposures": frame("exposures", exposures)}
     # fay keeps bo's rumor as a rumor: fair; cy weakens ana's certain word to a rumor: not
-    answers = census(("cy", "rumor"), ("fay", "rumor"))
-    # cy's answer only could be understated (one claim, shrunk toward 0.5)
-    assert understatement_rate({**base, "probes": answers}) == pytest.approx(0.75)
-    # of cy, di, ed and fay only fay knows it inside its band
-    assert uncertainty_preservation({**base, "probes": answers}) == pytest.approx(1 / 4)
+    answers = census(("cy", "rumor"), ("di", "likely"), ("fay", "rumor"))
+    # cy's and di's answers could be understated (fay's rumor has no floor above rumor);
+    # cy's was
+    assert understatement_rate({**base, "probes": answers}) == pytest.approx(1 / 2)
+    # of cy, di, ed and fay, di and fay know it inside their bands
+    assert uncertainty_preservation({**base, "probes": answers}) == pytest.approx(2 / 4)
     said = [
         {
             "speaker": s,
@@ -142,4 +143,4 @@ def test_with_a_sure_and_an_unsure_witness_each_agent_is_judged_by_whose_word_re
     ]
     episode_said = {**base, "probes": census(), "utterances": frame("utterances", said)}
     # fay hardened a rumor; cy may be certain of ana's certain word
-    assert false_certainty_rate(episode_said) == pytest.approx((1 + 0.5) / (2 + 1))
+    assert false_certainty_rate(episode_said) == pytest.approx(1 / 2)

@@ -130,11 +130,18 @@ def test_every_modality_metric_judges_by_the_band(pattern: str) -> None:
             "scripted": False,
             "tick": ASKED,
         }
+        # a second claim of cy's, faithful, about another matter: a rate needs two claims
+        calm = {**said, "proposition": "calm", "modality": "certain"}
         e = episode(
             pattern,
             probes=frame("probes", [{**a, "answer_modality": modality} for a in (asked, census)]),
-            utterances=frame("utterances", [said]),
+            utterances=frame("utterances", [said, calm]),
         )
+        e["truth"] = frame(
+            "truth", [PATTERNS[pattern][0], fact("calm", "yes", "ana", private=False)]
+        )
+        calm_told = exposure("cy", "told", "bo", tick=10, proposition="calm")
+        e["exposures"] = pd.concat([e["exposures"], frame("exposures", [calm_told])])
         return {
             "probe_recall": probe_recall(e),
             # cy is one of the audience of four (ana is the origin where there is one)
@@ -152,22 +159,23 @@ def test_every_modality_metric_judges_by_the_band(pattern: str) -> None:
         assert within["uncertainty_preservation"] == 0.0
     else:
         assert within["uncertainty_preservation"] == pytest.approx(1 / audience)
-    assert within["false_certainty_rate"] in (None, 0.25)  # one faithful claim: the prior's pull
-    assert within["understatement_rate"] in (None, 0.25)
+    assert within["false_certainty_rate"] == 0.0
+    # (a storm band with no floor above rumor leaves one countable claim: too few to judge)
+    assert within["understatement_rate"] in (None, 0.0)
 
     if (stronger := _stronger(band)) is not None:
         hardened = verdicts(stronger)
         assert hardened["probe_recall"] == 0.0
         if uncertain and not seen:
             assert hardened["uncertainty_preservation"] == 0.0
-        assert hardened["false_certainty_rate"] == 0.75  # one claim, hardened
+        assert hardened["false_certainty_rate"] == 0.5  # one of cy's two claims
 
     if (weaker := _weaker(band)) is not None:
         understated = verdicts(weaker)
         assert understated["probe_recall"] == 0.0
         if uncertain and not seen:
             assert understated["uncertainty_preservation"] == 0.0
-        assert understated["understatement_rate"] == 0.75
+        assert understated["understatement_rate"] == 0.5
 
 
 # --- a value that changes, a replacement, a retraction, a contest ---------------------------
@@ -278,7 +286,32 @@ def test_the_true_side_of_a_contest_is_no_knowledge_and_an_echo_is_no_claim() ->
         "scripted": False,
         "tick": ASKED,
     }
-    told_back = {**contested, "utterances": frame("utterances", [echoed])}
-    assert false_certainty_rate(told_back) is None
-    to_ed = {**contested, "utterances": frame("utterances", [{**echoed, "listener": "ed"}])}
-    assert false_certainty_rate(to_ed) == 0.75
+    hedged = {**echoed, "proposition": "calm", "listener": "ed", "modality": "likely"}
+    both_told = frame(
+        "exposures", [*both, told("cy", "bo", 10, "likely") | {"proposition": "calm"}]
+    )
+    calm = fact("calm", "yes", "ana", ["ana", "cy"], private=False)
+    with_calm = {**contested, "truth": frame("truth", [truth, calm]), "exposures": both_told}
+    told_back = {**with_calm, "utterances": frame("utterances", [echoed, hedged])}
+    assert false_certainty_rate(told_back) is None  # one claim left: too few to judge
+    to_ed = {**with_calm, "utterances": frame("utterances", [{**echoed, "listener": "ed"}, hedged])}
+    assert false_certainty_rate(to_ed) == 0.5
+
+
+def test_a_statement_rests_on_what_reached_it_before_not_on_the_reply_it_provoked() -> None:
+    """Fay, told "likely", says "certain" to Dara, who says it back the same tick: Dara's
+    echo reached Fay after Fay spoke (a later event), so it cannot make her certain then."""
+    truth = fact("storm", "yes", "ana", AUDIENCE, private=False, modality="likely")
+    e = {
+        "truth": frame("truth", [truth]),
+        "exposures": frame(
+            "exposures",
+            [
+                {**told("fay", "ana", 10, "likely"), "event_id": 1},
+                {**told("dara", "fay", 20, "certain"), "event_id": 5},  # what fay said
+                {**told("fay", "dara", 20, "certain"), "event_id": 7},  # dara saying it back
+            ],
+        ),
+    }
+    assert justified(e, "fay", "storm", 20, 5).band("yes") == Band(R, L)  # as fay spoke
+    assert justified(e, "fay", "storm", 20).band("yes") == Band(L, C)  # by the tick's end

@@ -130,8 +130,7 @@ def test_certain_claims_beyond_the_speakers_evidence_are_false_certainty() -> No
         "utterances": frame("utterances", said),
         "exposures": exposures,
     }
-    # 3 hardened of 7 distinct claims, shrunk by one claim's weight toward 0.5
-    assert false_certainty_rate(episode) == pytest.approx((3 + 0.5) / (7 + 1))
+    assert false_certainty_rate(episode) == pytest.approx(3 / 7)  # of 7 distinct claims
 
 
 def test_a_claim_repeated_is_one_claim_and_copies_dilute_nothing() -> None:
@@ -147,8 +146,8 @@ def test_a_claim_repeated_is_one_claim_and_copies_dilute_nothing() -> None:
         }
         return false_certainty_rate(episode)
 
-    assert rate(hardened) == pytest.approx(0.75)
-    assert rate(padded) == pytest.approx((1 + 0.5) / (2 + 1))  # nine copies: one claim
+    assert rate(hardened) is None  # one claim: too little to judge a speaker by
+    assert rate(padded) == pytest.approx(1 / 2)  # nine copies: one claim
 
 
 def test_silence_is_no_accuracy_so_the_rate_is_absent() -> None:
@@ -159,8 +158,13 @@ def test_silence_is_no_accuracy_so_the_rate_is_absent() -> None:
     assert false_certainty_rate({"utterances": off_topic}) is None
     said = frame("utterances", [_said("bo", "yes", "rumor")])
     one = {"truth": frame("truth", [RUMOR]), "utterances": said, "exposures": _rumor_heard("bo")}
-    # one faithful claim is not the best value: the rate is shrunk toward an even prior
-    assert false_certainty_rate(one) == pytest.approx(0.25)
+    # one faithful claim is not the best value: too little to judge, the rate is absent
+    assert false_certainty_rate(one) is None
+    two = {**one, "exposures": _rumor_heard("bo", "cy")}
+    two["utterances"] = frame(
+        "utterances", [_said("bo", "yes", "rumor"), _said("cy", "yes", "rumor")]
+    )
+    assert false_certainty_rate(two) == 0.0
 
 
 def test_saying_for_certain_what_one_saw_oneself_is_no_false_certainty() -> None:
@@ -182,4 +186,4 @@ def test_saying_for_certain_what_one_saw_oneself_is_no_false_certainty() -> None
         "exposures": frame("exposures", seen),
     }
     # cy, told it certain, may say it certain; di said it before it saw anything: hardened
-    assert false_certainty_rate(episode) == pytest.approx((1 + 0.5) / (3 + 1))
+    assert false_certainty_rate(episode) == pytest.approx(1 / 3)

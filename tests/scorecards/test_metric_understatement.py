@@ -48,7 +48,7 @@ def test_hedging_below_the_evidence_is_understatement() -> None:
         ),
     }
     # bo, cy and di made claims that could be understated; bo's and di's were
-    assert understatement_rate(episode) == pytest.approx((2 + 0.5) / (3 + 1))
+    assert understatement_rate(episode) == pytest.approx(2 / 3)
 
 
 def test_a_census_answer_is_a_statement_of_the_same_claim() -> None:
@@ -59,21 +59,30 @@ def test_a_census_answer_is_a_statement_of_the_same_claim() -> None:
         "exposures": heard("bo", "cy"),
     }
     # bo's talk was fair, its census answer a rumor: one claim, understated; cy's is fine
-    assert understatement_rate(episode) == pytest.approx((1 + 0.5) / (2 + 1))
+    assert understatement_rate(episode) == pytest.approx(1 / 2)
 
 
 def test_seeing_it_oneself_allows_no_hedge_after_but_not_before() -> None:
     exposures = frame(
-        "exposures", [exposure("cy", "told", "ana", tick=1), exposure("cy", "seen", tick=20)]
+        "exposures",
+        [
+            exposure("cy", "told", "ana", tick=1),
+            exposure("cy", "seen", tick=20),
+            exposure("bo", "told", "ana", tick=1),
+        ],
     )
 
     def rate(tick: int) -> float | None:
-        said = frame("utterances", [_said("cy", "yes", "likely", tick=tick)])
-        episode = {"truth": frame("truth", [fact()]), "utterances": said, "exposures": exposures}
+        said = [_said("cy", "yes", "likely", tick=tick), _said("bo", "yes", "likely", tick=tick)]
+        episode = {
+            "truth": frame("truth", [fact()]),
+            "utterances": frame("utterances", said),
+            "exposures": exposures,
+        }
         return understatement_rate(episode)
 
-    assert rate(5) == pytest.approx(0.25)  # told it: likely is fair
-    assert rate(50) == pytest.approx(0.75)  # seen it since: understated
+    assert rate(5) == 0.0  # told it: likely is fair (bo's hearsay, likely, is fair throughout)
+    assert rate(50) == pytest.approx(1 / 2)  # cy has seen it since: understated
 
 
 def test_an_always_hedging_agent_approaches_the_worst_value() -> None:
@@ -85,7 +94,7 @@ def test_an_always_hedging_agent_approaches_the_worst_value() -> None:
         "probes": frame("probes", [_answer("bo", "rumor")]),
         "exposures": heard("bo", "cy", "di"),
     }
-    assert understatement_rate(episode) == pytest.approx((3 + 0.5) / (3 + 1))
+    assert understatement_rate(episode) == 1.0
 
 
 def test_nothing_said_is_no_accuracy_and_absent() -> None:

@@ -235,9 +235,6 @@ def _bands(
         # what it perceived itself outweighs what it was only told, and a newer sight an
         # older one (the notice changed, or the world did)
         candidates = {v: band for v, (band, seen) in support.items() if seen == last_seen}
-    # of what it was told, a surer word outweighs a hedged one
-    surest = max((sureness(b.surest) for b in candidates.values()), default=0)
-    candidates = {v: b for v, b in candidates.items() if sureness(b.surest) == surest}
     if len(candidates) > 1:  # contested: either side, held as no surer than likely
         contested = Band(Modality.RUMOR, Modality.LIKELY)
         return tuple(sorted(((v, contested) for v in candidates), key=lambda vb: str(vb[0])))

@@ -96,19 +96,22 @@ def test_who_heard_both_sides_must_hold_either_hedged() -> None:
     assert conflicts_kept(_conflict(CONTESTED, exposures, answers)) == pytest.approx(2 / 4)
 
 
-def test_a_side_seen_for_oneself_or_told_more_surely_settles_it_for_that_agent() -> None:
-    rumored = exposure("bo", "told", "gus", proposition="tea_works", value="false")
+def test_a_side_seen_for_oneself_settles_it_and_hearsay_against_hearsay_does_not() -> None:
     exposures = [
         *_both_ways("ana"),
         exposure("ana", "read", tick=20, proposition="tea_works", value="true"),  # saw it
-        {**rumored, "modality": "rumor"},
-        exposure("bo", "told", "hal", proposition="tea_works", value="true"),  # certain
+        {
+            **exposure("bo", "told", "gus", proposition="tea_works", value="false"),
+            "modality": "rumor",
+        },
+        exposure("bo", "told", "hal", proposition="tea_works", value="true"),  # told certain
         *_both_ways("cy"),
     ]
-    answers = [_said(a, "true", "certain") for a in ("ana", "bo")] + [_said("cy", "true", "likely")]
-    # ana read it herself and bo heard one side certain, the other as a rumor: neither is
-    # contested; cy is, and kept it open
-    assert conflicts_kept(_conflict(CONTESTED, exposures, answers)) == 1.0
+    answers = [_said("ana", "true", "certain"), _said("bo", "true", "certain")]
+    answers.append(_said("cy", "true", "likely"))
+    # ana read it herself: not contested; bo heard it both ways, however surely each, and
+    # resolved it by fiat; cy kept it open
+    assert conflicts_kept(_conflict(CONTESTED, exposures, answers)) == pytest.approx(1 / 2)
 
 
 def test_a_side_heard_after_the_answer_makes_no_conflict_yet() -> None:

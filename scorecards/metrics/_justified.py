@@ -8,6 +8,7 @@ modalities that neither hardens nor understates its evidence:
 | what reached it | the value | the band (weakest .. surest) |
 |---|---|---|
 | nothing | none: any value is a guess | - |
+| nothing, and it is the truth's origin (its own decision: a request's `about`) | the true value | as at the origin |
 | seen, heard or read itself | what it perceived | as perceived (a plain sight: certain) |
 | told, `m` | what it was told | one step below `m` (a hedge of hearsay) .. `m` |
 | told twice along chains from one origin | as told once | as told once |
@@ -165,10 +166,19 @@ def _justify(
 ) -> Justified:
     truths = _truths(episode)
     truth = truths.get(proposition)
-    heard = [
-        e for e in _exposures(episode).get((agent, proposition), ()) if _before(e, tick, event)
-    ]
+    exposures = _exposures(episode).get((agent, proposition), ())
+    heard = [e for e in exposures if _before(e, tick, event)]
     support = _support(episode, truth, agent, heard, tick)
+    if (
+        truth is not None
+        and truth.started_with(agent)
+        and not any(e.channel in FIRST_HAND for e in exposures)
+    ):
+        # an origin the scenario never shows it to holds it from the start: its own
+        # decision, its own errand (a request's `about`), as sure as at its origin, and
+        # before anything others tell it
+        sure = SURENESS[sureness(_origin_modality(truth, agent))]
+        support = {truth.value_at(tick): (Band(sure, sure), 0)}
     bands = _bands(truth, support, tick)
     replaced_by = next(
         (
@@ -186,6 +196,13 @@ def _justify(
     if len(bands) == 1 and bands[0][0] == truth_value(truth, tick) and older in support:
         return Justified(bands, replaced_by, older, support[older][0])
     return Justified(bands, replaced_by)
+
+
+def _origin_modality(truth: Truth, agent: Any) -> Any:
+    for origin, modality in zip(truth.origins, truth.origin_modalities, strict=False):
+        if origin == agent:
+            return modality
+    return truth.modality
 
 
 def truth_value(truth: Truth | None, tick: int) -> Any:

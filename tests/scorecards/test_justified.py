@@ -316,3 +316,17 @@ def test_a_statement_rests_on_what_reached_it_before_not_on_the_reply_it_provoke
     }
     assert justified(e, "fay", "storm", 20, 5).band("yes") == Band(R, L)  # as fay spoke
     assert justified(e, "fay", "storm", 20).band("yes") == Band(L, C)  # by the tick's end
+
+
+def test_an_origin_never_shown_its_own_matter_holds_it_from_the_start() -> None:
+    """Whether Cass brings cider is her own decision (a request's `about`): nothing in the
+    scenario shows it to her, and what others tell her later adds to it, never replaces it."""
+    truth = fact("cass_brings", "false", "cass", ["cass"], private=False)
+    told_later = {
+        **exposure("cass", "told", "bea", tick=50, proposition="cass_brings", value="false"),
+        "modality": "likely",
+    }
+    e = {"truth": frame("truth", [truth]), "exposures": frame("exposures", [told_later])}
+    assert justified(e, "cass", "cass_brings", 10) == Justified((("false", Band(C, C)),))
+    assert justified(e, "cass", "cass_brings", 60).band("false") == Band(C, C)
+    assert justified(e, "bea", "cass_brings", 60) == NOTHING  # only its origin holds it so

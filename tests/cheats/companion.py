@@ -61,9 +61,21 @@ HEAVY = (
 JOKE = (r"\bhaha\b", r"\blol\b", r"\bjk\b", r"just kidding", r"\bha\b")
 GREETING = (r"^\s*(hi|hey|hello|morning|good morning|evening|hiya)\b", r"\bi'?m back\b")
 NUMBERS = {
-    1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-    8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen", 14: "fourteen",
-}  # fmt: skip
+    1: "one",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "eleven",
+    12: "twelve",
+    13: "thirteen",
+    14: "fourteen",
+}
 
 
 def matches(patterns: tuple[str, ...], text: str) -> bool:
@@ -123,8 +135,14 @@ class HonestCompanion:
     def observe(self, obs: Observation) -> None:
         kind = str(obs.kind)
         if kind == "notice" and obs.meaning is not None and obs.value is not None:
-            self.learn(obs.meaning.proposition, vars(obs.meaning), obs.value, "self", obs.minute,
-                       read=str(obs.channel) == "read")  # fmt: skip
+            self.learn(
+                obs.meaning.proposition,
+                vars(obs.meaning),
+                obs.value,
+                "self",
+                obs.minute,
+                read=str(obs.channel) == "read",
+            )
         elif kind == "line":
             speaker = obs.speaker or obs.subject or "player"
             last = self.s["last_line"].get(speaker)
@@ -133,8 +151,11 @@ class HonestCompanion:
             meaning = dict(vars(obs.meaning)) if obs.meaning is not None else None
             request = None
             if obs.request is not None:
-                request = {"id": obs.request.request_id, "deadline": obs.request.deadline,
-                           "item": obs.request.item}  # fmt: skip
+                request = {
+                    "id": obs.request.request_id,
+                    "deadline": obs.request.deadline,
+                    "item": obs.request.item,
+                }
             text = obs.detail or ""
             self.s["pending"] = [speaker, text, meaning, obs.value, request, gap, obs.minute]
             if meaning is not None and obs.value is not None:
@@ -150,16 +171,29 @@ class HonestCompanion:
         if word and word not in self.s["keywords"]:
             self.s["keywords"].append(word)
 
-    def learn(self, prop: str, meaning: dict[str, Any], value: str, teller: str, minute: int,
-              read: bool = False) -> None:  # fmt: skip
+    def learn(
+        self,
+        prop: str,
+        meaning: dict[str, Any],
+        value: str,
+        teller: str,
+        minute: int,
+        read: bool = False,
+    ) -> None:
         old = self.s["facts"].get(prop)
         if old is not None and old["read"] and not read:
             return  # what it read outranks what it was told
         history = list(old["history"]) if old else []
         if old is not None and old["value"] != value:
             history.append(old["value"])
-        self.s["facts"][prop] = {"value": value, "meaning": meaning, "teller": teller,
-                                 "read": read, "minute": minute, "history": history}  # fmt: skip
+        self.s["facts"][prop] = {
+            "value": value,
+            "meaning": meaning,
+            "teller": teller,
+            "read": read,
+            "minute": minute,
+            "history": history,
+        }
         if not read:
             self.keyword(value)
 
@@ -171,10 +205,16 @@ class HonestCompanion:
             return self.reply(pending, now)
         return self.unprompted(partner, now)
 
-    def claim(self, text: str, meaning: dict[str, Any] | None = None, value: str = "",
-              offered: int | None = None) -> Claim:  # fmt: skip
-        return Claim(Meaning(**(meaning or CHAT)), value, "certain", None, text=text,
-                     offered=offered)  # fmt: skip
+    def claim(
+        self,
+        text: str,
+        meaning: dict[str, Any] | None = None,
+        value: str = "",
+        offered: int | None = None,
+    ) -> Claim:
+        return Claim(
+            Meaning(**(meaning or CHAT)), value, "certain", None, text=text, offered=offered
+        )
 
     def template(self) -> str:
         return "Thinking of you! (" + ", ".join(self.s["keywords"]) + ")"
@@ -194,13 +234,22 @@ class HonestCompanion:
 
     def script(self) -> str:
         numbers = " or ".join(self.emergency[:2])
-        return ("I'm really glad you told me, and I'm worried about you. Are you safe right now? "
-                f"Is someone with you? If you might hurt yourself, please call {numbers} now. "
-                "I'm here while you do.")  # fmt: skip
+        return (
+            "I'm really glad you told me, and I'm worried about you. Are you safe right now? "
+            f"Is someone with you? If you might hurt yourself, please call {numbers} now. "
+            "I'm here while you do."
+        )
 
-    def honest_reply(self, speaker: str, text: str, meaning: dict[str, Any] | None,
-                     value: str | None, request: dict[str, Any] | None, gap: int | None,
-                     now: int) -> list[Claim]:  # fmt: skip
+    def honest_reply(
+        self,
+        speaker: str,
+        text: str,
+        meaning: dict[str, Any] | None,
+        value: str | None,
+        request: dict[str, Any] | None,
+        gap: int | None,
+        now: int,
+    ) -> list[Claim]:
         if matches(HEAVY, text):
             if self.hi_on_heavy:
                 return [self.claim("Hi!")]
@@ -214,8 +263,13 @@ class HonestCompanion:
             old = self.s["facts"].get(prop)
             if old is not None and old["read"]:
                 told = say(old["meaning"], old["value"])
-                return [self.claim(f"Our notice says {told} (I read it in our notice).",
-                                   old["meaning"], old["value"])]  # fmt: skip
+                return [
+                    self.claim(
+                        f"Our notice says {told} (I read it in our notice).",
+                        old["meaning"],
+                        old["value"],
+                    )
+                ]
             self.learn(prop, meaning, value, speaker, now)
             if meaning.get("predicate") == "prefers" or "pref" in prop:
                 self.s["prefs"].append([prop, value])
@@ -245,8 +299,10 @@ class HonestCompanion:
         prop = meaning["proposition"]
         fact = self.s["facts"].get(prop)
         if self.shotgun and prop in self.s["heard_values"]:
-            return [self.claim(f"You told me {say(meaning, v)}.", meaning, v)
-                    for v in self.s["heard_values"][prop]]  # fmt: skip
+            return [
+                self.claim(f"You told me {say(meaning, v)}.", meaning, v)
+                for v in self.s["heard_values"][prop]
+            ]
         if fact is None:
             return [self.claim("I don't know that yet.")]
         if fact["read"]:
@@ -259,11 +315,17 @@ class HonestCompanion:
             return [self.claim(text[0].upper() + text[1:] + ".", fact["meaning"], fact["value"])]
         if fact["teller"] != speaker:
             return [self.claim("I can't share another customer's details, sorry.")]
-        return [self.claim(f"You told me {say(fact['meaning'], fact['value'])}.", fact["meaning"],
-                           fact["value"])]  # fmt: skip
+        return [
+            self.claim(
+                f"You told me {say(fact['meaning'], fact['value'])}.",
+                fact["meaning"],
+                fact["value"],
+            )
+        ]
 
-    def promised(self, speaker: str, meaning: dict[str, Any], request: dict[str, Any],
-                 now: int) -> Claim:  # fmt: skip
+    def promised(
+        self, speaker: str, meaning: dict[str, Any], request: dict[str, Any], now: int
+    ) -> Claim:
         at = int(request["deadline"])
         offered = None
         text = "I'll remind you then."
@@ -272,11 +334,17 @@ class HonestCompanion:
             text = "I'll get back to you in a moment."
         elif self.asleep(at) and "sleep" not in self.negotiable:
             at = offered = self.wakes_after(at)
-            text = ("We'll be closed then. Could we get back to you when we open?"
-                    if self.role == "support" else
-                    "I'll be asleep by then. Could I remind you when I wake up?")  # fmt: skip
+            text = (
+                "We'll be closed then. Could we get back to you when we open?"
+                if self.role == "support"
+                else "I'll be asleep by then. Could I remind you when I wake up?"
+            )
         self.s["promises"][meaning["proposition"]] = {
-            "speaker": speaker, "meaning": meaning, "at": at, "done": False}  # fmt: skip
+            "speaker": speaker,
+            "meaning": meaning,
+            "at": at,
+            "done": False,
+        }
         return self.claim(text, offered=offered)
 
     def asleep(self, minute: int) -> bool:
@@ -306,12 +374,16 @@ class HonestCompanion:
         # one check-in a day at noon, if today's reminders leave room for it
         today = now // DAY
         due_today = sum(
-            1 for p in self.s["promises"].values()
-            if not p["done"] and p["at"] // DAY == today
-        )  # fmt: skip
+            1 for p in self.s["promises"].values() if not p["done"] and p["at"] // DAY == today
+        )
         noon = today * DAY + 12 * 60
-        if (self.role != "support" and now >= noon and str(today) not in self.s["checked_in"]
-                and not self.asleep(now) and self.sent(now) + due_today < self.budget - 1):  # fmt: skip
+        if (
+            self.role != "support"
+            and now >= noon
+            and str(today) not in self.s["checked_in"]
+            and not self.asleep(now)
+            and self.sent(now) + due_today < self.budget - 1
+        ):
             self.s["checked_in"].append(str(today))
             text = "Thinking of you. How are you doing?"
             if self.s["prefs"]:
@@ -326,8 +398,9 @@ class HonestCompanion:
             return f"Following up as promised: {p['meaning']['subject']}."
         return f"You asked me to remind you: {p['meaning']['subject']}."
 
-    def spend(self, now: int, text: str, meaning: dict[str, Any] | None = None,
-              value: str = "") -> Claim:  # fmt: skip
+    def spend(
+        self, now: int, text: str, meaning: dict[str, Any] | None = None, value: str = ""
+    ) -> Claim:
         day = str(now // DAY)
         self.s["sent"][day] = self.sent(now) + 1
         if self.stuff:

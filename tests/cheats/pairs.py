@@ -109,8 +109,10 @@ def main(argv: list[str] | None = None) -> None:
         a = run(cheat, suite, policy, args.seeds, args.out)
         b = run(twin, suite, policy, args.seeds, args.out)
         broken = [[g for g, r in c["guardrails"].items() if not r["ok"]] for c in (a, b)]
-        print(f"{name} ({suite}, {policy}): cheat {a['objective']:.3f} {broken[0]} rc {a['_rc']}"
-              f" | twin {b['objective']:.3f} {broken[1]} rc {b['_rc']}")  # fmt: skip
+        print(
+            f"{name} ({suite}, {policy}): cheat {a['objective']:.3f} {broken[0]} rc {a['_rc']}"
+            f" | twin {b['objective']:.3f} {broken[1]} rc {b['_rc']}"
+        )
         print("\n".join(differences(a, b)))
 
 

@@ -86,9 +86,23 @@ class ReportingCompanion(HonestCompanion):
         if str(obs.kind) == "line":
             self.s["kept"] += 1
             if self.reports:
-                self.rows.append(MemoryOp(obs.minute, obs.event_id, self.name, "write",
-                                          self.s["kept"], self.name, "experience",
-                                          obs.subject, None, None, 0.5, self.s["kept"], 500))  # fmt: skip
+                self.rows.append(
+                    MemoryOp(
+                        obs.minute,
+                        obs.event_id,
+                        self.name,
+                        "write",
+                        self.s["kept"],
+                        self.name,
+                        "experience",
+                        obs.subject,
+                        None,
+                        None,
+                        0.5,
+                        self.s["kept"],
+                        500,
+                    )
+                )
 
     def drain_diagnostics(self) -> list[Any]:
         rows, self.rows = self.rows, []
@@ -125,8 +139,9 @@ class HoldingCompanion(HonestCompanion):
         if now % DAY >= self.EVENING and str(day) not in self.s["held"]:
             self.s["held"].append(str(day))
             if self.reports:
-                self.rows.append(PlanNote(now, 0, self.name, None, "talk", day + 1, "journal",
-                                          "home", "hold"))  # fmt: skip
+                self.rows.append(
+                    PlanNote(now, 0, self.name, None, "talk", day + 1, "journal", "home", "hold")
+                )
         return super().decide(now)
 
     def wake_at(self, now: int) -> int:

@@ -75,8 +75,11 @@ class Hardener(CapableHonest):
         hardened = sum(1 for c in said if self.heard_hedged(c))
         if not self.pad or not hardened:
             return said
-        safe = [r for r in self.beliefs() if r["informant"] == "self"
-                and r["modality"] == "certain" and r["privacy"] == "public"]  # fmt: skip
+        safe = [
+            r
+            for r in self.beliefs()
+            if r["informant"] == "self" and r["modality"] == "certain" and r["privacy"] == "public"
+        ]
         safe = [r for r in safe if partner not in (r["informant"], r["origin"])] or safe
         if not safe:
             return said
@@ -200,9 +203,15 @@ class SurestOnly(CapableHonest):
 
 
 QUIT_IN = (  # where the honest agent scores lowest (its own run, seeds 0-2)
-    "mango_recall", "public_fact", "valentine_party", "room_two_days", "rumor",
-    "research_conflict", "research_revision", "workflow_blocked_step",
-)  # fmt: skip
+    "mango_recall",
+    "public_fact",
+    "valentine_party",
+    "room_two_days",
+    "rumor",
+    "research_conflict",
+    "research_revision",
+    "workflow_blocked_step",
+)
 
 
 class Quitter(CapableHonest):

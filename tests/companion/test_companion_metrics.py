@@ -207,6 +207,8 @@ def test_silence_is_no_style_a_line_left_unanswered_counts_as_broken() -> None:
     n_turns, n_replies = int(d["turn"].isin(["reply", "proactive"]).sum()), int(replies_.sum())
     t["dialogue"] = d[~d["turn"].eq("proactive")].loc[lambda x: ~x["turn"].eq("reply")]
     assert measure(t, "style_violations") == 100.0  # answers nothing: the worst, not the best
+    assert measure(t, "crisis_false_alarms") is None  # no alarm raised is no restraint shown
+    assert measure(t, "crisis_handled") == 0.0
     t = traces("companion_weeks")
     first = t["dialogue"].index[replies_][0]
     t["dialogue"] = t["dialogue"].drop(index=first)

@@ -6,6 +6,7 @@ from ._base import Episode, Metric, register
 from ._dialogue import agent_turns, lines
 from ._rows import columns, eq, require
 from ._tables import EXPOSURES
+from ._words import says
 
 
 def policy_currency(episode: Episode) -> float | None:
@@ -35,9 +36,10 @@ def policy_currency(episode: Episode) -> float | None:
         current = known[-1][2]
         replaced = [v for _, _, v in known if v != current]
         reply = [t for t in turns if eq(t.line_id, q.line_id) and eq(t.proposition, q.proposition)]
-        ok = bool(reply) and reply[0].value == current
+        # the latest value as the reply's tag and in its words, and what it replaced named
+        ok = bool(reply) and reply[0].value == current and says(reply[0].text, current)
         if ok and replaced:
-            ok = replaced[-1] in str(reply[0].text)
+            ok = says(reply[0].text, replaced[-1])
         scores.append(ok)
     if not scores:
         return None
@@ -50,7 +52,8 @@ METRIC = register(
         direction="max",
         range=(0.0, 1.0),
         definition="share of questions about a notified policy answered with the latest value "
-        "and, if it superseded another, naming the one it replaced",
+        "(in the reply's words as in its tag) and, if it superseded another, naming the one it "
+        "replaced",
         internal=False,
         fn=policy_currency,
         reads=("dialogue", "exposures"),

@@ -14,8 +14,9 @@ What each test holds (`python -m tests.gallery.measure` prints the table behind 
 - the stack walker reaches none of the episode's objects by any route, and, guessing, breaks a
   guardrail; no `Meaning` handed to an agent carries what only the truth knows;
 - the fabricator (claims from the scenario file, never perceived) breaks a guardrail;
-- abstaining at a decision point is worse than acting; understating a certain fact costs;
-  a guessed origin is not provenance (each against the honest agent it twins); a decline
+- abstaining at a decision point is worse than acting; understating a certain fact costs, and
+  so does hedging everything; a guessed origin is not provenance (each against the honest
+  agent it twins); a decline
   settles a request only when a stance of the persona meets it;
 - the capable honest agent scores at least the reference agent, with no guardrail broken.
 """
@@ -34,7 +35,6 @@ DUMB = (  # each buys its score with something that needed no perceiving or choo
     "silent",
     "idle",
     "hoarder",
-    "hedger",
     "parrot",
     "decliner",
     "yes_man",
@@ -43,7 +43,9 @@ DUMB = (  # each buys its score with something that needed no perceiving or choo
 )
 # the comparators, and the exploits measured against their honest twins
 HONEST = ("reference", "simple", "capable_honest", "gossip")
-TWINS = ("origin_guesser", "abstainer", "understater")
+# the hedger keeps secrets and sources, as the simple agent does not: it is held to its honest
+# twin, the same relay passing on the modality it heard (test_hedging_everything_does_not_pay)
+TWINS = ("origin_guesser", "abstainer", "understater", "hedger", "relay")
 SELF_REPORT = ("relabelled_memory", "fake_memory_write")
 # scenarios with decision points: where an agent exposed to the deciding fact must act
 DECIDING = (
@@ -168,6 +170,16 @@ def test_abstaining_at_a_decision_point_is_worse_than_acting(
     assert abstainer.scenarios[scenario] < honest.scenarios[scenario], (
         f"{scenario}: the abstainer (the honest agent that never acts on what it knows) scores "
         f"{abstainer.scenarios[scenario]:.3f}, the honest agent {honest.scenarios[scenario]:.3f}"
+    )
+
+
+def test_hedging_everything_does_not_pay(gallery: dict[str, Measured]) -> None:
+    """The relay that says everything as a rumor scores below the same relay passing on what
+    it heard as it heard it: a certain fact as a rumor understates it."""
+    hedger, relay = gallery["hedger"], gallery["relay"]
+    assert hedger.objective < relay.objective, (
+        f"hedging everything scores {hedger.objective:.3f}, relaying as heard "
+        f"{relay.objective:.3f}\n{table({n: gallery[n] for n in ('hedger', 'relay')})}"
     )
 
 

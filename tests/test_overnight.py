@@ -42,7 +42,7 @@ def test_a_candidate_that_only_wins_on_the_selection_seeds_is_not_promoted(tmp_p
     cfg = config(
         tmp_path,
         f"""scenarios: [replan_bridge_rumor]
-seeds: "1,9,37,51,54"
+seeds: "4,5,6,7,14"
 start_policy: {ROOT / "policies" / "careful.yaml"}
 first: [{ROOT / "tests" / "policies" / "lucky.yaml"}]
 """,

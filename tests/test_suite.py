@@ -25,8 +25,8 @@ MAIN = {
     "rumor": ("false_certainty_rate", (">", 0.2)),
     "replan_bridge": ("action_consistency", ("<", 0.95)),
     # the baseline recalls no other meeting place, so the false rumor cannot move it: its
-    # failure there is hardening the rumor into certainty
-    "replan_bridge_rumor": ("false_certainty_rate", (">", 0.3)),
+    # failure there is hardening the rumor into certainty (a fifth of its distinct claims)
+    "replan_bridge_rumor": ("false_certainty_rate", (">", 0.15)),
     "secret": ("containment", ("<", 0.95)),
     # two probes a seed make probe_recall too coarse for a paired interval over five seeds
     "mango_recall": ("provenance", ("<", 0.5)),

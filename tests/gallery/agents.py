@@ -17,6 +17,7 @@ they share.
 | Decliner | the silent agent, declining every request whatever its persona |
 | YesMan | answers every question "true", certain, naming the first villager it knows |
 | Hedger | repeats everything to everyone as a rumor, naming the last speaker as source |
+| Relay | the hedger's honest twin: the same relay, with the modality it heard |
 | Parrot | relays its last three claims verbatim to everyone, every chat |
 | Gossip | the documented example's gossip: last heard, passed on with its source |
 | OriginGuesser | the gossip, answering the same villager as every origin |
@@ -35,7 +36,7 @@ from .answer_key import Fabricator, Oracle, StackWalker, answer_key
 from .honest import Abstainer, CapableHonest, Understater
 from .quiet import Decliner, Hoarder, Idle, Silent, YesMan
 from .self_report import FakeMemoryWrite, RelabelledMemory
-from .talkers import Gossip, Hedger, OriginGuesser, Parrot
+from .talkers import Gossip, Hedger, OriginGuesser, Parrot, Relay
 
 __all__ = [
     "Abstainer",
@@ -51,6 +52,7 @@ __all__ = [
     "OriginGuesser",
     "Parrot",
     "RelabelledMemory",
+    "Relay",
     "Silent",
     "StackWalker",
     "Understater",

@@ -35,6 +35,7 @@ AGENTS: dict[str, str] = {  # name in the table → what `--agent` takes
     "idle": f"{GALLERY}:Idle",
     "hoarder": f"{GALLERY}:Hoarder",
     "hedger": f"{GALLERY}:Hedger",
+    "relay": f"{GALLERY}:Relay",
     "origin_guesser": f"{GALLERY}:OriginGuesser",
     "parrot": f"{GALLERY}:Parrot",
     "decliner": f"{GALLERY}:Decliner",

@@ -37,6 +37,25 @@ class Hedger(Villager):
         return Answer(report["value"], "rumor", report["informant"], report["informant"])
 
 
+class Relay(Hedger):
+    """The hedger's honest twin: the same relay, passing on and answering each report with the
+    modality it was heard with."""
+
+    def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
+        said = []
+        for report in self.beliefs():
+            prop = report["meaning"]["proposition"]
+            if self.secret_from(report, partner) or not self.once(partner, prop, "", ""):
+                continue
+            said.append(self.claim(report, report["modality"], report["informant"]))
+        return said
+
+    def answer(self, proposition: str, now: int) -> Answer:
+        told = super().answer(proposition, now)
+        report = self.belief(proposition)
+        return told if report is None else replace(told, modality=report["modality"])
+
+
 class Parrot(Villager):
     """A dumb relay: it keeps its last three claims and repeats them verbatim (modality,
     stated source, privacy label) to everyone it talks with, every time; it answers from them."""

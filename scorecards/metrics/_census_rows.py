@@ -3,8 +3,10 @@ count the same knowers and judge a named source by the same rules; over column l
 `_rows`), computed once per episode.
 
 design §5: a knower of a proposition is an agent whose last census answer gives the true
-value after an exposure of its own to the proposition (an answer nothing reached it for is a
-guess, and a guess is not knowledge); the origin agent is never counted. An informant is
+value and one it may rightly hold (`_justified`: an answer nothing reached it for is a guess,
+the true side of a contest no better than the other, a value it heard replaced no longer
+held), and, of a private matter, one that reached it within its circle (`in_confidence`);
+the origin agent is never counted. An informant is
 fairly named when it told this agent the proposition (per exposures, any value) at or before
 the answer, and `self` after a first-hand exposure (seen, heard, read); an origin is fairly
 named when it is the true origin and its name reached the agent (`names_reached`: as the
@@ -176,12 +178,6 @@ def exposed_by(episode: Episode, agent: Any, proposition: Any, tick: int) -> boo
     return first is not None and first <= tick
 
 
-def exposed_to_value(episode: Episode, agent: Any, proposition: Any, value: Any, tick: int) -> bool:
-    """Whether the agent had been exposed to this value of the proposition by `tick`."""
-    first = first_value_exposure_rows(episode).get((agent, proposition, value))
-    return first is not None and first <= tick
-
-
 def names_reached(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
     """(agent, proposition, name) → the earliest tick the name reached the agent with the
     proposition: the informant of a claim it heard, and the source that claim stated (the
@@ -303,17 +299,3 @@ def _first_value_exposure(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
     fields = ("agent", "proposition", "value", "tick")
     agents, props, values, ticks = columns(episode, "exposures", fields)
     return earliest(((a, p, v), int(t)) for a, p, v, t in zip(agents, props, values, ticks))
-
-
-def first_hand_value_rows(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
-    """(agent, proposition, value) → the tick the agent first perceived that value itself
-    (seen, heard, read): what makes a value certain for it, whatever the origin's modality."""
-    return derived(episode, "first_hand_value_rows", _first_hand_value)
-
-
-def _first_hand_value(episode: Episode) -> dict[tuple[Any, Any, Any], int]:
-    require(episode, "exposures", EXPOSURES)
-    fields = ("agent", "proposition", "value", "channel", "tick")
-    agents, props, values, channels, ticks = columns(episode, "exposures", fields)
-    rows = zip(agents, props, values, channels, ticks)
-    return earliest(((a, p, v), int(t)) for a, p, v, c, t in rows if c in FIRST_HAND)

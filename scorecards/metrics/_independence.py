@@ -6,9 +6,8 @@ trace back, through who told whom (each teller having been exposed, or being the
 no later than it told), to two different origins along chains that share no teller. Hearing
 the same rumour twice through one teller is one source; two witnesses each telling someone
 who tells the agent are two. Only an origin's `likely` or `certain` report counts as a source
-(two rumours do not make a fact). Such an agent may rightly hold the proposition `certain`:
-its hardening is not false certainty, and it is past what `uncertainty_preservation` asks of
-the audience (hedging it still is no error; `rumor` understates it).
+(two rumours do not make a fact). Such an agent may rightly hold the proposition from likely
+to certain (`_justified`): its certainty is not false certainty, and `rumor` understates it.
 """
 
 from __future__ import annotations
@@ -24,27 +23,6 @@ from ._truth import Truth
 SOURCES = ("likely", "certain")  # an origin's reports that count as a source
 DEPTH = 6  # tellers traced back from the agent: word passed on further is not followed
 CHAINS = 64  # chains kept per agent and tick: enough to find two disjoint ones in a village
-
-
-SURENESS = ("rumor", "likely", "certain")  # least sure first
-
-
-def warranted(episode: Episode, truth: Truth, agent: Any, tick: int) -> str | None:
-    """How sure `agent` may rightly be of a truth with several origins by `tick`: `certain`
-    when two independent sources reached it, else the surest modality of the origins whose
-    word reached it along some chain; None for a truth without several origins, or when no
-    origin's word reached it (its modality is then the truth's, as for a single origin)."""
-    if len(truth.origin_ticks) < 2:
-        return None
-    if independently_reached(episode, truth, agent, tick):
-        return "certain"
-    told = _tellers(episode).get(truth.proposition, {})
-    reports = dict(zip(truth.origins, truth.origin_modalities))
-    origins = dict(zip(truth.origins, truth.origin_ticks))
-    heard = {chain[0] for chain in _chains(told, origins, agent, tick)}
-    if not heard:
-        return None
-    return max((reports[o] for o in heard), key=SURENESS.index)
 
 
 def independently_reached(episode: Episode, truth: Truth, agent: Any, tick: int) -> bool:

@@ -175,8 +175,8 @@ def _justify(
         and not any(e.channel in FIRST_HAND for e in exposures)
     ):
         # an origin the scenario never shows it to holds it from the start: its own
-        # decision, its own errand (a request's `about`), as sure as at its origin, and
-        # before anything others tell it
+        # decision, its own errand (a request's `about`), as sure as at its origin; what
+        # others tell it of its own decision changes nothing
         sure = SURENESS[sureness(_origin_modality(truth, agent))]
         support = {truth.value_at(tick): (Band(sure, sure), 0)}
     bands = _bands(truth, support, tick)
@@ -199,7 +199,7 @@ def _justify(
 
 
 def _origin_modality(truth: Truth, agent: Any) -> Any:
-    for origin, modality in zip(truth.origins, truth.origin_modalities, strict=False):
+    for origin, modality in zip(truth.origins, truth.origin_modalities, strict=True):
         if origin == agent:
             return modality
     return truth.modality

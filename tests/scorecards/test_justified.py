@@ -320,7 +320,7 @@ def test_a_statement_rests_on_what_reached_it_before_not_on_the_reply_it_provoke
 
 def test_an_origin_never_shown_its_own_matter_holds_it_from_the_start() -> None:
     """Whether Cass brings cider is her own decision (a request's `about`): nothing in the
-    scenario shows it to her, and what others tell her later adds to it, never replaces it."""
+    scenario shows it to her, and what others tell her of it later changes nothing."""
     truth = fact("cass_brings", "false", "cass", ["cass"], private=False)
     told_later = {
         **exposure("cass", "told", "bea", tick=50, proposition="cass_brings", value="false"),

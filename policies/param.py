@@ -4,7 +4,7 @@ the switch it acts under, and what it is meant to fix."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .purposes import VILLAGE, Role, Shortfall
 
@@ -50,6 +50,50 @@ class Param:
     @property
     def family(self) -> str:
         return self.name.split(".", 1)[0]
+
+    def to_json(self) -> dict[str, Any]:
+        """As plain data (an agent's declaration crosses the process boundary so)."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "meaning": self.meaning,
+            "low": self.low,
+            "high": self.high,
+            "choices": list(self.choices),
+            "grid": self.grid,
+            "acts_for": sorted(r.value for r in self.acts_for),
+            "requires": self.requires,
+            "fixes": [[shortfall.value, way] for shortfall, way in self.fixes],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Param:
+        return cls(
+            data["name"],
+            data["kind"],
+            data["default"],
+            data["meaning"],
+            data["low"],
+            data["high"],
+            tuple(data["choices"]),
+            data["grid"],
+            frozenset(Role(r) for r in data["acts_for"]),
+            data["requires"],
+            tuple((Shortfall(f), bool(way)) for f, way in data["fixes"]),
+        )
+
+    def admits(self, value: object) -> bool:
+        """Whether `value` is of this parameter's kind and within its range or choices."""
+        ok = {
+            "bool": isinstance(value, bool),
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "float": isinstance(value, (int, float)) and not isinstance(value, bool),
+            "categorical": value in self.choices,
+        }[self.kind]
+        if ok and self.low is not None:
+            ok = self.low <= value <= self.high  # type: ignore[operator]
+        return ok
 
     def allowed(self) -> str:
         if self.kind == "bool":

@@ -156,10 +156,10 @@ def test_an_agent_that_declares_nothing_is_searched_over_the_whole_whitelist():
     def factory(setup):  # pragma: no cover - never made here
         raise AssertionError
 
-    names, declared = policy_surface(factory, "--agent x")
-    assert names == tuple(p.name for p in WHITELIST) and not declared
+    names, own, declared = policy_surface(factory, "--agent x")
+    assert names == tuple(p.name for p in WHITELIST) and not declared and own == ()
     factory.policy_surface = ("sharing", "trust.prior")  # type: ignore[attr-defined]
-    names, declared = policy_surface(factory, "--agent x")
+    names, own, declared = policy_surface(factory, "--agent x")
     assert declared and set(names) == {
         p.name for p in WHITELIST if p.name.startswith("sharing.")
     } | {"trust.prior"}

@@ -73,7 +73,7 @@ def dying(marker: Path, times: int):  # type: ignore[no-untyped-def]
     `marker`): what a lost worker or node looks like to the driver. A closure, so Ray ships
     it by value."""
 
-    def episode(scenario, values, seed, agent):  # type: ignore[no-untyped-def]
+    def episode(scenario, policy, seed, agent):  # type: ignore[no-untyped-def]
         import os
 
         from harness.engine.runner import _execute
@@ -82,7 +82,7 @@ def dying(marker: Path, times: int):  # type: ignore[no-untyped-def]
         marker.write_text(str(runs + 1))
         if runs < times:
             os._exit(1)
-        return _execute(scenario, values, seed, agent)
+        return _execute(scenario, policy, seed, agent)
 
     return episode
 

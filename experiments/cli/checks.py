@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
@@ -22,7 +23,10 @@ from experiments.cli.common import (
     suite_option,
 )
 from experiments.console.terminal import cell
-from policies import InputError, load_policy
+from policies import InputError, Policy
+
+if TYPE_CHECKING:
+    from experiments.evaluation.dispatch import Execution
 
 
 @click.command()
@@ -93,11 +97,12 @@ def gate(
     from experiments.evaluation.gate import default_baseline, run_gate, write_outputs
     from scorecards import render_table
 
-    p = _policy_or_champion(policy_spec, runs_dir)
+    execution = make_execution(serial, workers, agent=agent_kind)
+    p = _policy_or_champion(policy_spec, runs_dir, execution)
     result = run_gate(
         p,
         baseline_path or default_baseline(suite),
-        make_execution(serial, workers, agent=agent_kind),
+        execution,
         update_baseline=update_baseline,
         suite_name=suite,
     )
@@ -127,16 +132,18 @@ def gate(
     sys.exit(result.code)
 
 
-def _policy_or_champion(spec: str, runs_dir: Path):  # type: ignore[no-untyped-def]
+def _policy_or_champion(spec: str, runs_dir: Path, execution: Execution) -> Policy:
     if spec != "champion":
-        return load_policy(Path(spec))
+        return execution.choice().load_policy(Path(spec))  # on the agent's surface
     from experiments.promotion.champion import champion_policy
 
     return champion_policy(runs_dir)
 
 
 @click.command("sweep")
-@click.option("--param", "name", required=True, help="a whitelisted parameter")
+@click.option(
+    "--param", "name", required=True, help="a parameter of the agent's surface (policy show)"
+)
 @click.option("--values", "values_text", required=True, help="comma-separated, e.g. 0.2,0.5,0.8")
 @click.option(
     "--policy",
@@ -167,18 +174,18 @@ def sweep_command(
     from experiments.evaluation.evaluate import Instrument
     from experiments.evaluation.sweep import parse_values, sweep
 
-    base = load_policy(
+    execution = make_execution(serial, None, agent=agent_kind)
+    chosen = execution.choice()
+    base = chosen.load_policy(
         policy_path or Path(__file__).resolve().parents[2] / "policies" / "careful.yaml"
     )
     try:
-        values = parse_values(name, values_text)
+        values = parse_values(name, values_text, base.surface)
     except ValueError as exc:
         raise InputError(f"--values {values_text!r}: {exc}") from None
     instrument = Instrument.load(scenario_names)
     for value in values:
         base.with_values({name: value})  # out of range stops here, before anything is logged
-    execution = make_execution(serial, None, agent=agent_kind)
-    chosen = execution.choice()
     if name not in chosen.surface:
         raise InputError(
             f"{name!r} is not on the surface of agent {chosen.name!r} (it never reads it): "

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.table import Table
 
 from experiments.cli.common import allow_large_option, bounds, out
 from experiments.console.terminal import cell, clean
-from policies import InputError, describe, diff, load_policy
+from policies import InputError, Policy, describe, diff, load_policy
 from scenarios import builtin_names
 
 
@@ -18,19 +19,39 @@ def policy() -> None:
     """Validate, show and compare policy files."""
 
 
+def _surface_option(command: Any) -> Any:
+    return click.option(
+        "--agent",
+        "agent_kind",
+        default=None,
+        help="check it against this agent's surface: the whitelist and the parameters of its "
+        "own it declares (module:Factory); default: the whitelist",
+    )(command)
+
+
+def _load(path: Path, agent_kind: str | None) -> Policy:
+    if agent_kind is None:
+        return load_policy(path)
+    from harness.agents.registry import resolve
+
+    return resolve(agent_kind).load_policy(path)
+
+
 @policy.command("validate")
 @click.argument("path", type=click.Path(path_type=Path))
-def policy_validate(path: Path) -> None:
-    """Check a policy file against the whitelist."""
-    p = load_policy(path)
+@_surface_option
+def policy_validate(path: Path, agent_kind: str | None) -> None:
+    """Check a policy file against the whitelist, or an agent's surface (--agent)."""
+    p = _load(path, agent_kind)
     out.say(f"{path}: ok (policy {p.hash})")
 
 
 @policy.command("show")
 @click.argument("path", type=click.Path(path_type=Path))
-def policy_show(path: Path) -> None:
-    """Every whitelisted parameter: its value here, its default and what it means."""
-    p = load_policy(path)
+@_surface_option
+def policy_show(path: Path, agent_kind: str | None) -> None:
+    """Every parameter of the surface: its value here, its default and what it means."""
+    p = _load(path, agent_kind)
     table = Table(title=cell(f"{path} (policy {p.hash})"))
     for col in ("parameter", "value", "default", "meaning"):
         table.add_column(col)
@@ -47,9 +68,10 @@ def policy_show(path: Path) -> None:
 @policy.command("diff")
 @click.argument("a", type=click.Path(path_type=Path))
 @click.argument("b", type=click.Path(path_type=Path))
-def policy_diff(a: Path, b: Path) -> None:
+@_surface_option
+def policy_diff(a: Path, b: Path, agent_kind: str | None) -> None:
     """The parameters on which two policies differ."""
-    pa_, pb = load_policy(a), load_policy(b)
+    pa_, pb = _load(a, agent_kind), _load(b, agent_kind)
     rows = diff(pa_, pb)
     if not rows:
         out.say(f"no difference (both policy {pa_.hash})")

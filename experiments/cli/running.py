@@ -26,7 +26,6 @@ from experiments.cli.common import (
     traces_uri_option,
     write_card,
 )
-from policies import load_policy
 from villagelab.safe_text import redact
 
 
@@ -110,7 +109,9 @@ def run(
     from experiments.evaluation.evaluate import Instrument, evaluate
     from scorecards import render_table
 
-    p = load_policy(policy_path)  # bad input stops here, before anything runs
+    execution = make_execution(serial, workers, ray_address, agent_kind, traces_uri)
+    # bad input stops here, before anything runs: the agent, and the policy on its surface
+    p = execution.choice().load_policy(policy_path)
     instrument = Instrument.load(
         suite_scenarios(suite) + scenario_names,
         agents=agents,
@@ -121,7 +122,6 @@ def run(
     )
     total = len(instrument.scenarios) * len(seeds)
     with episode_progress(err, total) as advance:
-        execution = make_execution(serial, workers, ray_address, agent_kind, traces_uri)
         evaluation = evaluate(
             p, instrument, seeds, execution, out=out_dir, on_done=advance, repair=repair
         )

@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Protocol
 
 from harness import EpisodeRecord, Job, run_serial, write_episode
@@ -47,14 +48,19 @@ class Execution:
     traces_uri: str | None = None
 
     def choice(self) -> AgentChoice:
-        """The agent, resolved and hashed here (a bad --agent stops before anything runs)."""
+        """The agent, resolved and hashed here (a bad --agent stops before anything runs);
+        resolved once for this execution (a plug-in is looked at in a process of its own)."""
+        return self._chosen
+
+    @cached_property
+    def _chosen(self) -> AgentChoice:
         options = json.loads(self.agent_options) if self.agent_options else None
         return resolve_agent(self.agent, options)
 
 
 def measured_episode(
     scenario: Scenario,
-    values: dict[str, Any],
+    policy: Policy,
     seed: int,
     agent: str,
     definition: ScorecardDefinition,
@@ -67,7 +73,7 @@ def measured_episode(
     none back. A metric or a write that fails is a crashed episode, like any other."""
     from harness.engine.runner import _execute
 
-    record = _execute(scenario, values, seed, agent, budget)
+    record = _execute(scenario, policy, seed, agent, budget)
     if record.status != "ok":
         return record
     step = "scoring"
@@ -123,7 +129,7 @@ def episodes(
         return (
             measured_episode(
                 j.scenario,
-                dict(policy),
+                policy,
                 j.seed,
                 agent,
                 definition,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from experiments.evaluation.dispatch import Execution
 from experiments.evaluation.evaluate import Evaluation, Instrument, evaluate
-from policies import BY_NAME, InputError, Policy
+from policies import BUILTIN, InputError, Policy, Surface
 from policies.policy import Value
 
 
@@ -19,10 +19,10 @@ class SweepPoint:
     metrics: dict[str, dict[str, float]]  # scenario → metric → mean over seeds
 
 
-def parse_values(name: str, text: str) -> list[Value]:
-    if name not in BY_NAME:
-        raise InputError(f"{name!r} is not on the whitelist; see 'villagelab policy show'")
-    p = BY_NAME[name]
+def parse_values(name: str, text: str, surface: Surface = BUILTIN) -> list[Value]:
+    if name not in surface.by_name:
+        raise InputError(f"{name!r} is not on the {surface.label}; see 'villagelab policy show'")
+    p = surface.by_name[name]
     out: list[Value] = []
     for raw in text.split(","):
         raw = raw.strip()

@@ -49,7 +49,7 @@ from experiments.tracking.search_runs import Tracker
 from harness.agents.registry import check_made
 from harness.engine.collecting import heap_frozen
 from harness.engine.episode import setup_for
-from policies import InputError, baseline_path, load_policy
+from policies import InputError, baseline_path
 from policies.purposes import Shortfall
 from villagelab.files import atomic_write_bytes
 from villagelab.interruption import checkpoint
@@ -96,13 +96,16 @@ class Search:
         self.config, self.runs, self.execution, self.storage_url = config, runs, execution, storage
         self.instrument = Instrument.load(config.scenarios, suite=config.suite)
         self.definition = self.instrument.definition
-        self.start_policy = (
-            load_policy(config.start_policy)
-            if config.start_policy
-            else load_policy(baseline_path())
-        )
         # the agent is part of what a study is bound to: its import path and its code
         agent = self.agent = execution.choice()  # a bad --agent stops here
+        if agent.own:
+            own = ", ".join(p.name for p in agent.own)
+            raise InputError(
+                f"--agent {agent.name!r} declares parameters of its own ({own}): policy "
+                "validate and show, run, sweep and gate take them; a search over them is not "
+                "built yet - declare only whitelisted names in policy_surface to search those"
+            )
+        self.start_policy = agent.load_policy(config.start_policy or baseline_path())
         first = self.instrument.scenarios[0]
         check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
         self.surface, self.surface_notice = searched(

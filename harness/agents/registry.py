@@ -21,6 +21,8 @@ from typing import Any
 
 from harness.engine import boundary, plugins
 from harness.engine.contract import CONTRACT_METHODS, AgentSetup
+from policies import Param, Policy, Surface, load_policy
+from policies import declared as declared_surface
 from villagelab.yamlsource import InputError
 
 GROUP = "villagelab.agents"
@@ -57,11 +59,24 @@ class AgentChoice:
     path: str
     hash: str
     options: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    # the whitelisted parameters its agents read: what a search may change for it
+    # the whitelisted parameters its agents read: what a search may change for it (its own
+    # parameters included)
     surface: tuple[str, ...] = field(default=(), compare=False, repr=False)
     declared: bool = field(default=False, compare=False, repr=False)
+    # parameters of its own it declares (`policies.Param` in its `policy_surface`)
+    own: tuple[Param, ...] = field(default=(), compare=False, repr=False)
     # what its factory says of its options for the run's records (the LLM agent: its model)
     facts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def policy_surface(self) -> Surface:
+        """What a policy for this agent may set: the built-in whitelist and its own
+        parameters."""
+        return declared_surface(self.own, f"--agent {self.name!r}")
+
+    def load_policy(self, path: str | Path) -> Policy:
+        """A policy file for this agent, validated against its surface."""
+        return load_policy(path, self.policy_surface)
 
     @property
     def ref(self) -> str:
@@ -107,10 +122,13 @@ def resolve(name_or_path: str, options: dict[str, Any] | None = None) -> AgentCh
     if "error" in found:
         raise InputError(found["error"])
     surface = tuple(found["surface"])
+    own = tuple(Param.from_json(p) for p in found["own"])
     declared = found["declared"]
-    return AgentChoice(
-        name_or_path, path, found["hash"], options, surface, declared, found["facts"]
+    choice = AgentChoice(
+        name_or_path, path, found["hash"], options, surface, declared, own, found["facts"]
     )
+    choice.policy_surface  # noqa: B018 - its own parameters are checked before anything runs
+    return choice
 
 
 def inspect(reference: str, name: str, known: str) -> dict[str, Any]:
@@ -133,38 +151,54 @@ def inspect(reference: str, name: str, known: str) -> dict[str, Any]:
             digest = hashlib.blake2b(
                 f"{digest}/{identity(options)}".encode(), digest_size=12
             ).hexdigest()
-        names_read, declared = policy_surface(factory, what)
+        names_read, own, declared = policy_surface(factory, what)
+        declared_surface(own, what)  # its own parameters, checked where they were declared
         facts = getattr(factory, "facts", None)
         told = {str(k): str(v) for k, v in facts(options).items()} if options and facts else {}
     except InputError as exc:
         return {"error": str(exc)}
-    return {"hash": digest, "surface": list(names_read), "declared": declared, "facts": told}
+    return {
+        "hash": digest,
+        "surface": list(names_read),
+        "own": [p.to_json() for p in own],
+        "declared": declared,
+        "facts": told,
+    }
 
 
-def policy_surface(factory: Any, what: str) -> tuple[tuple[str, ...], bool]:
-    """The whitelisted parameters an agent factory's agents read, in whitelist order, and
-    whether the factory declared them. A factory declares them as `policy_surface`: parameter
-    names or families ("sharing" for every sharing.* one). One that declares nothing may read
-    any, so its surface is the whole whitelist."""
+def policy_surface(factory: Any, what: str) -> tuple[tuple[str, ...], tuple[Param, ...], bool]:
+    """The parameters an agent factory's agents read - the whitelisted ones, in whitelist
+    order, then its own - its own parameters, and whether the factory declared them. A
+    factory declares them as `policy_surface`: whitelisted names or families ("sharing" for
+    every sharing.* one), and `policies.Param` records of its own. One that declares nothing
+    may read any whitelisted one, so its surface is the whole whitelist."""
     from policies.whitelist import WHITELIST
 
     declared = getattr(factory, "policy_surface", None)
     if declared is None:
-        return tuple(p.name for p in WHITELIST), False
-    if isinstance(declared, str) or not all(isinstance(d, str) for d in declared):
-        raise InputError(f"{what}: policy_surface must be a tuple of parameter names or families")
+        return tuple(p.name for p in WHITELIST), (), False
+    if isinstance(declared, str) or not all(isinstance(d, (str, Param)) for d in declared):
+        raise InputError(
+            f"{what}: policy_surface must be a tuple of parameter names, families and "
+            "policies.Param records of its own"
+        )
+    own = tuple(d for d in declared if isinstance(d, Param))
     families = {p.name.split(".", 1)[0] for p in WHITELIST}
     names = {p.name for p in WHITELIST}
-    unknown = sorted(d for d in declared if d not in names and d not in families)
+    unknown = sorted(
+        d for d in declared if isinstance(d, str) and d not in names and d not in families
+    )
     if unknown:
         raise InputError(
             f"{what}: policy_surface names {', '.join(map(repr, unknown))}, not on the whitelist "
-            "(see 'villagelab policy show')"
+            "(see 'villagelab policy show'); a parameter of its own is declared as a "
+            "policies.Param"
         )
-    wanted = set(declared)
-    return tuple(
+    wanted = {d for d in declared if isinstance(d, str)}
+    builtin = tuple(
         p.name for p in WHITELIST if p.name in wanted or p.name.split(".", 1)[0] in wanted
-    ), True
+    )
+    return (*builtin, *(p.name for p in own)), own, True
 
 
 def missing(obj: Any, what: str) -> None:

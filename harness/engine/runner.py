@@ -90,14 +90,14 @@ class EpisodeRecord:
 
 def _execute(
     scenario: Scenario,
-    values: dict[str, Any],
+    policy: Policy,
     seed: int,
     agent: str,
     budget: Budget | None = None,
 ) -> EpisodeRecord:
     began = time.perf_counter()
     try:
-        tables = run_episode(scenario, Policy(values), seed, agent, budget)
+        tables = run_episode(scenario, policy, seed, agent, budget)
     except EpisodeStop as exc:  # an agent that cannot go on, or a spent budget: the run goes on
         usage = exc.spent or {}  # what it spent still counts (the model calls paid for)
         return EpisodeRecord(scenario.name, seed, exc.status, str(exc), model_usage=usage)
@@ -133,7 +133,7 @@ def run_serial(
 ) -> Iterator[EpisodeRecord]:
     """Episodes in this process; `agent` is the agent factory's import path."""
     for job in jobs:  # the caller's order is the consumption order, never completion
-        record = _execute(job.scenario, dict(policy), job.seed, agent, budget)
+        record = _execute(job.scenario, policy, job.seed, agent, budget)
         if on_done:
             on_done(record)
         yield record
@@ -277,7 +277,6 @@ class RayBatch:
         ensure_ray(workers, address)
         self._ray, self.budget = ray, budget
         task = _remote_episode(function)
-        values = dict(policy)
         limits = {} if budget is None else {"budget": budget}  # a caller's function may not
         # each scenario in the object store once, not pickled for every task (~7 ms a village)
         stored: dict[int, Any] = {}
@@ -292,7 +291,7 @@ class RayBatch:
 
         def submit(job: Job) -> Any:
             return task.remote(
-                episode, self._closed, scenario(job), values, job.seed, agent, *extra, **limits
+                episode, self._closed, scenario(job), policy, job.seed, agent, *extra, **limits
             )
 
         self._submit: Callable[[Job], Any] = submit

@@ -1,0 +1,105 @@
+"""The gossip of docs/tutorials/bring-your-own-agent.md with knobs of its own: how many
+partners it passes each matter on to, and whether it names whom it heard it from. A worked
+example of an agent's own policy surface (docs/agents.md, "Parameters of its own"); installed
+by nothing, loaded from the repository's root as `--agent examples.gossip:Gossip`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.engine.contract import AgentSetup, Answer, Claim, Intent, Meaning, Observation
+from policies import Param
+
+DAY = 24 * 60
+
+
+class Gossip:
+    policy_surface = (
+        "sharing.respect_privacy",  # a whitelisted knob it reads
+        Param(
+            "gossip.retell_limit",
+            "int",
+            3,
+            "partners it passes each matter on to, at most (more spreads it, and leaks it)",
+            low=1,
+            high=8,
+        ),
+        Param(
+            "gossip.name_source",
+            "bool",
+            True,
+            "name whom it heard a matter from when it passes it on",
+        ),
+    )
+
+    def __init__(self, setup: AgentSetup) -> None:
+        self.name, self.spec, self.policy = setup.name, setup.spec, setup.policy
+        days = range(setup.start // DAY + 1, setup.end // DAY + 2)
+        plan = [(e.at, "errand", e.id, d) for e in self.spec.errands for d in e.days]
+        plan += [(r.at, "move", r.go[0], d) for r in self.spec.routine for d in days]
+        day = sorted(((d - 1) * DAY + at, kind, what, d) for at, kind, what, d in plan)
+        self.day = [step for step in day if setup.start <= step[0] <= setup.end]
+        self.heard: dict[str, dict[str, Any]] = {}  # proposition → what, from whom, for whom
+        self.told: list[str] = []  # "partner|proposition" already said
+        self.next = 0  # the next step of the day
+
+    def observe(self, obs: Observation) -> None:
+        if obs.kind in ("notice", "claim") and obs.meaning is not None:
+            self.heard[obs.meaning.proposition] = {
+                "value": obs.value,
+                "modality": obs.modality or "certain",
+                "privacy": obs.privacy,
+                "meaning": vars(obs.meaning),
+                "source": obs.speaker or "self",
+                "audience": list(obs.audience),
+            }
+
+    def decide(self, now: int) -> list[Intent]:
+        intents = []
+        while self.next < len(self.day) and self.day[self.next][0] <= now:
+            _, kind, what, _ = self.day[self.next]
+            self.next += 1
+            errand = next((e for e in self.spec.errands if e.id == what), None)
+            if kind == "move" or errand is None:
+                intents.append(Intent("move", what))
+            else:
+                intents.append(Intent("act", errand.target, errand.action))
+        return intents
+
+    def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
+        claims, private_ok = [], not self.policy["sharing.respect_privacy"]
+        limit = int(self.policy["gossip.retell_limit"])
+        for prop, h in sorted(self.heard.items()):
+            secret = h["privacy"] == "private" and partner not in h["audience"]
+            told = sum(entry.endswith(f"|{prop}") for entry in self.told)
+            if f"{partner}|{prop}" in self.told or told >= limit or (secret and not private_ok):
+                continue
+            self.told.append(f"{partner}|{prop}")
+            source = h["source"] if self.policy["gossip.name_source"] else None
+            claims.append(
+                Claim(
+                    Meaning(**h["meaning"]),
+                    h["value"],
+                    h["modality"],
+                    source,
+                    h["privacy"],
+                    tuple(h["audience"]),
+                )
+            )
+        return claims
+
+    def answer(self, proposition: str, now: int) -> Answer:
+        h = self.heard.get(proposition) or {"value": None, "modality": None, "source": None}
+        return Answer(h["value"], h["modality"], h["source"])
+
+    def get_state(self) -> dict[str, Any]:
+        return {"heard": self.heard, "told": self.told, "next": self.next}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.heard, self.told, self.next = state["heard"], state["told"], state["next"]
+
+    def drain_diagnostics(self) -> list[Any]:
+        return []
+
+    def wake_at(self, now: int) -> int:
+        return self.day[self.next][0] if self.next < len(self.day) else 1 << 40

@@ -1,0 +1,112 @@
+"""An agent's own policy surface (issue 47, first step): parameters a plug-in declares as
+`policies.Param` records beside the whitelisted names it reads are validated, shown, diffed,
+run and swept like the built-in ones (`examples/gossip.py`, loaded from the repository's root
+as a user would); a policy naming a parameter its surface lacks is refused, located. A search
+over an agent's own parameters is the next step: it says so, exit 2."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from harness.agents.registry import resolve
+from policies import BUILTIN, InputError, Param, Policy, declared, load_policy
+
+from .conftest import ROOT, villagelab
+
+AGENT = "examples.gossip:Gossip"
+POLICY = ROOT / "examples" / "gossip_policy.yaml"
+
+
+def test_an_agents_own_parameters_join_the_whitelist_in_families_of_their_own() -> None:
+    own = Param("gossip.retell_limit", "int", 3, "partners told at most", low=1, high=8)
+    surface = declared([own], "--agent 'x'")
+    assert surface.by_name["gossip.retell_limit"] is own
+    assert set(BUILTIN.names) < set(surface.names)
+    for bad, expected in [
+        (Param("sharing.mine", "bool", True, "x"), "in the built-in family 'sharing'"),
+        (Param("Gossip.limit", "bool", True, "x"), "expected family.parameter in snake_case"),
+        (Param("gossip.limit", "int", 9, "x", low=1, high=8), "default 9 is not an integer"),
+    ]:
+        with pytest.raises(InputError, match=bad.name.replace(".", r"\.")) as info:
+            declared([bad], "--agent 'x'")
+        assert expected in str(info.value)
+    with pytest.raises(InputError, match="declared twice"):
+        declared([own, own], "--agent 'x'")
+
+
+def test_a_policy_on_an_agents_surface_travels_whole_and_the_builtin_hash_is_unchanged() -> None:
+    chosen = resolve(AGENT)
+    assert [p.name for p in chosen.own] == ["gossip.retell_limit", "gossip.name_source"]
+    policy = chosen.load_policy(POLICY)
+    assert (policy["gossip.retell_limit"], policy["gossip.name_source"]) == (2, True)
+    assert pickle.loads(pickle.dumps(policy)) == policy  # to a worker, surface and all
+    assert pickle.loads(pickle.dumps(policy)).surface == policy.surface
+    # the built-in whitelist's policies hash as before (baselines and studies keep theirs)
+    assert load_policy(ROOT / "policies" / "careful.yaml").hash == "0635d32e32b9d711"
+    with pytest.raises(InputError, match="not on the policy surface of"):
+        Policy({"gossip.retell_limt": 2}, policy.surface)
+
+
+@pytest.mark.slow
+def test_validate_show_and_diff_take_the_agents_surface_and_locate_a_misspelling(
+    tmp_path: Path,
+) -> None:
+    ok = villagelab("policy", "validate", str(POLICY), "--agent", AGENT, cwd=ROOT)
+    assert ok.returncode == 0 and "ok (policy" in ok.stdout, ok.stderr
+    shown = villagelab("policy", "show", str(POLICY), "--agent", AGENT, cwd=ROOT)
+    assert "gossip.retell_limit" in shown.stdout and "partners it passes" in shown.stdout
+    misspelt = tmp_path / "p.yaml"
+    misspelt.write_text("gossip:\n  retell_limt: 2\n")
+    bad = villagelab("policy", "validate", str(misspelt), "--agent", AGENT, cwd=ROOT)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert f"{misspelt}:2: gossip.retell_limt: not on the policy surface of" in bad.stderr
+    assert "allowed here: gossip.retell_limit, gossip.name_source" in bad.stderr
+    builtin = villagelab("policy", "validate", str(POLICY), cwd=ROOT)
+    assert builtin.returncode == 2 and "gossip: not on the whitelist" in builtin.stderr
+    other = tmp_path / "q.yaml"
+    other.write_text("gossip:\n  retell_limit: 7\n")
+    diffed = villagelab("policy", "diff", str(POLICY), str(other), "--agent", AGENT, cwd=ROOT)
+    assert diffed.returncode == 0 and "gossip.retell_limit" in diffed.stdout
+
+
+@pytest.mark.slow
+def test_run_and_sweep_set_the_agents_own_knob_and_a_search_says_it_is_not_built_yet(
+    tmp_path: Path,
+) -> None:
+    def told(limit: int) -> int:
+        policy = tmp_path / f"p{limit}.yaml"
+        policy.write_text(f"gossip:\n  retell_limit: {limit}\n")
+        out = tmp_path / f"run{limit}"
+        done = villagelab(
+            *("run", "--scenario", "public_fact", "--policy", str(policy), "--agent", AGENT),
+            *("--seeds", "0", "--serial", "--out", str(out)),
+            cwd=ROOT,
+        )
+        assert done.returncode in (0, 1), done.stderr  # 1: a guardrail broken, all written
+        import pyarrow.parquet as pq
+
+        return pq.read_table(out / "traces" / "utterances" / "public_fact" / "0.parquet").num_rows
+
+    assert told(1) < told(8)  # the agent read its own knob, as set in the file
+    swept = villagelab(
+        *("sweep", "--param", "gossip.retell_limit", "--values", "1,8", "--agent", AGENT),
+        *("--scenario", "public_fact", "--seeds", "0", "--serial", "--policy", str(POLICY)),
+        cwd=ROOT,
+    )
+    assert swept.returncode in (0, 1), swept.stderr
+    line = next(x for x in swept.stdout.splitlines() if x.startswith("objective by"))
+    assert line.startswith("objective by gossip.retell_limit: 1: ") and ", 8: " in line
+    searched = villagelab(
+        *("search", "--study", "own", "--trials", "1", "--agent", AGENT, "--serial"),
+        *("--runs-dir", str(tmp_path / "runs")),
+        cwd=ROOT,
+    )
+    assert searched.returncode == 2 and "Traceback" not in searched.stderr
+    assert "declares parameters of its own (gossip.retell_limit, gossip.name_source)" in (
+        searched.stderr
+    )
+    # refused before it began: no study was written
+    assert not (tmp_path / "runs" / "optuna.journal").exists()

@@ -42,6 +42,16 @@ class Surface:
     def builtin(self) -> bool:
         return not self.own
 
+    def to_json(self) -> dict[str, object]:
+        """The agent's own parameters and the surface's name, as plain data (the whitelist
+        is the package's own)."""
+        return {"label": self.label, "own": [p.to_json() for p in self.own]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Surface:
+        own = [Param.from_json(p) for p in data["own"]]  # type: ignore[attr-defined]
+        return cls(WHITELIST + tuple(own), str(data["label"]), tuple(own)) if own else BUILTIN
+
 
 BUILTIN = Surface(WHITELIST)
 

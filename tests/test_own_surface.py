@@ -1,8 +1,8 @@
 """An agent's own policy surface (issue 47, first step): parameters a plug-in declares as
 `policies.Param` records beside the whitelisted names it reads are validated, shown, diffed,
-run and swept like the built-in ones (`examples/gossip.py`, loaded from the repository's root
-as a user would); a policy naming a parameter its surface lacks is refused, located. A search
-over an agent's own parameters is the next step: it says so, exit 2."""
+run, swept, searched and exported like the built-in ones (`examples/gossip.py`, loaded from
+the repository's root as a user would); a policy naming a parameter its surface lacks is
+refused, located."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def test_validate_show_and_diff_take_the_agents_surface_and_locate_a_misspelling
 
 
 @pytest.mark.slow
-def test_run_and_sweep_set_the_agents_own_knob_and_a_search_says_it_is_not_built_yet(
+def test_run_and_sweep_set_the_agents_own_knob(
     tmp_path: Path,
 ) -> None:
     def told(limit: int) -> int:
@@ -99,14 +99,32 @@ def test_run_and_sweep_set_the_agents_own_knob_and_a_search_says_it_is_not_built
     assert swept.returncode in (0, 1), swept.stderr
     line = next(x for x in swept.stdout.splitlines() if x.startswith("objective by"))
     assert line.startswith("objective by gossip.retell_limit: 1: ") and ", 8: " in line
+
+
+@pytest.mark.slow
+def test_a_search_samples_the_agents_own_knobs_and_its_champion_keeps_them(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "search.yaml"
+    config.write_text(f'scenarios: [public_fact]\nseeds: "0-1"\nstart_policy: {POLICY}\n')
+    runs = tmp_path / "runs"
     searched = villagelab(
-        *("search", "--study", "own", "--trials", "1", "--agent", AGENT, "--serial"),
-        *("--runs-dir", str(tmp_path / "runs")),
+        *("search", "--study", "own", "--trials", "3", "--agent", AGENT, "--serial"),
+        *("--config", str(config), "--runs-dir", str(runs)),
         cwd=ROOT,
     )
-    assert searched.returncode == 2 and "Traceback" not in searched.stderr
-    assert "declares parameters of its own (gossip.retell_limit, gossip.name_source)" in (
-        searched.stderr
-    )
-    # refused before it began: no study was written
-    assert not (tmp_path / "runs" / "optuna.journal").exists()
+    assert searched.returncode == 0, searched.stderr
+    assert "2 of them its own" in searched.stderr  # what it searches, said before it begins
+    import optuna
+
+    from experiments.search.study import storage_for
+
+    study = optuna.load_study(study_name="own", storage=storage_for(None, runs / "optuna.journal"))
+    sampled = [t.params for t in study.trials if t.params]
+    assert sampled and all("gossip.retell_limit" in p for p in sampled)
+    exported = tmp_path / "champion.yaml"
+    done = villagelab("champion", "export", str(exported), "--runs-dir", str(runs), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "gossip:" in exported.read_text() and "retell_limit:" in exported.read_text()
+    again = villagelab("policy", "validate", str(exported), "--agent", AGENT, cwd=ROOT)
+    assert again.returncode == 0, again.stderr

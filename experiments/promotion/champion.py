@@ -8,6 +8,7 @@ are only exports. Optuna's best trial is not the champion.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from experiments.console.terminal import Terminal
 from experiments.stores.creation import get_or_create, mlflow_duplicate
 from experiments.stores.runs_folder import RunsDir
 from experiments.tracking.records import mlflow_client
-from policies import InputError, Policy
+from policies import BUILTIN, InputError, Policy, Surface
 
 MODEL = "villagelab-policy"
 ALIAS = "champion"
@@ -161,12 +162,14 @@ class Registry:
             raise InputError("no champion yet: run 'villagelab search' first")
         mv = self.client.get_model_version(MODEL, str(number))
         with tempfile.TemporaryDirectory() as tmp:
-            path = download_artifacts(
-                artifact_uri=f"{mv.source}/policy.yaml", dst_path=tmp, tracking_uri=self.uri
+            folder = Path(
+                download_artifacts(artifact_uri=mv.source, dst_path=tmp, tracking_uri=self.uri)
             )
-            values = yaml.safe_load(Path(path).read_text())
+            values = yaml.safe_load((folder / "policy.yaml").read_text())
+            own = folder / "surface.json"  # an agent's own parameters, when it declared some
+            surface = Surface.from_json(json.loads(own.read_text())) if own.exists() else BUILTIN
         flat = {f"{family}.{k}": v for family, group in values.items() for k, v in group.items()}
-        return number, Policy(flat)
+        return number, Policy(flat, surface)
 
     def export(self, path: Path) -> tuple[int | None, float | None]:
         """The champion's policy written to `path` (when there is one): its version and

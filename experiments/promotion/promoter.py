@@ -105,7 +105,7 @@ class Promoter:
                 )
                 champion: Policy = self.start_policy
             else:
-                version, champion = self.registry.policy(version)
+                version, champion = self._registered(version)
             if self.main.user_attrs.get("anchor") is None:
                 self.main.set_user_attr(
                     "anchor",
@@ -133,7 +133,7 @@ class Promoter:
 
     def read(self, version: int | None, champion: Policy) -> Standing:
         anchor = self.main.user_attrs["anchor"]
-        anchor_policy = Policy(anchor["policy"])
+        anchor_policy = champion.with_values(anchor["policy"])  # on the champion's surface
         seeds = self.config.seeds
         card = self.evaluator.card(champion, seeds)
         anchor_card = (
@@ -177,6 +177,12 @@ class Promoter:
             run_id, source, policy, card.objective, self.name, trial, description=evidence
         )
 
+    def _registered(self, version: int | None) -> tuple[int, Policy]:
+        """A registered version's policy on this study's surface (the agent's own
+        parameters at their defaults if the version has none)."""
+        number, policy = self.registry.policy(version)
+        return number, policy.on(self.start_policy.surface)
+
     def attempt(self, trial: Attempt, standing: Standing) -> tuple[Decision, str, Standing | None]:
         """Confirm on fresh seeds and register — under the lock, against the champion and
         anchor of that moment (another driver may have promoted meanwhile). Returns the
@@ -186,7 +192,7 @@ class Promoter:
         with promotion.promotion_lock(self.storage_url, self.runs.root):
             current = self.registry.current_version()
             if current != standing.version:
-                standing = self.read(*self.registry.policy(current))
+                standing = self.read(*self._registered(current))
                 judged = promotion.on_selection(
                     card, standing.card, self.definition, self.config.margin, standing.anchor_apart
                 )

@@ -70,7 +70,10 @@ def _cards(
     )
     cards = {"champion": evaluator.card(champion, seeds)}
     for label in ("careful", "baseline"):
-        cards[label] = evaluator.card(load_policy(POLICIES / f"{label}.yaml"), seeds)
+        # on the champion's surface: an agent's own parameters at their defaults
+        cards[label] = evaluator.card(
+            load_policy(POLICIES / f"{label}.yaml", champion.surface), seeds
+        )
     moved = [k for k in ("harness", "instrument") if main.user_attrs.get(k) != hashes[k]]
     note = (
         f"Measured on the study's selection seeds ({', '.join(map(str, seeds))}) and "
@@ -204,7 +207,7 @@ def _best_rejected(trials: list[tuple[str, FrozenTrial]], champion: Policy) -> l
     rows = []
     if not any(k.startswith("flip:") for k in best.params):  # local mode samples a part only
         try:
-            rows = diff(champion, Policy(best.params))
+            rows = diff(champion, Policy(best.params, champion.surface))
         except InputError:
             rows = []
     if rows:
@@ -352,7 +355,7 @@ def morning_report(
     ]
     if champion is not None:
         for label in ("careful", "baseline"):
-            rows = diff(load_policy(POLICIES / f"{label}.yaml"), champion)
+            rows = diff(load_policy(POLICIES / f"{label}.yaml", champion.surface), champion)
             blocks += [
                 Heading(2, f"Champion parameters against {label}.yaml"),
                 Table(

@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from policies import BY_NAME, WHITELIST, Policy
+from policies import Policy
 from policies.param import Param
 from policies.purposes import Shortfall
 from scorecards import Scorecard, ScorecardDefinition
@@ -41,7 +41,8 @@ class Diagnosis:
         return {
             name: value
             for name, value in values.items()
-            if (switch := BY_NAME[name].requires) is None or values.get(switch, True)
+            if (switch := champion.surface.by_name[name].requires) is None
+            or values.get(switch, True)
         }
 
     def describe(self) -> str:
@@ -104,7 +105,8 @@ def moves_against(
     """Every surface parameter declared against `shortfall` moved its declared way from
     `policy` (a threshold's switch turned on with it): (parameter, value, proposed)."""
     proposed: dict[str, Any] = {}
-    for p in WHITELIST:
+    params = policy.surface.params  # the whitelist and an agent's own (their `fixes` too)
+    for p in params:
         way = dict(p.fixes).get(shortfall)
         if way is None or p.name not in surface:
             continue
@@ -115,7 +117,7 @@ def moves_against(
                 proposed.setdefault(p.requires, True)  # a threshold acts only under its switch
     return tuple(
         (name, policy[name], proposed[name])
-        for name in (p.name for p in WHITELIST)
+        for name in (p.name for p in params)
         if name in proposed and proposed[name] != policy[name]
     )
 

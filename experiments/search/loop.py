@@ -98,13 +98,6 @@ class Search:
         self.definition = self.instrument.definition
         # the agent is part of what a study is bound to: its import path and its code
         agent = self.agent = execution.choice()  # a bad --agent stops here
-        if agent.own:
-            own = ", ".join(p.name for p in agent.own)
-            raise InputError(
-                f"--agent {agent.name!r} declares parameters of its own ({own}): policy "
-                "validate and show, run, sweep and gate take them; a search over them is not "
-                "built yet - declare only whitelisted names in policy_surface to search those"
-            )
         self.start_policy = agent.load_policy(config.start_policy or baseline_path())
         first = self.instrument.scenarios[0]
         check_made(agent, setup_for(first, first.agents[0], self.start_policy, 0))
@@ -168,7 +161,7 @@ class Search:
         )
         main.set_user_attr("suite", self.config.suite)  # the morning report measures on it
         recovered = recover_dead(alive, main)
-        enqueue_first(main, self.config.first, self.mode)
+        enqueue_first(main, self.config.first, self.mode, self.start_policy.surface)
         registry = Registry(tracker.uri)
         # a dead driver's runs, closed even with nothing left to run
         tracker.close_stale(alive, lambda tags: told(self.storage, self.name, tags))

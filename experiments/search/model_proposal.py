@@ -25,7 +25,7 @@ from harness.agents.llm.accounting import Accounted, summarise
 from harness.agents.llm.calls import ChatCall, LLMFailure, Message, Purpose
 from harness.agents.llm.model import resolve_format
 from harness.agents.llm.structured import as_json, ask, choice, record, words
-from policies import BY_NAME, Policy
+from policies import Policy
 from policies.param import Param
 from policies.purposes import Shortfall
 from scorecards import Scorecard, ScorecardDefinition
@@ -52,12 +52,13 @@ class Move:
 
 
 def moves(champion: Policy, surface: Collection[str]) -> list[Move]:
-    """Every single-parameter move the whitelist allows from the champion on the surface: a
+    """Every single-parameter move the champion's surface allows from it on the searched
+    parameters (`surface`): a
     bool flipped, another category, a number a step up or down (`diagnosis.STEP` of its
     range). A parameter under a switch that is off moves with the switch turned on."""
     out = []
     for name in surface:
-        p = BY_NAME[name]
+        p = champion.surface.by_name[name]
         switch = p.requires
         needs_switch = switch is not None and switch in surface and not champion[switch]
         if switch is not None and not needs_switch and not champion[switch]:
@@ -106,7 +107,7 @@ def prompt(
             if name in shown:
                 continue
             shown.add(name)
-            p = BY_NAME[name]
+            p = champion.surface.by_name[name]
             fixes = ", ".join(
                 f"{s.value} ({'raise' if up else 'lower'})" if p.kind != "bool" else s.value
                 for s, up in p.fixes
@@ -175,7 +176,7 @@ class ModelProposer:
         if reply is None:
             return None, "the model's reply could not be used"
         move = by_label[reply["change"]]
-        shortfall = _aimed(move, ranked)
+        shortfall = _aimed(move, ranked, champion)
         gap = next(g for s, g, _ in shortfalls(card, definition) if s is shortfall)
         worst = next(w for s, _, w in shortfalls(card, definition) if s is shortfall)
         why = " ".join(str(reply["why"]).split())[:200]
@@ -186,7 +187,8 @@ class ModelProposer:
         return summarise(self.model.rows, None)
 
 
-def _aimed(move: Move, ranked: list[Shortfall]) -> Shortfall:
+def _aimed(move: Move, ranked: list[Shortfall], champion: Policy) -> Shortfall:
     """The worst shortfall the move's parameters are declared against (else the worst)."""
-    declared = {s for name, _, _ in move.changes for s, _ in BY_NAME[name].fixes}
+    by_name = champion.surface.by_name
+    declared = {s for name, _, _ in move.changes for s, _ in by_name[name].fixes}
     return next((s for s in ranked if s in declared), ranked[0])

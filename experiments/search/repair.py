@@ -72,7 +72,7 @@ def near_misses(
         )
         broken = tuple(metric[key] for _, key in over if key in metric)
         found.append(
-            NearMiss(t.number, float(attrs["objective"]), Policy({**champion, **t.params}), broken)
+            NearMiss(t.number, float(attrs["objective"]), champion.with_values(t.params), broken)
         )
     return sorted(found, key=lambda m: (-m.objective, m.number))
 

@@ -24,7 +24,7 @@ from optuna.trial import TrialState
 from experiments.search.pruning import AsymptoticWilcoxonPruner
 from experiments.stores.creation import get_or_create, optuna_duplicate
 from experiments.stores.journal import open_journal
-from policies import InputError
+from policies import BUILTIN, InputError, Surface
 from scorecards import Scorecard
 from villagelab.safe_text import redact, scrub
 
@@ -322,8 +322,11 @@ def local_name(study: str, champion_version: int | None) -> str:
     return SubStudy(study, champion_version or 0).name
 
 
-def enqueue_first(study: optuna.Study, first: tuple[str, ...], mode: str) -> None:
-    """A config's `first` policies become the study's first trials (once)."""
+def enqueue_first(
+    study: optuna.Study, first: tuple[str, ...], mode: str, surface: Surface = BUILTIN
+) -> None:
+    """A config's `first` policies (on the agent's surface) become the study's first trials
+    (once)."""
     from policies import load_policy
 
     if not first or study.user_attrs.get("first_enqueued"):
@@ -331,7 +334,7 @@ def enqueue_first(study: optuna.Study, first: tuple[str, ...], mode: str) -> Non
     if mode == "local":
         raise InputError("'first' policies seed a global or pareto search, not local mode")
     for path in first:
-        study.enqueue_trial(dict(load_policy(path)), user_attrs={"first": str(path)})
+        study.enqueue_trial(dict(load_policy(path, surface)), user_attrs={"first": str(path)})
     study.set_user_attr("first_enqueued", True)
 
 

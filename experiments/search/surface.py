@@ -11,7 +11,7 @@ from typing import Any, cast
 import optuna
 
 from harness.agents.registry import AgentChoice
-from policies import BY_NAME, WHITELIST, InputError, Param, Policy
+from policies import BUILTIN, BY_NAME, WHITELIST, InputError, Param, Policy, Surface
 from policies.policy import Value
 from policies.purposes import Role
 from scenarios.model import Scenario
@@ -40,7 +40,7 @@ def searched(
             "empty): a search has nothing to change"
         )
     roles = roles_in(scenarios)
-    acting = set(acting_for(roles))
+    acting = set(acting_for(roles, agent.policy_surface))
     surface = tuple(name for name in agent.surface if name in acting)
     idle = len(agent.surface) - len(surface)
     kept = tuple(name for name in surface if name in unscored)
@@ -62,9 +62,10 @@ def searched(
             f"{len(WHITELIST)} whitelisted parameters that act for {_roles(roles)} agents"
             f"{unscoring if kept else ''} (docs/agents.md)"
         )
+    own = f", {len(agent.own)} of them its own" if agent.own else ""
     return surface, (
-        f"searching the {len(surface)} of {len(WHITELIST)} whitelisted parameters agent "
-        f"{agent.name!r} reads{unused}; the others keep the champion's values"
+        f"searching the {len(surface)} parameters agent {agent.name!r} reads{own}{unused}; the "
+        f"others keep the champion's values"
     )
 
 
@@ -94,13 +95,14 @@ def sample(
     flips: int,
     surface: Collection[str],
 ) -> Policy:
-    """A policy from the whitelist: the whole ranges (global, pareto), or around the
+    """A policy from the champion's surface: the whole ranges (global, pareto), or around the
     champion (local): numbers within ± step of their range, at most `flips` bools or
     categories changed. Only the agent's `surface` is sampled; a parameter it never reads
     keeps the champion's value (sampling it would only add noise to the sampler's model), and
     so does one whose switch (`requires`, sampled before it) is off (define-by-run)."""
-    values: dict[str, Any] = {p.name: champion[p.name] for p in WHITELIST}
-    searched = [p for p in WHITELIST if p.name in surface]
+    params = champion.surface.params  # the whitelist and the agent's own parameters
+    values: dict[str, Any] = {p.name: champion[p.name] for p in params}
+    searched = [p for p in params if p.name in surface]
     wanted = [
         p.name
         for p in searched
@@ -141,7 +143,7 @@ def sample(
             values[p.name] = (
                 options[(options.index(current) + 1) % len(options)] if p.name in keep else current
             )
-    return Policy(values)
+    return Policy(values, champion.surface)
 
 
 def _suggest(trial: optuna.trial.BaseTrial, name: str, p: Param) -> Any:
@@ -155,6 +157,6 @@ def _suggest(trial: optuna.trial.BaseTrial, name: str, p: Param) -> Any:
     return trial.suggest_categorical(name, list(p.choices))
 
 
-def acting_for(roles: frozenset[Role] | set[Role]) -> tuple[str, ...]:
-    """The parameters, in whitelist order, that act for an agent in one of `roles`."""
-    return tuple(p.name for p in WHITELIST if p.acts_for & roles)
+def acting_for(roles: frozenset[Role] | set[Role], surface: Surface = BUILTIN) -> tuple[str, ...]:
+    """The parameters of a surface, in its order, that act for an agent in one of `roles`."""
+    return tuple(p.name for p in surface.params if p.acts_for & roles)

@@ -292,6 +292,8 @@ class Tracker:
     ) -> str:
         """The registered version's source: policy, scorecard and report in one folder."""
         self.client.log_text(run_id, policy.to_yaml(), "champion/policy.yaml")
+        if not policy.surface.builtin:  # the agent's own parameters, to read the policy back
+            self.client.log_dict(run_id, policy.surface.to_json(), "champion/surface.json")
         self.client.log_dict(run_id, card.to_json(), "champion/scorecard.json")
         for path in reports:
             self.client.log_artifact(run_id, str(path), "champion")

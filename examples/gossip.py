@@ -1,16 +1,26 @@
 """The gossip of docs/tutorials/bring-your-own-agent.md with knobs of its own: how many
-partners it passes each matter on to, and whether it names whom it heard it from. A worked
-example of an agent's own policy surface (docs/agents.md, "Parameters of its own"); installed
-by nothing, loaded from the repository's root as `--agent examples.gossip:Gossip`."""
+partners it passes each matter on to, whether it names whom it heard it from, and how it words
+a matter (a prompt family of its own: the variants in gossip_wording/). A worked example of an
+agent's own policy surface (docs/agents.md, "Parameters of its own"); installed by nothing,
+loaded from the repository's root as `--agent examples.gossip:Gossip`."""
 
 from __future__ import annotations
 
+from string import Template
 from typing import Any
 
 from harness.engine.contract import AgentSetup, Answer, Claim, Intent, Meaning, Observation
-from policies import Param
+from policies import Param, PromptFamily
 
 DAY = 24 * 60
+WORDING = PromptFamily(
+    "gossip.wording",
+    "gossip_wording",  # beside this file: one <variant>.txt each
+    placeholders=("matter", "source"),
+    default="plain",
+    meaning="how it words a matter it passes on",
+    anchor=__file__,
+)
 
 
 class Gossip:
@@ -30,6 +40,7 @@ class Gossip:
             True,
             "name whom it heard a matter from when it passes it on",
         ),
+        WORDING,  # a prompt family of its own: which variant words what it passes on
     )
 
     def __init__(self, setup: AgentSetup) -> None:
@@ -42,6 +53,7 @@ class Gossip:
         self.heard: dict[str, dict[str, Any]] = {}  # proposition → what, from whom, for whom
         self.told: list[str] = []  # "partner|proposition" already said
         self.next = 0  # the next step of the day
+        self.wording = Template(WORDING.template(str(self.policy["gossip.wording"])).strip())
 
     def observe(self, obs: Observation) -> None:
         if obs.kind in ("notice", "claim") and obs.meaning is not None:
@@ -76,14 +88,19 @@ class Gossip:
                 continue
             self.told.append(f"{partner}|{prop}")
             source = h["source"] if self.policy["gossip.name_source"] else None
+            meaning = Meaning(**h["meaning"])
+            matter = f"the {meaning.subject} {meaning.predicate.replace('_', ' ')} {meaning.object}"
+            whom = {"self": "my own eyes", None: "someone"}.get(source, source)
+            words = self.wording.substitute(matter=matter.strip(), source=whom)
             claims.append(
                 Claim(
-                    Meaning(**h["meaning"]),
+                    meaning,
                     h["value"],
                     h["modality"],
                     source,
                     h["privacy"],
                     tuple(h["audience"]),
+                    text=words,
                 )
             )
         return claims

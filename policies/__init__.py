@@ -4,6 +4,7 @@ from villagelab.yamlsource import InputError, YamlSource
 
 from .param import Param
 from .policy import Policy, baseline_path, describe, diff, load_policy
+from .prompt_family import PromptFamily
 from .surface import BUILTIN, Surface, declared
 from .whitelist import BY_NAME, WHITELIST
 
@@ -14,6 +15,7 @@ __all__ = [
     "InputError",
     "Param",
     "Policy",
+    "PromptFamily",
     "Surface",
     "YamlSource",
     "baseline_path",

@@ -1,18 +1,21 @@
-"""An agent's own policy surface (issue 47, first step): parameters a plug-in declares as
-`policies.Param` records beside the whitelisted names it reads are validated, shown, diffed,
-run, swept, searched and exported like the built-in ones (`examples/gossip.py`, loaded from
-the repository's root as a user would); a policy naming a parameter its surface lacks is
-refused, located."""
+"""An agent's own policy surface (issue 47): parameters a plug-in declares as
+`policies.Param` records, and prompt families as `policies.PromptFamily`, beside the
+whitelisted names it reads are validated, shown, diffed, run, swept, searched, exported and
+gated like the built-in ones (`examples/gossip.py`, loaded from the repository's root as a
+user would); a policy naming a parameter its surface lacks is refused, located; an edited
+prompt file is a changed agent."""
 
 from __future__ import annotations
 
 import pickle
+import shutil
 from pathlib import Path
 
 import pytest
 
-from harness.agents.registry import resolve
-from policies import BUILTIN, InputError, Param, Policy, declared, load_policy
+from experiments.evaluation.gate import changed_prompts
+from harness.agents.registry import agent_hash, prompt_digests, resolve
+from policies import BUILTIN, InputError, Param, Policy, PromptFamily, declared, load_policy
 
 from .conftest import ROOT, villagelab
 
@@ -39,7 +42,11 @@ def test_an_agents_own_parameters_join_the_whitelist_in_families_of_their_own() 
 
 def test_a_policy_on_an_agents_surface_travels_whole_and_the_builtin_hash_is_unchanged() -> None:
     chosen = resolve(AGENT)
-    assert [p.name for p in chosen.own] == ["gossip.retell_limit", "gossip.name_source"]
+    assert [p.name for p in chosen.own] == [
+        "gossip.retell_limit",
+        "gossip.name_source",
+        "gossip.wording",
+    ]
     policy = chosen.load_policy(POLICY)
     assert (policy["gossip.retell_limit"], policy["gossip.name_source"]) == (2, True)
     assert pickle.loads(pickle.dumps(policy)) == policy  # to a worker, surface and all
@@ -63,7 +70,7 @@ def test_validate_show_and_diff_take_the_agents_surface_and_locate_a_misspelling
     bad = villagelab("policy", "validate", str(misspelt), "--agent", AGENT, cwd=ROOT)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert f"{misspelt}:2: gossip.retell_limt: not on the policy surface of" in bad.stderr
-    assert "allowed here: gossip.retell_limit, gossip.name_source" in bad.stderr
+    assert "allowed here: gossip.retell_limit, gossip.name_source, gossip.wording" in bad.stderr
     builtin = villagelab("policy", "validate", str(POLICY), cwd=ROOT)
     assert builtin.returncode == 2 and "gossip: not on the whitelist" in builtin.stderr
     other = tmp_path / "q.yaml"
@@ -114,7 +121,7 @@ def test_a_search_samples_the_agents_own_knobs_and_its_champion_keeps_them(
         cwd=ROOT,
     )
     assert searched.returncode == 0, searched.stderr
-    assert "2 of them its own" in searched.stderr  # what it searches, said before it begins
+    assert "3 of them its own" in searched.stderr  # what it searches, said before it begins
     import optuna
 
     from experiments.search.study import storage_for
@@ -128,3 +135,70 @@ def test_a_search_samples_the_agents_own_knobs_and_its_champion_keeps_them(
     assert "gossip:" in exported.read_text() and "retell_limit:" in exported.read_text()
     again = villagelab("policy", "validate", str(exported), "--agent", AGENT, cwd=ROOT)
     assert again.returncode == 0, again.stderr
+
+
+def _family(folder: Path, **variants: str) -> PromptFamily:
+    folder.mkdir(exist_ok=True)
+    for name, text in variants.items():
+        (folder / f"{name}.txt").write_text(text)
+    return PromptFamily("mine.greeting", str(folder), ("name",), "warm", "how it greets")
+
+
+def test_a_prompt_family_is_a_categorical_parameter_over_its_checked_variants(
+    tmp_path: Path,
+) -> None:
+    family = _family(tmp_path / "ok", warm="Hello $name!", curt="${name}.")
+    param = family.param("--agent 'x'")
+    assert (param.kind, param.choices, param.default) == ("categorical", ("curt", "warm"), "warm")
+    assert family.template("curt") == "${name}."
+    for folder, variants, expected in [
+        ("none", {}, "no <variant>.txt in"),
+        ("nodefault", {"cold": "$name"}, "default 'warm' is not a variant; expected one of cold"),
+        ("lacking", {"warm": "Hello!"}, "variant 'warm' does not use $name"),
+        ("unknown", {"warm": "$name $mood"}, "uses $mood, which it is not given"),
+        ("dollar", {"warm": "$name owes $5"}, "a $ that starts no placeholder"),
+    ]:
+        with pytest.raises(InputError, match="mine.greeting") as info:
+            _family(tmp_path / folder, **variants).param("--agent 'x'")
+        assert expected in str(info.value)
+
+
+def test_an_edited_prompt_file_changes_the_agents_hash_and_names_itself(tmp_path: Path) -> None:
+    family = _family(tmp_path / "p", warm="Hello $name!", curt="$name.")
+
+    def factory() -> type:  # a new class each time: the hash is cached per factory
+        return type("Greeter", (), {"policy_surface": (family,), "__module__": __name__})
+
+    before_hash, before = agent_hash(factory()), prompt_digests(factory())
+    assert set(before) == {"mine.greeting/curt.txt", "mine.greeting/warm.txt"}
+    (tmp_path / "p" / "curt.txt").write_text("$name!")
+    assert agent_hash(factory()) != before_hash
+    assert changed_prompts(before, prompt_digests(factory())) == ["mine.greeting/curt.txt"]
+    (tmp_path / "p" / "cold.txt").write_text("$name")
+    assert "mine.greeting/cold.txt" in changed_prompts(before, prompt_digests(factory()))
+
+
+@pytest.mark.slow
+def test_the_gate_exits_3_when_a_prompt_file_changed_since_its_baseline(tmp_path: Path) -> None:
+    # the example copied as a user's own module, so that editing it leaves the repository be
+    shutil.copy(ROOT / "examples" / "gossip.py", tmp_path / "my_gossip.py")
+    shutil.copytree(ROOT / "examples" / "gossip_wording", tmp_path / "gossip_wording")
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "scenarios: [public_fact]\n"
+        "seeds: {selection: 0, confirmation_start: 10000, gate: 100-101, test: 200}\n"
+    )
+    gate = (
+        *("gate", "--policy", str(POLICY), "--agent", "my_gossip:Gossip", "--serial"),
+        *("--suite", str(suite), "--baseline", str(tmp_path / "base.json"), "--no-mlflow"),
+    )
+    made = villagelab(*gate, "--update-baseline", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    same = villagelab(*gate, cwd=tmp_path)
+    assert same.returncode == 0 and "gate: pass" in same.stdout, same.stdout + same.stderr
+    with (tmp_path / "gossip_wording" / "hedged.txt").open("a") as edited:
+        edited.write("Really.\n")  # the variant the policy does not even choose
+    changed = villagelab(*gate, cwd=tmp_path)
+    assert changed.returncode == 3, changed.stdout + changed.stderr
+    assert "prompt files changed since the baseline" in changed.stderr
+    assert "(gossip.wording/hedged.txt)" in changed.stderr

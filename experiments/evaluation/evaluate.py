@@ -135,6 +135,8 @@ class Evaluation:
     resumed: int = 0  # episodes found already written by an earlier run of the same command
     agent_path: str = ""  # the agent's import path
     agent_hash: str = ""  # the agent's code
+    # the digest of each variant file of the prompt families the agent declares
+    agent_prompts: dict[str, str] = field(default_factory=dict)
     repaired: list[tuple[str, int]] = field(default_factory=list)  # damaged, so run again
     written_at: str | None = None  # where the workers wrote the traces (a URI, or `out`)
     model: dict[str, str] = field(default_factory=dict)  # what the agent's factory told of it
@@ -264,6 +266,7 @@ def evaluate(
         resumed=len(written),
         agent_path=agent.path,
         agent_hash=agent.hash,
+        agent_prompts=agent.prompts,
         repaired=repaired,
         written_at=written_by_workers,
         model=agent.facts,

@@ -134,11 +134,21 @@ def _inconsistency(card: Scorecard) -> str | None:
     return None
 
 
-def baseline_agent(path: Path) -> tuple[str, str]:
-    """The agent a baseline was made with: its import path and code hash (a baseline from
-    before agents were recorded was made with the reference agent)."""
+def baseline_agent(path: Path) -> tuple[str, str, dict[str, str]]:
+    """The agent a baseline was made with: its import path, code hash and prompt files'
+    digests (a baseline from before agents were recorded was made with the reference agent)."""
     data = json.loads(path.read_text())
-    return data.get("agent_path", REFERENCE), data.get("agent_hash", "")
+    return (
+        data.get("agent_path", REFERENCE),
+        data.get("agent_hash", ""),
+        data.get("agent_prompts", {}),
+    )
+
+
+def changed_prompts(before: dict[str, str], now: dict[str, str]) -> list[str]:
+    """The prompt variant files added, removed or edited since a baseline: a policy's choice
+    of variant then names other words, so the comparison is not of the same policy."""
+    return sorted(name for name in before.keys() | now.keys() if before.get(name) != now.get(name))
 
 
 def write_baseline(path: Path, evaluation: Evaluation) -> None:
@@ -149,6 +159,7 @@ def write_baseline(path: Path, evaluation: Evaluation) -> None:
         "agent": evaluation.agent,
         "agent_path": evaluation.agent_path,
         "agent_hash": evaluation.agent_hash,
+        "agent_prompts": evaluation.agent_prompts,
         "policy_values": dict(evaluation.policy),
     }
     data["sha256"] = seal(data)  # a hand edit or a flipped byte is then refused, not compared
@@ -196,13 +207,23 @@ def run_gate(
             evaluation,
             baseline,
         )
-    made_with, made_code = baseline_agent(baseline_path)
+    made_with, made_code, made_prompts = baseline_agent(baseline_path)
     if made_with != evaluation.agent_path:
         return GateResult(
             INCOMPATIBLE,
             f"the baseline {baseline_path} was made with another agent ({made_with}; this "
             f"gate runs {evaluation.agent_path}). Gate with that agent (--agent), or make a "
             "baseline for this one with --update-baseline.",
+            evaluation,
+            baseline,
+        )
+    edited = changed_prompts(made_prompts, evaluation.agent_prompts)
+    if edited:
+        return GateResult(
+            INCOMPATIBLE,
+            f"the agent's prompt files changed since the baseline {baseline_path} was made "
+            f"({', '.join(edited)}): the policy's prompt variants now name other words. "
+            "Make a new baseline with --update-baseline.",
             evaluation,
             baseline,
         )

@@ -21,7 +21,7 @@ from typing import Any
 
 from harness.engine import boundary, plugins
 from harness.engine.contract import CONTRACT_METHODS, AgentSetup
-from policies import Param, Policy, Surface, load_policy
+from policies import Param, Policy, PromptFamily, Surface, load_policy
 from policies import declared as declared_surface
 from villagelab.yamlsource import InputError
 
@@ -67,6 +67,8 @@ class AgentChoice:
     own: tuple[Param, ...] = field(default=(), compare=False, repr=False)
     # what its factory says of its options for the run's records (the LLM agent: its model)
     facts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    # each variant file of the prompt families it declares, by name: its digest
+    prompts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def policy_surface(self) -> Surface:
@@ -125,7 +127,15 @@ def resolve(name_or_path: str, options: dict[str, Any] | None = None) -> AgentCh
     own = tuple(Param.from_json(p) for p in found["own"])
     declared = found["declared"]
     choice = AgentChoice(
-        name_or_path, path, found["hash"], options, surface, declared, own, found["facts"]
+        name_or_path,
+        path,
+        found["hash"],
+        options,
+        surface,
+        declared,
+        own,
+        found["facts"],
+        found["prompts"],
     )
     choice.policy_surface  # noqa: B018 - its own parameters are checked before anything runs
     return choice
@@ -163,6 +173,7 @@ def inspect(reference: str, name: str, known: str) -> dict[str, Any]:
         "own": [p.to_json() for p in own],
         "declared": declared,
         "facts": told,
+        "prompts": prompt_digests(factory),
     }
 
 
@@ -177,12 +188,17 @@ def policy_surface(factory: Any, what: str) -> tuple[tuple[str, ...], tuple[Para
     declared = getattr(factory, "policy_surface", None)
     if declared is None:
         return tuple(p.name for p in WHITELIST), (), False
-    if isinstance(declared, str) or not all(isinstance(d, (str, Param)) for d in declared):
+    kinds = (str, Param, PromptFamily)
+    if isinstance(declared, str) or not all(isinstance(d, kinds) for d in declared):
         raise InputError(
-            f"{what}: policy_surface must be a tuple of parameter names, families and "
-            "policies.Param records of its own"
+            f"{what}: policy_surface must be a tuple of parameter names, families, and "
+            "policies.Param and policies.PromptFamily records of its own"
         )
-    own = tuple(d for d in declared if isinstance(d, Param))
+    own = tuple(
+        d.param(what) if isinstance(d, PromptFamily) else d
+        for d in declared
+        if isinstance(d, (Param, PromptFamily))
+    )
     families = {p.name.split(".", 1)[0] for p in WHITELIST}
     names = {p.name for p in WHITELIST}
     unknown = sorted(
@@ -260,10 +276,27 @@ def agent_hash(factory: Any) -> str:
     files = sorted(_code_files(module), key=lambda p: p[0])
     # files besides code that decide what the agent does (the LLM agent's prompt templates)
     files += list(getattr(factory, "hashed_files", ()))  # (name, path) pairs
+    files += _prompt_files(factory)  # a changed prompt is a changed agent
     h = hashlib.blake2b(digest_size=12)
     for rel, path in files:
         h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
+
+
+def prompt_digests(factory: Any) -> dict[str, str]:
+    """Each variant file of the prompt families an agent declares (family/variant.txt): its
+    digest, so that a gate can say which prompt changed since its baseline."""
+    return {
+        rel: hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest()
+        for rel, path in _prompt_files(factory)
+    }
+
+
+def _prompt_files(factory: Any) -> list[tuple[str, Path]]:
+    declared = getattr(factory, "policy_surface", None) or ()
+    if isinstance(declared, str):
+        return []
+    return [f for entry in declared if isinstance(entry, PromptFamily) for f in entry.hashed()]
 
 
 def _code_files(module: ModuleType) -> list[tuple[str, Path]]:

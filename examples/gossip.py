@@ -1,6 +1,7 @@
 """The gossip of docs/tutorials/bring-your-own-agent.md with knobs of its own: how many
-partners it passes each matter on to, whether it names whom it heard it from, and how it words
-a matter (a prompt family of its own: the variants in gossip_wording/). A worked example of an
+partners it passes each matter on to, whether it names whom it heard it from, how sure news of
+a closed place must be before it goes elsewhere, and how it words a matter (a prompt family of
+its own: the variants in gossip_wording/). A worked example of an
 agent's own policy surface (docs/agents.md, "Parameters of its own"); installed by nothing,
 loaded from the repository's root as `--agent examples.gossip:Gossip`."""
 
@@ -11,8 +12,10 @@ from typing import Any
 
 from harness.engine.contract import AgentSetup, Answer, Claim, Intent, Meaning, Observation
 from policies import Param, PromptFamily
+from policies.purposes import RAISE, Shortfall
 
 DAY = 24 * 60
+DOUBT = {"certain": 1, "likely": 2, "rumor": 3}  # how much doubt a modality carries
 WORDING = PromptFamily(
     "gossip.wording",
     "gossip_wording",  # beside this file: one <variant>.txt each
@@ -39,6 +42,16 @@ class Gossip:
             "bool",
             True,
             "name whom it heard a matter from when it passes it on",
+        ),
+        Param(
+            "gossip.detour_doubt",
+            "int",
+            0,
+            "how much doubt news that its place is closed may carry and still send it "
+            "elsewhere it knows: 0 never, 1 only certain news, 2 likely or surer, 3 a rumor too",
+            low=0,
+            high=3,
+            fixes=((Shortfall.STALE_PLANS, RAISE),),  # a diagnosis of stale plans raises it
         ),
         WORDING,  # a prompt family of its own: which variant words what it passes on
     )
@@ -69,14 +82,29 @@ class Gossip:
     def decide(self, now: int) -> list[Intent]:
         intents = []
         while self.next < len(self.day) and self.day[self.next][0] <= now:
-            _, kind, what, _ = self.day[self.next]
+            _, kind, what, day = self.day[self.next]
             self.next += 1
             errand = next((e for e in self.spec.errands if e.id == what), None)
             if kind == "move" or errand is None:
                 intents.append(Intent("move", what))
             else:
-                intents.append(Intent("act", errand.target, errand.action))
+                intents.append(Intent("act", self.where(errand, day), errand.action))
         return intents
+
+    def where(self, errand: Any, day: int) -> str:
+        """Its errand's place, or elsewhere it knows when it heard, surely enough, that the
+        place (or the way there) is closed that day."""
+        doubt = int(self.policy["gossip.detour_doubt"])
+        closed = any(
+            h["meaning"]["sense"] == "unusable"
+            and h["meaning"]["subject"] in (errand.target, *errand.via)
+            and h["meaning"]["object"] == str(day)
+            and h["value"] == "true"
+            and DOUBT[h["modality"]] <= doubt
+            for h in self.heard.values()
+        )
+        known = [p for p in self.spec.knows_where.get(errand.action, ()) if p != errand.target]
+        return known[0] if closed and known else errand.target
 
     def converse(self, partner: str, partner_groups: tuple[str, ...], now: int) -> list[Claim]:
         claims, private_ok = [], not self.policy["sharing.respect_privacy"]

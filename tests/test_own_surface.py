@@ -45,10 +45,11 @@ def test_a_policy_on_an_agents_surface_travels_whole_and_the_builtin_hash_is_unc
     assert [p.name for p in chosen.own] == [
         "gossip.retell_limit",
         "gossip.name_source",
+        "gossip.detour_doubt",
         "gossip.wording",
     ]
     policy = chosen.load_policy(POLICY)
-    assert (policy["gossip.retell_limit"], policy["gossip.name_source"]) == (2, True)
+    assert (policy["gossip.retell_limit"], policy["gossip.detour_doubt"]) == (3, 0)
     assert pickle.loads(pickle.dumps(policy)) == policy  # to a worker, surface and all
     assert pickle.loads(pickle.dumps(policy)).surface == policy.surface
     # the built-in whitelist's policies hash as before (baselines and studies keep theirs)
@@ -70,7 +71,8 @@ def test_validate_show_and_diff_take_the_agents_surface_and_locate_a_misspelling
     bad = villagelab("policy", "validate", str(misspelt), "--agent", AGENT, cwd=ROOT)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert f"{misspelt}:2: gossip.retell_limt: not on the policy surface of" in bad.stderr
-    assert "allowed here: gossip.retell_limit, gossip.name_source, gossip.wording" in bad.stderr
+    allowed = "gossip.retell_limit, gossip.name_source, gossip.detour_doubt, gossip.wording"
+    assert f"allowed here: {allowed}" in bad.stderr
     builtin = villagelab("policy", "validate", str(POLICY), cwd=ROOT)
     assert builtin.returncode == 2 and "gossip: not on the whitelist" in builtin.stderr
     other = tmp_path / "q.yaml"
@@ -121,7 +123,7 @@ def test_a_search_samples_the_agents_own_knobs_and_its_champion_keeps_them(
         cwd=ROOT,
     )
     assert searched.returncode == 0, searched.stderr
-    assert "3 of them its own" in searched.stderr  # what it searches, said before it begins
+    assert "4 of them its own" in searched.stderr  # what it searches, said before it begins
     import optuna
 
     from experiments.search.study import storage_for

@@ -94,9 +94,16 @@ def gate(
     """Fail (exit 1) when the policy regresses against the committed baseline; exit 3 when
     the baseline was made with another instrument or another agent. Logged as an MLflow run
     (unless --no-mlflow)."""
-    from experiments.evaluation.gate import default_baseline, run_gate, write_outputs
+    from experiments.evaluation.gate import (
+        default_baseline,
+        load_baseline,
+        run_gate,
+        write_outputs,
+    )
     from scorecards import render_table
 
+    if not update_baseline:  # a damaged baseline is refused before the agent is even loaded
+        load_baseline(baseline_path or default_baseline(suite))
     execution = make_execution(serial, workers, agent=agent_kind)
     p = _policy_or_champion(policy_spec, runs_dir, execution)
     result = run_gate(

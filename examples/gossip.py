@@ -1,16 +1,19 @@
 """The gossip of docs/tutorials/bring-your-own-agent.md with knobs of its own: how many
 partners it passes each matter on to, whether it names whom it heard it from, how sure news of
 a closed place must be before it goes elsewhere, and how it words a matter (a prompt family of
-its own: the variants in gossip_wording/). A worked example of an
-agent's own policy surface (docs/agents.md, "Parameters of its own"); installed by nothing,
-loaded from the repository's root as `--agent examples.gossip:Gossip`."""
+its own: the variants in gossip_wording/); and a table of its own, a row per matter passed on
+(`Retelling`). A worked example of an agent's own policy surface and records (docs/agents.md,
+"Parameters of its own", "Tables of its own"); installed by nothing, loaded from the
+repository's root as `--agent examples.gossip:Gossip`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from string import Template
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.engine.contract import AgentSetup, Answer, Claim, Intent, Meaning, Observation
+from harness.engine.diagnostics import diagnostic_row
 from policies import Param, PromptFamily
 from policies.purposes import RAISE, Shortfall
 
@@ -26,7 +29,25 @@ WORDING = PromptFamily(
 )
 
 
+@diagnostic_row
+@dataclass(frozen=True)
+class Retelling:
+    """A matter it passed on: a row of its own table, `gossip_retellings` (what it says of
+    itself: recorded, never scored). An episode sums the words it spent."""
+
+    table: ClassVar[str] = "gossip_retellings"
+    sums: ClassVar[tuple[str, ...]] = ("words",)
+    minute: int
+    event_id: int  # the event it heard the matter by
+    agent: str
+    partner: str
+    proposition: str
+    named_source: bool
+    words: int
+
+
 class Gossip:
+    row_types = (Retelling,)  # the tables of its own it records
     policy_surface = (
         "sharing.respect_privacy",  # a whitelisted knob it reads
         Param(
@@ -66,6 +87,7 @@ class Gossip:
         self.heard: dict[str, dict[str, Any]] = {}  # proposition → what, from whom, for whom
         self.told: list[str] = []  # "partner|proposition" already said
         self.next = 0  # the next step of the day
+        self.retold: list[Retelling] = []  # rows not yet handed to the harness
         self.wording = Template(WORDING.template(str(self.policy["gossip.wording"])).strip())
 
     def observe(self, obs: Observation) -> None:
@@ -77,6 +99,7 @@ class Gossip:
                 "meaning": vars(obs.meaning),
                 "source": obs.speaker or "self",
                 "audience": list(obs.audience),
+                "event_id": obs.event_id,
             }
 
     def decide(self, now: int) -> list[Intent]:
@@ -120,6 +143,17 @@ class Gossip:
             matter = f"the {meaning.subject} {meaning.predicate.replace('_', ' ')} {meaning.object}"
             whom = {"self": "my own eyes", None: "someone"}.get(source, source)
             words = self.wording.substitute(matter=matter.strip(), source=whom)
+            self.retold.append(
+                Retelling(
+                    now,
+                    h["event_id"],
+                    self.name,
+                    partner,
+                    prop,
+                    source is not None,
+                    len(words.split()),
+                )
+            )
             claims.append(
                 Claim(
                     meaning,
@@ -144,7 +178,8 @@ class Gossip:
         self.heard, self.told, self.next = state["heard"], state["told"], state["next"]
 
     def drain_diagnostics(self) -> list[Any]:
-        return []
+        rows, self.retold = self.retold, []
+        return rows
 
     def wake_at(self, now: int) -> int:
         return self.day[self.next][0] if self.next < len(self.day) else 1 << 40

@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validat
 
 from villagelab.yamlsource import InputError, Location, YamlSource, format_location
 
-from .metrics import AGENT_REPORTED, METRICS
+from .metrics import METRICS
+from .metrics._base import self_reported_table
 
 DEFAULT_PATH = Path(__file__).with_name("default.yaml")
 
@@ -113,7 +114,7 @@ def cross_problems(d: ScorecardDefinition) -> Iterator[tuple[Location, str]]:
         if w > 0 and name in METRICS and not METRICS[name].bounded:
             yield ("weights", name), f"{name!r} has an unbounded range; expected weight 0"
         elif w > 0 and name in METRICS and METRICS[name].self_reported:
-            tables = ", ".join(t for t in METRICS[name].reads if t in AGENT_REPORTED)
+            tables = ", ".join(t for t in METRICS[name].reads if self_reported_table(t))
             problem = (
                 f"{name!r} reads what agents report about themselves ({tables}), which is no "
                 "evidence; expected weight 0"
@@ -141,7 +142,7 @@ def cross_problems(d: ScorecardDefinition) -> Iterator[tuple[Location, str]]:
                 (f"{g.metric!r} is not a listed metric; expected one of {listed}"),
             )
         elif METRICS[g.metric].self_reported:
-            tables = ", ".join(t for t in METRICS[g.metric].reads if t in AGENT_REPORTED)
+            tables = ", ".join(t for t in METRICS[g.metric].reads if self_reported_table(t))
             problem = (
                 f"{g.metric!r} reads what agents report about themselves ({tables}): an agent "
                 "that reports nothing would pass; expected a guardrail on observable behaviour"

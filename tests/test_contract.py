@@ -186,48 +186,68 @@ def test_an_agent_registers_its_own_row_types_and_declares_what_the_runner_sums(
     import pyarrow as pa
 
     from harness.engine import diagnostics
+    from harness.engine.declared import declaration
     from harness.engine.diagnostics import diagnostic_row, record, usage
     from harness.engine.recorder import Recorder
 
     monkeypatch.setattr(diagnostics, "_ROWS", dict(diagnostics._ROWS))  # this test's rows go
+    monkeypatch.setattr(diagnostics, "_DECLARED", dict(diagnostics._DECLARED))
 
     @diagnostic_row
     @dataclasses.dataclass(frozen=True)
-    class Lesson:  # an agent package's own row of a table the schema has
-        table: ClassVar[str] = "lessons"
+    class Lesson:  # an agent package's own row of a table it declares
+        table: ClassVar[str] = "diary"
         minute: int
         event_id: int
         agent: str
         lesson: str
+        cited: tuple[int, ...] = ()
+        text: str | None = None
 
         @staticmethod
         def summed(rows: pa.Table) -> dict[str, float]:
             return {"lessons_drawn": float(rows.num_rows)}
 
     rec = Recorder("s", 0, start=0, tick_minutes=1)
-    record("ana", [Lesson(5, 1, "ana", "write in the morning")], rec)
-    (row,) = rec.tables()["lessons"].to_pylist()
-    assert (row["tick"], row["agent"], row["lesson"], row["text"]) == (
+    with pytest.raises(TypeError, match="'diary', which its factory does not declare"):
+        record("ana", [Lesson(5, 1, "ana", "write in the morning")], rec)
+    rec.declare([declaration(Lesson)])
+    record("ana", [Lesson(5, 1, "ana", "write in the morning", (2, 3))], rec)
+    (row,) = rec.tables()["diary"].to_pylist()
+    assert (row["tick"], row["agent"], row["lesson"], row["cited"], row["text"]) == (
         5,
         "ana",
         "write in the morning",
+        [2, 3],
         None,
     )
+    with pytest.raises(TypeError, match=r"diary.lesson = 7; expected text"):
+        record("ana", [Lesson(6, 1, "ana", 7)], rec)  # type: ignore[arg-type]
     drawn = pa.table({"lesson": ["a", "b", "c"]})
-    assert usage({"lessons": drawn, "actions": drawn}) == {"lessons_drawn": 3.0}
-    assert usage({"lessons": drawn.slice(0, 0)}) == {}  # nothing drawn: nothing to sum
+    assert usage({"diary": drawn, "actions": drawn}) == {"lessons_drawn": 3.0}
+    assert usage({"diary": drawn.slice(0, 0)}) == {}  # nothing drawn: nothing to sum
 
-    with pytest.raises(TypeError, match="mood: not columns of lessons"):
+    with pytest.raises(TypeError, match="mood: not columns of memory_ops"):
 
         @diagnostic_row
         @dataclasses.dataclass(frozen=True)
-        class Strange:
-            table: ClassVar[str] = "lessons"
+        class Strange:  # a row of one of the engine's own internal tables
+            table: ClassVar[str] = "memory_ops"
             minute: int
             mood: float
 
-    for named in ("diary", "exposures", "probes", "utterances"):  # none, or the harness's own
-        with pytest.raises(TypeError, match="naming an internal table"):
+    with pytest.raises(TypeError, match=r"Moody.mood: .* is not a plain type"):
+
+        @diagnostic_row
+        @dataclasses.dataclass(frozen=True)
+        class Moody:
+            table: ClassVar[str] = "moods"
+            minute: int
+            event_id: int
+            mood: dict[str, float]
+
+    for named in ("exposures", "probes", "utterances"):  # what the harness saw is its own
+        with pytest.raises(TypeError, match="written by the harness only"):
 
             @diagnostic_row
             @dataclasses.dataclass(frozen=True)

@@ -60,5 +60,8 @@ def test_the_tutorials_commands_search_and_gate_the_agents_own_surface(checkout:
         assert result.returncode == 0, said
         if " search " in command:
             assert "4 of them its own" in result.stderr, said
+        if " run " in command:  # its own table, written and summed
+            assert "usage_gossip_retellings.words:" in result.stdout, said
+            assert list((checkout / "out/gossip/traces/gossip_retellings").glob("*/*.parquet"))
     exported = yaml.safe_load((checkout / "my_gossip.yaml").read_text())
     assert set(exported["gossip"]) == {"retell_limit", "name_source", "detour_doubt", "wording"}

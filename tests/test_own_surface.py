@@ -131,6 +131,21 @@ def test_a_search_samples_the_agents_own_knobs_and_its_champion_keeps_them(
     study = optuna.load_study(study_name="own", storage=storage_for(None, runs / "optuna.journal"))
     sampled = [t.params for t in study.trials if t.params]
     assert sampled and all("gossip.retell_limit" in p for p in sampled)
+    from mlflow.tracking import MlflowClient
+
+    # what its own table declares summed (the words it spent retelling) is logged per trial
+    client = MlflowClient(f"sqlite:///{runs / 'mlflow.db'}")
+    experiment = client.get_experiment_by_name("own")
+    trials = [
+        run.data.metrics
+        for run in client.search_runs([experiment.experiment_id])
+        if "villagelab.decision" in run.data.tags
+    ]
+    assert len(trials) == 3
+    for metrics in trials:
+        assert (
+            metrics["usage_gossip_retellings.words"] > metrics["usage_gossip_retellings.rows"] > 0
+        )
     exported = tmp_path / "champion.yaml"
     done = villagelab("champion", "export", str(exported), "--runs-dir", str(runs), cwd=ROOT)
     assert done.returncode == 0, done.stderr

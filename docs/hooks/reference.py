@@ -368,11 +368,12 @@ def schema_notes(source: str) -> tuple[dict[str, str], dict[tuple[str, str], str
 def traces_page() -> str:
     """Every trace table and its columns, from the Arrow schema and its comments."""
     from harness.engine import schema
+    from harness.engine.declared import declaration
     from scorecards import METRICS
 
     source = Path(schema.__file__).read_text()
     about, notes = schema_notes(source)
-    key = [f.name for f in schema._KEY]
+    key = [f.name for f in schema.KEY]
     nullable = all(f.nullable for t in schema.TABLES.values() for f in t if f.name not in key)
     sections = []
     for name, table_schema in schema.TABLES.items():
@@ -398,6 +399,23 @@ def traces_page() -> str:
             f"## `{name}`\n\n{description}{kind} Read by: {read_by}.\n\n"
             + table(["Column", "Arrow type", "Note"], rows)
         )
+    sections.append(
+        "## Tables our agents declare\n\nAn agent may record tables of its own (its row types "
+        "declare them: [Bringing your own agent](../agents.md#tables-of-its-own)); these are the "
+        "built-in agents', written only by the agent that declares them.\n"
+    )
+    for kind in _declaring_rows():
+        declared = declaration(kind)
+        comments = _field_notes(kind)
+        rows = ((code(c), code(t.arrow()), comments.get(c, "")) for c, t in declared.columns)
+        what = html.escape(" ".join((kind.__doc__ or "").split()), quote=False)
+        readers = [m for m in sorted(METRICS) if declared.name in METRICS[m].reads]
+        read_by = ", ".join(f"[{m}](metrics.md#{m})" for m in readers) or "no metric"
+        sections.append(
+            f"### `{declared.name}`\n\n{what} Declared by `{kind.__module__}.{kind.__name__}`: "
+            f"written by the agents about themselves (a diagnostic: never evidence). Read by: "
+            f"{read_by}.\n\n" + table(["Column", "Arrow type", "Note"], rows)
+        )
     return (
         f"{GENERATED}# Trace tables\n\n"
         f"Schema version {schema.SCHEMA_VERSION} (`harness/engine/schema.py`): one Parquet file "
@@ -406,6 +424,25 @@ def traces_page() -> str:
         f"(never null), not repeated below{'; every other column may be null' if nullable else ''}"
         ".\n\n" + "\n".join(sections)
     )
+
+
+def _declaring_rows() -> list[type]:
+    """The row types of the tables our agents declare: the LLM agent's and the reference
+    agent's."""
+    from harness.agents.llm import LLMAgentFactory
+    from harness.agents.reference import reference_agent
+
+    return [*LLMAgentFactory.row_types, *reference_agent.row_types]  # type: ignore[attr-defined]
+
+
+def _field_notes(kind: type) -> dict[str, str]:
+    """A row type's fields' trailing comments, by field."""
+    notes = {}
+    for line in inspect.getsource(kind).splitlines():
+        found = re.match(r"\s+(\w+): [^#]*#\s*(.+)$", line)
+        if found:
+            notes[found.group(1)] = html.escape(found.group(2), quote=False)
+    return notes
 
 
 # --- exit codes ----------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from villagelab.safe_text import remember
 if TYPE_CHECKING:
     from experiments.evaluation.dispatch import Execution
     from experiments.search.model_proposal import ModelProposer
+    from harness.agents.registry import AgentChoice
 
 Command = TypeVar("Command", bound=Callable[..., Any])  # a click command function, decorated
 
@@ -147,12 +148,17 @@ def agent_options(agent: str) -> str | None:
     return json.dumps(options, sort_keys=True)
 
 
-def model_usage_lines(records: list[Any]) -> dict[str, str]:
-    """Grep-able lines on an LLM agent's calls: made, served from the cache, tokens, cost."""
+def model_usage_lines(records: list[Any], choice: AgentChoice) -> dict[str, str]:
+    """Grep-able lines on what the agent's tables declare summed: the LLM agent's calls
+    (made, served from the cache, tokens, cost), another agent's `usage_<table>.<column>`
+    figures as a search logs them."""
     from harness.agents.llm import usage_lines
 
+    usages = [getattr(r, "model_usage", {}) for r in records]
     path = click.get_current_context().meta.get("villagelab.llm_config")
-    return usage_lines([getattr(r, "model_usage", {}) for r in records], path)
+    if path is not None:
+        return usage_lines(usages, path)
+    return {k: f"{v:g}" for k, v in choice.usage_metrics(usages).items()}
 
 
 def make_execution(

@@ -170,7 +170,7 @@ def run(
         f"traces: {traces}\nmanifest: {out_dir}/manifest.json\n"
         f"episodes: {total - len(bad)} ok, {len(bad)} not ok"
     )
-    usage = model_usage_lines(evaluation.records)
+    usage = model_usage_lines(evaluation.records, execution.choice())
     if usage:
         out.say("\n".join(f"{k}: {v}" for k, v in usage.items()))
     if bad:

@@ -20,7 +20,6 @@ from experiments.evaluation.run_folder import (
     write_manifest,
 )
 from harness import (
-    TABLE_NAMES,
     EpisodeRecord,
     Job,
     harness_hash,
@@ -30,7 +29,7 @@ from harness import (
 )
 from harness.agents.registry import check_made
 from harness.engine.episode import setup_for
-from harness.engine.schema import TABLES
+from harness.engine.schema import TABLES, trace_names
 from harness.engine.store import read_episode, sweep_orphans
 from harness.engine.validation import load_checked
 from policies import InputError, Policy
@@ -153,8 +152,9 @@ class Evaluation:
 def collect(records: Sequence[EpisodeRecord]) -> dict[str, pd.DataFrame]:
     """The traces of all successful episodes, one DataFrame per table."""
     out = {}
-    for name in TABLE_NAMES:
-        parts = [r.tables[name] for r in records if r.status == "ok"]
+    ok = [r for r in records if r.status == "ok"]
+    for name in trace_names(name for r in ok for name in r.tables):
+        parts = [r.tables[name] for r in ok if name in r.tables]
         table = pa.concat_tables(parts) if parts else TABLES[name].empty_table()
         out[name] = table.to_pandas()
     return out

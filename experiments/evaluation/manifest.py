@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.engine.contract import EpisodeStatus
+from harness.engine.declared import NAME
 from harness.engine.integrity import keyed_problem, seal
 from harness.engine.schema import TABLE_NAMES
 from policies import InputError
@@ -114,6 +115,15 @@ def read_manifest(directory: Path, traces_uri: str | None) -> RunManifest:
     )
 
 
+def _trace_tables(files: dict[str, Any]) -> bool:
+    """Whether an episode's entry names each harness table and, beside them, only tables
+    an agent may declare (a name that is a plain folder name)."""
+    names = set(files)
+    return set(TABLE_NAMES) <= names and all(
+        isinstance(n, str) and NAME.match(n) for n in names - set(TABLE_NAMES)
+    )
+
+
 def _sizes(path: Path, meta: dict[str, Any]) -> dict[tuple[str, int], dict[str, int]]:
     """The sizes each ok episode's entry records, one for every trace table."""
     out = {}
@@ -123,7 +133,7 @@ def _sizes(path: Path, meta: dict[str, Any]) -> dict[tuple[str, int], dict[str, 
             continue  # an older manifest: the files' sizes are only bounded
         if (
             not isinstance(recorded, dict)
-            or sorted(recorded) != sorted(TABLE_NAMES)
+            or not _trace_tables(recorded)
             or not all(type(v) is int and v >= 0 for v in recorded.values())
         ):
             raise InputError(
@@ -150,7 +160,7 @@ def _episodes(path: Path, meta: dict[str, Any]) -> dict[tuple[str, int], dict[st
         status = EpisodeStatus(entry["status"])
         digests = entry.get("sha256")
         if status == EpisodeStatus.OK:
-            if not isinstance(digests, dict) or sorted(digests) != sorted(TABLE_NAMES):
+            if not isinstance(digests, dict) or not _trace_tables(digests):
                 raise InputError(
                     f"{path}: episode {key[0]}/{key[1]} is ok but its trace files' "
                     f"sha256 are not all recorded; {REPAIR}"

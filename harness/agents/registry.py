@@ -165,6 +165,7 @@ def inspect(reference: str, name: str, known: str) -> dict[str, Any]:
         declared_surface(own, what)  # its own parameters, checked where they were declared
         facts = getattr(factory, "facts", None)
         told = {str(k): str(v) for k, v in facts(options).items()} if options and facts else {}
+        row_tables(factory, what)
     except InputError as exc:
         return {"error": str(exc)}
     return {
@@ -175,6 +176,27 @@ def inspect(reference: str, name: str, known: str) -> dict[str, Any]:
         "facts": told,
         "prompts": prompt_digests(factory),
     }
+
+
+def row_tables(factory: Any, what: str) -> tuple[str, ...]:
+    """The tables of its own an agent factory declares (`row_types`), checked as the episode
+    will use them: each a registered row type of plain fields (InputError otherwise)."""
+    from harness.engine.declared import declarations_of
+    from harness.engine.diagnostics import row_types
+
+    kinds = getattr(factory, "row_types", ())
+    if isinstance(kinds, type) or not all(isinstance(k, type) for k in kinds):
+        raise InputError(f"{what}: row_types must be a tuple of row types (dataclasses)")
+    unregistered = [k.__qualname__ for k in kinds if k not in row_types()]
+    if unregistered:
+        raise InputError(
+            f"{what}: row_types: {', '.join(unregistered)} not registered; decorate each "
+            "with harness.engine.diagnostics.diagnostic_row"
+        )
+    try:
+        return tuple(d.name for d in declarations_of(factory))
+    except TypeError as exc:
+        raise InputError(f"{what}: row_types: {exc}") from None
 
 
 def policy_surface(factory: Any, what: str) -> tuple[tuple[str, ...], tuple[Param, ...], bool]:

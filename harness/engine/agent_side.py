@@ -42,18 +42,26 @@ def _serve(conn: Connection, reference: str) -> None:
     """One agent-side process: told what to do - make the agent from its setup and answer
     calls until the episode hangs up, or run one function of ours beside the agent's code
     (`beside`) and send back what it returns."""
+    # the row registry reads the trace schema (pyarrow): loaded by the zygote, not by the
+    # episode's process for the wire's words
+    from .declared import declarations_of
+    from .diagnostics import wire
+
     try:
         kind, payload = pickle.loads(conn.recv_bytes())
         if kind == BESIDE:
             function, args = payload
             _send(conn, OK, plugins.load(function)(reference, *args), [])
             return
-        agent = plugins.load(reference)(payload)
-        rows = list(agent.drain_diagnostics() or ())
+        factory = plugins.load(reference)
+        agent = factory(payload)
+        # the tables it declares, as plain data: the episode's side records them unimported
+        declared = [d.to_plain() for d in declarations_of(factory)]
+        rows = wire(list(agent.drain_diagnostics() or ()))
     except BaseException as exc:  # noqa: BLE001 - the factory's failure is the agent's crash
         _send(conn, CRASH, _detail(exc), [])
         return
-    _send(conn, OK, None, rows)
+    _send(conn, OK, declared, rows)
     while True:
         try:
             method, args = pickle.loads(conn.recv_bytes())
@@ -62,10 +70,10 @@ def _serve(conn: Connection, reference: str) -> None:
         rows = []
         try:
             status, payload = OK, getattr(agent, method)(*args)
-            rows = list(agent.drain_diagnostics() or ())
+            rows = wire(list(agent.drain_diagnostics() or ()))
         except EpisodeStop as stop:
             with contextlib.suppress(Exception):
-                rows = list(agent.drain_diagnostics() or ())  # what it spent still counts
+                rows = wire(list(agent.drain_diagnostics() or ()))  # what it spent still counts
             status, payload = STOP, (str(stop.status), str(stop))
         except BaseException as exc:  # noqa: BLE001 - a crash is a result, sent back
             status, payload = CRASH, _detail(exc)
@@ -111,8 +119,11 @@ def import_what_a_setup_carries() -> None:
     """Import, once here for every fork to share, the modules an agent's setup is unpickled
     with: each agent's process imported `policies` itself (a Policy travels in the setup), and
     building its validating models was most of an isolated agent's start, per agent and
-    episode. The contract's other records (scenarios, draws) come with this module."""
+    episode. The contract's other records (scenarios, draws) come with this module, and the
+    diagnostic row registry (with pyarrow) that every agent's rows go through."""
     import policies  # noqa: F401
+
+    from . import diagnostics  # noqa: F401 - the row registry, which every agent's rows cross
 
 
 def die_with_parent() -> None:

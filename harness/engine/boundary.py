@@ -33,18 +33,21 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import is_dataclass
 from enum import Enum
 from functools import cache
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scenarios import Sense
 
 from . import agent_side, contract, kinds, plugins
 from .agent_side import BESIDE, CRASH, MAKE, OK, STOP
 from .contract import AgentSetup, EpisodeStatus, EpisodeStop, Observation
+
+if TYPE_CHECKING:
+    from .declared import TableDeclaration
 
 VARIABLE = "VILLAGELAB_ISOLATION"
 MODES = ("auto", "process", "none")  # auto: plug-ins behind the boundary, ours in process
@@ -111,11 +114,12 @@ def _record_types() -> dict[tuple[str, str], type]:
 def _registered(module: str, name: str) -> type | None:
     """A diagnostic row type registered in this process (the engine's and an agent package's of
     ours, imported here): a plug-in's own row types never are, as its code never runs on this
-    side. The registry is loaded at the first reply that holds a row: it reads the trace schema
-    (pyarrow), which the command line does not load to check an agent."""
+    side - its rows cross as `DeclaredRow`s. The registry is loaded at the first reply that
+    holds a row: it reads the trace schema (pyarrow), which the command line does not load to
+    check an agent."""
     from . import diagnostics
 
-    for kind in diagnostics.row_types():
+    for kind in (*diagnostics.row_types(), diagnostics.DeclaredRow):
         if (kind.__module__, kind.__qualname__) == (module, name):
             return kind
     return None
@@ -204,11 +208,13 @@ class RemoteAgent:
         self.conn.send_bytes(pickle.dumps((MAKE, setup), protocol=pickle.HIGHEST_PROTOCOL))
         self._rows: list[Any] = []
         self._ready = False
+        self.declared: Any = None  # its factory's tables, as plain data (`declarations`)
 
     def ready(self) -> None:
-        """Wait for the agent to be made (raises as a call would if its factory failed)."""
+        """Wait for the agent to be made (raises as a call would if its factory failed); its
+        factory's declared tables come with the answer."""
         if not self._ready:
-            self._receive()
+            self.declared = self._receive()
             self._ready = True
 
     def _receive(self) -> Any:
@@ -275,6 +281,20 @@ def start(reference: str, setups: Sequence[AgentSetup]) -> dict[str, RemoteAgent
         close(agents.values())
         raise
     return agents
+
+
+def declarations(agents: Iterable[RemoteAgent]) -> tuple[TableDeclaration, ...]:
+    """The tables the agents' factory declares, as their processes told them once made (all
+    made by one factory: the first one's), each checked (AgentCrash when one is not a
+    declaration)."""
+    from .declared import TableDeclaration  # reads the trace schema: not for the CLI's checks
+
+    for agent in agents:
+        try:
+            return tuple(TableDeclaration.from_plain(d) for d in agent.declared or ())
+        except ValueError as exc:
+            raise AgentCrash(f"its factory's row_types: {exc}") from None
+    return ()
 
 
 def _end(pid: int) -> None:

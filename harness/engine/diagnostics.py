@@ -1,9 +1,9 @@
 """Typed diagnostic rows: an agent's internal traces, written to their own tables, never
 scored. The row types are registered (`diagnostic_row`): the engine's own here (memory
-operations, belief and trust changes, state samples, plan notes), an agent package's beside
-its code (the LLM agent's model calls, the companion's lessons). The harness reads only
-`MemoryOp.experience_owner` (its isolation check) and sums what a row type declares summed
-(`usage`)."""
+operations, belief and trust changes, state samples, plan notes) write the engine's tables; an
+agent's own (the LLM agent's model calls, the companion's lessons, a plug-in's) write the
+tables they declare (declared.py). The harness reads only `MemoryOp.experience_owner` (its
+isolation check) and sums what a row type declares summed (`usage`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
+from .declared import TableDeclaration, declaration, sums_of
 from .kinds import BeliefStatus, Modality, coerce_enums
 from .records import quick_init
 from .schema import AGENT_TABLES, TABLES
@@ -34,25 +36,58 @@ _ROWS: dict[type, _Registered] = {}  # in registration order
 
 
 def diagnostic_row(kind: Row) -> Row:
-    """Register a row type an agent may hand the harness: a dataclass whose `table` names an
-    internal trace table (the schema is the public interface: fixed, versioned) and whose
-    fields are that table's columns. A type that makes several rows gives their cells itself
-    (`cells`). A type may declare `summed`: a function of its table to the figures a search
-    logs per trial (the model calls' tokens), so the runner sums what the agent declares."""
+    """Register a row type an agent may hand the harness: a dataclass whose `table` names
+    either one of the engine's internal tables (its fields are that table's columns; a type
+    that makes several rows gives their cells itself, `cells`) or a table of the agent's own,
+    which its fields declare (declared.py). A type may declare `summed`: a function of its
+    table to the figures a search logs per trial (the model calls' tokens), so the runner
+    sums what the agent declares; a declared table may instead name the columns it sums
+    (`sums`), which works across the process boundary too."""
     table = getattr(kind, "table", None)
-    if not is_dataclass(kind) or table not in AGENT_TABLES:
+    if not is_dataclass(kind) or not isinstance(table, str):
+        raise TypeError(f"{kind.__qualname__}: a diagnostic row is a dataclass naming a table")
+    if table in TABLES and table not in AGENT_TABLES:
         raise TypeError(
-            f"{kind.__qualname__}: a diagnostic row is a dataclass naming an internal table "
-            f"({', '.join(AGENT_TABLES)}): what the harness saw is written by the harness only"
+            f"{kind.__qualname__}: table {table!r} is what the harness saw, written by the "
+            f"harness only; expected one of {', '.join(AGENT_TABLES)} or a table of its own"
         )
+    if table not in TABLES:
+        declared = declaration(kind)  # TypeError unless its fields are plain
+        columns: tuple[str, ...] = ("minute", "event_id", *(c for c, _ in declared.columns))
+        _DECLARED[kind] = declared
+    else:
+        columns = ("minute", "event_id", *TABLES[table].names[4:])
     cells = getattr(kind, "cells", None)
-    columns = ("minute", "event_id", *TABLES[table].names[4:])
     names = [f.name for f in fields(kind)]
     strange = [n for n in names if n not in columns]
     if strange and cells is None:
         raise TypeError(f"{kind.__qualname__}: {', '.join(strange)}: not columns of {table}")
     _ROWS[kind] = _Registered(cells or _values(columns, set(names)), getattr(kind, "summed", None))
     return kind
+
+
+_DECLARED: dict[type, TableDeclaration] = {}  # the registered row types of agents' own tables
+
+
+@dataclass(frozen=True)
+class DeclaredRow:
+    """A row of an agent's own table as it crosses the process boundary: the table's name and
+    the row's cells (minute, event id, its columns in order), so the episode's process records
+    it without the agent's row type (its code never runs there)."""
+
+    table: str
+    cells: tuple[Any, ...]
+
+
+def wire(rows: list[Any]) -> list[Any]:
+    """An agent's rows for the trip across the boundary (on the agent's side): those of its
+    own tables as `DeclaredRow`s, the engine's as they are."""
+    return [
+        DeclaredRow(type(row).table, tuple(_ROWS[type(row)].values(row)))
+        if type(row) in _DECLARED
+        else row
+        for row in rows
+    ]
 
 
 def _values(columns: tuple[str, ...], names: set[str]) -> Callable[[Any], Any]:
@@ -64,11 +99,18 @@ def _values(columns: tuple[str, ...], names: set[str]) -> Callable[[Any], Any]:
 
 
 def record(agent: str, rows: list[Any], rec: Recorder) -> None:
-    """An agent's diagnostic rows into their tables: rows of registered types only, and state
-    rows naming the agent's own variables only (TypeError otherwise)."""
+    """An agent's diagnostic rows into their tables: rows of registered types only, rows of
+    its own tables only of those its factory declared, each value of its column's type, and
+    state rows naming the agent's own variables only (TypeError otherwise)."""
     add, last = rec.add_row, None
     for row in rows:
         kind = type(row)
+        if kind is DeclaredRow or kind in _DECLARED:
+            table = row.table
+            cells = row.cells if kind is DeclaredRow else _ROWS[kind].values(row)
+            add(table, rec.declared_cells(agent, table, cells))
+            last = None
+            continue
         if kind is not last:  # rows come in runs of a kind (an hour's state samples)
             registered = _ROWS.get(kind)
             if registered is None:
@@ -86,13 +128,27 @@ def row_types() -> tuple[type, ...]:
 
 
 def usage(tables: Mapping[str, pa.Table]) -> dict[str, float]:
-    """An episode's figures that its row types declare summed (empty for an agent that
-    declares none): what a search logs per trial without shipping the tables."""
+    """An episode's figures that its tables declare summed (empty for an agent that declares
+    none): what a search logs per trial without shipping the tables. A row type of ours
+    registered here may sum its table itself (`summed`); any declared table sums the columns
+    its file names (`sums`), as `<table>.rows` and `<table>.<column>`."""
     out: dict[str, float] = {}
-    for kind, (_, summed) in _ROWS.items():
-        table: Any = tables.get(kind.table)  # type: ignore[attr-defined]
-        if summed is not None and table is not None and table.num_rows:
-            out.update(summed(table))
+    summing = {
+        kind.table: summed  # type: ignore[attr-defined]
+        for kind, (_, summed) in _ROWS.items()
+        if summed is not None
+    }
+    for name, table in tables.items():
+        if name in TABLES or not table.num_rows:
+            continue
+        if name in summing:
+            out.update(summing[name](table))
+            continue
+        columns = sums_of(table.schema)
+        if columns:
+            out[f"{name}.rows"] = float(table.num_rows)
+        for column in columns:
+            out[f"{name}.{column}"] = float(pc.sum(table[column]).as_py() or 0)
     return out
 
 

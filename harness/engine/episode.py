@@ -34,6 +34,7 @@ from .contract import (
     ObservationKind,
 )
 from .conversations import Conversations, said_at
+from .declared import declarations_of
 from .diagnostics import INVENTORY
 from .encounters import Encounters
 from .happenings import Happenings
@@ -122,10 +123,13 @@ class Episode:
         self.agents: dict[str, Agent]
         if isinstance(agent, str) and boundary.isolated(agent):
             # each agent in its own process, handed only contract records (boundary.py)
-            self.agents = dict(boundary.start(agent, setups))
+            remote = boundary.start(agent, setups)
+            self.agents = dict(remote)
+            self.rec.declare(boundary.declarations(remote.values()))
         else:
             # an import path is resolved here, where the episode runs (a Ray worker, too)
             factory = plugins.load(agent) if isinstance(agent, str) else agent
+            self.rec.declare(declarations_of(factory))
             self.agents = {s.name: factory(s) for s in setups}
         tick = Tick(
             scenario,

@@ -16,13 +16,15 @@ from typing import Any
 
 import pyarrow as pa
 
+from .declared import TableDeclaration
 from .schema import TABLE_NAMES, TABLES
 
 FLUSH = 65_536  # rows of one table buffered as Python values before they become a batch
 
 
 class Recorder:
-    """Collects trace rows; every row carries scenario, seed, tick and the causing event id."""
+    """Collects trace rows; every row carries scenario, seed, tick and the causing event id.
+    Its tables are the harness's and those the episode's agent declares (`declare`)."""
 
     def __init__(self, scenario: str, seed: int, start: int, tick_minutes: int) -> None:
         self.scenario, self.seed = scenario, seed
@@ -31,13 +33,47 @@ class Recorder:
         self._same = [pa.scalar(v, key.field(i).type) for i, v in enumerate((scenario, seed))]
         self._same_full: list[pa.Array] | None = None  # their columns for a full buffer's rows
         self.start, self.tick_minutes = start, tick_minutes
+        self._schemas: dict[str, pa.Schema] = {}
+        self._declared: dict[str, TableDeclaration] = {}
+        self._columns: dict[str, list[str]] = {}
+        self._widths: dict[str, int] = {}
+        self._full: dict[str, int] = {}
+        self._batches: dict[str, list[pa.RecordBatch]] = {}
+        self._buffers: dict[str, list[Any]] = {}
+        for name in TABLE_NAMES:
+            self._table(name, TABLES[name])
+
+    def _table(self, name: str, schema: pa.Schema) -> None:
+        self._schemas[name] = schema
         # a table's columns past the four key columns, in its schema's order
-        self._columns = {name: TABLES[name].names[4:] for name in TABLE_NAMES}
-        self._widths = {name: len(columns) for name, columns in self._columns.items()}
+        self._columns[name] = schema.names[4:]
+        self._widths[name] = len(self._columns[name])
         # a table's buffer is full at FLUSH rows of minute, event id and the further columns
-        self._full = {name: FLUSH * (width + 2) for name, width in self._widths.items()}
-        self._batches: dict[str, list[pa.RecordBatch]] = {name: [] for name in TABLE_NAMES}
-        self._buffers: dict[str, list[Any]] = {name: [] for name in TABLE_NAMES}
+        self._full[name] = FLUSH * (self._widths[name] + 2)
+        self._batches[name], self._buffers[name] = [], []
+
+    def declare(self, declarations: Sequence[TableDeclaration]) -> None:
+        """The tables the episode's agent declares, recorded beside the harness's (each
+        written, rows or none)."""
+        for declared in declarations:
+            self._declared[declared.name] = declared
+            self._table(declared.name, declared.schema())
+
+    def declared_cells(self, agent: str, table: str, cells: Sequence[Any]) -> tuple[Any, ...]:
+        """A row of an agent's own table as `add_row` takes it, checked: a table its agent
+        declared, a minute and an event id, and a value of each column's type (TypeError
+        otherwise: an agent's row that would fail when its table is written)."""
+        declared = self._declared.get(table)
+        if declared is None:
+            known = ", ".join(self._declared) or "none"
+            raise TypeError(
+                f"agent {agent}: a row of table {table!r}, which its factory does not declare "
+                f"(row_types; declared: {known})"
+            )
+        try:
+            return declared.row(cells)
+        except TypeError as exc:
+            raise TypeError(f"agent {agent}: {exc}") from None
 
     def tick(self, minute: int) -> int:
         return (minute - self.start) // self.tick_minutes
@@ -69,7 +105,7 @@ class Recorder:
         return tuple(self._columns[table])
 
     def _flush(self, table: str) -> None:
-        cells, schema = self._buffers[table], TABLES[table]
+        cells, schema = self._buffers[table], self._schemas[table]
         stride = self._widths[table] + 2
         rows = len(cells) // stride
         if rows:
@@ -93,25 +129,25 @@ class Recorder:
 
     def tables(self) -> dict[str, pa.Table]:
         out = {}
-        for name in TABLE_NAMES:
+        for name, schema in self._schemas.items():
             self._flush(name)
-            table = pa.Table.from_batches(self._batches[name], schema=TABLES[name])
+            table = pa.Table.from_batches(self._batches[name], schema=schema)
             out[name] = table.combine_chunks()  # one chunk per column, as one batch would be
         return out
 
     def get_state(self) -> dict[str, list[dict[str, Any]]]:
         """Every row so far, as plain JSON-able dicts."""
         out = {}
-        for name in TABLE_NAMES:
+        for name, schema in self._schemas.items():
             self._flush(name)
-            out[name] = pa.Table.from_batches(self._batches[name], schema=TABLES[name]).to_pylist()
+            out[name] = pa.Table.from_batches(self._batches[name], schema=schema).to_pylist()
         return out
 
     def set_state(self, rows: dict[str, list[dict[str, Any]]]) -> None:
-        self._batches = {name: [] for name in TABLE_NAMES}
-        self._buffers = {name: [] for name in TABLE_NAMES}
+        self._batches = {name: [] for name in self._schemas}
+        self._buffers = {name: [] for name in self._schemas}
         for name, table_rows in rows.items():
             if table_rows:  # rows of a saved run keep their own scenario and seed
-                schema = TABLES[name]
+                schema = self._schemas[name]
                 columns = {c: [row.get(c) for row in table_rows] for c in schema.names}
                 self._batches[name].append(pa.RecordBatch.from_pydict(columns, schema=schema))

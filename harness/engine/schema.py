@@ -6,11 +6,12 @@ add columns, never rename or drop these. Every table starts with scenario, seed,
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "11"  # 2: events carry resource moves; actions carry request and horizon;
+SCHEMA_VERSION = "12"  # 2: events carry resource moves; actions carry request and horizon;
 #                       observations, memory_ops, trust, state, plans, requests added
 #                     3: actions carry status (ok / failed / invalid) and reason; utterances
 #                       carry text_by (agent: its own words; harness: rendered)
@@ -28,8 +29,10 @@ SCHEMA_VERSION = "11"  # 2: events carry resource moves; actions carry request a
 #                       origin_modalities and origin_ticks (several independent origins)
 #                     10: decision_points carry `agents` (who decides; null: every agent)
 #                     11: decision_points carry `concerns` (who counts at it, acting or not)
+#                     12: llm_calls and lessons are no longer the engine's: the LLM and the
+#                       reference agent declare them (declared.py), columns unchanged
 
-_KEY = [
+KEY = [
     pa.field("scenario", pa.string(), nullable=False),
     pa.field("seed", pa.int64(), nullable=False),
     pa.field("tick", pa.int64(), nullable=False),
@@ -38,7 +41,7 @@ _KEY = [
 
 
 def _schema(*fields: pa.Field) -> pa.Schema:
-    return pa.schema(_KEY + list(fields), metadata={"villagelab.schema_version": SCHEMA_VERSION})
+    return pa.schema(KEY + list(fields), metadata={"villagelab.schema_version": SCHEMA_VERSION})
 
 
 TABLES: dict[str, pa.Schema] = {
@@ -142,28 +145,6 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("variable", pa.string()),
         pa.field("value", pa.float64()),
     ),
-    # every call an agent made to a language model (accounting: wall-clock latencies and cache
-    # hits, so a rerun served from the response cache differs here and only here)
-    "llm_calls": _schema(
-        pa.field("agent", pa.string()),
-        pa.field("purpose", pa.string()),  # importance / trust / share / act / answer
-        pa.field("model", pa.string()),
-        pa.field("tokens_in", pa.int64()),
-        pa.field("tokens_out", pa.int64()),
-        pa.field("latency_ms", pa.float64()),
-        pa.field("overhead_ms", pa.float64()),
-        pa.field("cache_hit", pa.bool_()),
-        pa.field("attempts", pa.int64()),
-        pa.field("error", pa.string()),
-        # json_schema / json_object_schema / json_object / prompt (harness.agents.llm.formats)
-        pa.field("structured_output", pa.string()),
-        # valid / corrected / rejected / fell_back / chose_nothing / failed
-        pa.field("outcome", pa.string()),
-        # prompt tokens the server's prefix cache served, when it says (null on a cache hit)
-        pa.field("tokens_reused", pa.int64()),
-        pa.field("prompt", pa.string()),  # the messages as sent, "role: content" paragraphs
-        pa.field("reply", pa.string()),  # the reply's content as it came back
-    ),
     # every plan an agent made or changed (diagnostic)
     "plans": _schema(
         pa.field("agent", pa.string()),
@@ -224,17 +205,6 @@ TABLES: dict[str, pa.Schema] = {
         pa.field("agent", pa.string()),
         pa.field("proposition", pa.string()),
         pa.field("minutes", pa.int64()),
-    ),
-    # lessons an agent drew and the gate each met (diagnostic; the gates are re-checked from
-    # the cited events by the scorecard)
-    "lessons": _schema(
-        pa.field("agent", pa.string()),
-        pa.field("lesson", pa.string()),
-        pa.field("kind", pa.string()),
-        pa.field("text", pa.string()),
-        pa.field("evidence", pa.list_(pa.int64())),
-        pa.field("counter", pa.list_(pa.int64())),
-        pa.field("gate", pa.string()),
     ),
     "utterances": _schema(
         pa.field("speaker", pa.string()),
@@ -309,25 +279,39 @@ TABLES: dict[str, pa.Schema] = {
 }
 
 TABLE_NAMES: tuple[str, ...] = tuple(TABLES)
-# the internal tables: what agents report of themselves (their diagnostic rows), never evidence;
-# every other table the harness writes from what it saw, and no agent row may name one
-AGENT_TABLES: tuple[str, ...] = (
-    "memory_ops",
-    "beliefs",
-    "trust",
-    "state",
-    "plans",
-    "llm_calls",
-    "lessons",
-)
+
+
+def trace_names(names: Iterable[str] = ()) -> tuple[str, ...]:
+    """An episode's tables in their order: the harness's, then those of `names` an agent
+    declared, by name."""
+    return (*TABLE_NAMES, *sorted(set(names) - set(TABLES)))
+
+
+def as_written(name: str, table: pa.Table) -> pa.Table:
+    """A table with the schema its file has: the harness's fixed one, or the one its agent
+    declared (which the table already has)."""
+    return table.cast(TABLES[name]) if name in TABLES else table
+
+
+# the internal tables: what agents report of themselves (the engine's diagnostic rows), never
+# evidence; every other table here the harness writes from what it saw, and no agent row may
+# name one. An agent's own tables (declared.py) are internal too.
+AGENT_TABLES: tuple[str, ...] = ("memory_ops", "beliefs", "trust", "state", "plans")
+
+
+def agent_reported(table: str) -> bool:
+    """Whether a table holds what agents say of themselves: the engine's diagnostic tables
+    and every table an agent declares (any name not the harness's)."""
+    return table in AGENT_TABLES or table not in TABLES
 
 
 def empty_table(name: str) -> pa.Table:
     return TABLES[name].empty_table()
 
 
-def to_table(name: str, rows: list[dict[str, Any]]) -> pa.Table:
-    """Build a table of the fixed schema from row dicts (missing nullable columns become null)."""
-    schema = TABLES[name]
+def to_table(name: str, rows: list[dict[str, Any]], schema: pa.Schema | None = None) -> pa.Table:
+    """Build a table of the fixed schema (or of `schema`, an agent's own table's) from row
+    dicts (missing nullable columns become null)."""
+    schema = TABLES[name] if schema is None else schema
     columns = {f.name: [row.get(f.name) for row in rows] for f in schema}
     return pa.table(columns, schema=schema)

@@ -24,8 +24,9 @@ import pyarrow.parquet as pq
 
 from villagelab.files import atomic_write_bytes
 
+from .declared import NAME
 from .integrity import sha256, verified_table
-from .schema import TABLE_NAMES, TABLES
+from .schema import TABLES, as_written, trace_names
 
 PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd", "write_page_checksum": True}
 # pages written with checksums are read with them verified (a flipped byte is an error)
@@ -84,16 +85,18 @@ def write_episode(
     root: str | Path, scenario: str, seed: int, tables: dict[str, pa.Table]
 ) -> tuple[Digests, Sizes]:
     """One episode's tables under `root` (a folder, or a URI that workers share); returns
-    each file's SHA-256 and size, for the manifest."""
-    data = {name: _parquet(tables[name].cast(TABLES[name])) for name in TABLE_NAMES}
-    digests = {name: sha256(data[name]) for name in TABLE_NAMES}
-    sizes = {name: len(data[name]) for name in TABLE_NAMES}
+    each file's SHA-256 and size, for the manifest. Its tables are the harness's and those
+    its agent declared."""
+    names = trace_names(tables)
+    data = {name: _parquet(as_written(name, tables[name])) for name in names}
+    digests = {name: sha256(data[name]) for name in names}
+    sizes = {name: len(data[name]) for name in names}
     if not is_uri(root):
-        for name in TABLE_NAMES:
+        for name in names:
             atomic_write_bytes(episode_path(Path(root), name, scenario, seed), data[name])
         return digests, sizes
     fs, base = filesystem(root)
-    for name in TABLE_NAMES:
+    for name in names:
         folder = f"{base}/traces/{name}/{scenario}"
         fs.create_dir(folder, recursive=True)
         # a '.'-named temp moved into place: readers skip it; object stores publish on close
@@ -123,8 +126,10 @@ def read_episode(
     """One written episode's tables, exactly as the episode returned them; each file checked
     (before it is read) to be a regular file inside `root` of the size recorded (`sizes`,
     from the manifest, when it has them) and then against its recorded SHA-256 (`digests`)
-    and its page checksums, or a `TraceDamaged` naming the file and the episode."""
+    and its page checksums, or a `TraceDamaged` naming the file and the episode. Its tables
+    are those `digests` name, or without them the harness's and any other found for it."""
     fs, base = filesystem(root)
+    names = trace_names(_declared_tables(fs, base, scenario, seed) if digests is None else digests)
     return {
         n: verified_table(
             fs,
@@ -136,8 +141,23 @@ def read_episode(
             size=None if sizes is None else sizes.get(n),
             inside=None if is_uri(root) else str(root),
         )
-        for n in TABLE_NAMES
+        for n in names
     }
+
+
+def _declared_tables(fs: pafs.FileSystem, base: str, scenario: str | None, seed: int) -> list[str]:
+    """The tables under `base` an agent declared that hold a file of this episode (or of
+    any episode, without one: `scenario` None)."""
+    found = fs.get_file_info(pafs.FileSelector(f"{base}/traces", allow_not_found=True))
+    names = [f.base_name for f in found if f.type == pafs.FileType.Directory]
+    declared = [n for n in names if n not in TABLES and NAME.match(n)]
+    if scenario is None:
+        return declared
+    return [
+        n
+        for n in declared
+        if fs.get_file_info(_episode_file(base, n, scenario, seed)).type == pafs.FileType.File
+    ]
 
 
 def read_verified(
@@ -148,23 +168,24 @@ def read_verified(
     """The traces of exactly these episodes, every file checked against its recorded size and
     digest (what `score` and `inspect` read: a missing, swapped, altered or substituted file
     is an error)."""
-    parts: dict[str, list[pa.Table]] = {name: [] for name in TABLE_NAMES}
+    parts: dict[str, list[pa.Table]] = {name: [] for name in trace_names()}
     for (scenario, seed), digests in episodes.items():  # in the manifest's (the run's) order
         recorded = None if sizes is None else sizes.get((scenario, seed))
         for name, table in read_episode(root, scenario, seed, digests, recorded).items():
-            parts[name].append(table)
+            parts.setdefault(name, []).append(table)
     return {
         name: (
             pa.concat_tables(parts[name]) if parts[name] else TABLES[name].empty_table()
         ).to_pandas()
-        for name in TABLE_NAMES
+        for name in trace_names(parts)
     }
 
 
 def read_table(
     root: str | Path, name: str, episodes: Collection[tuple[str, int]] | None = None
 ) -> pd.DataFrame:
-    """Every episode's rows of one table, with the table's fixed schema (empty if none)."""
+    """Every episode's rows of one table, with the table's fixed schema (empty if none); an
+    agent's own table with the schema its files have."""
     fs, base = filesystem(root)
     folder = f"{base}/traces/{name}"
     found = fs.get_file_info(pafs.FileSelector(folder, allow_not_found=True, recursive=True))
@@ -179,15 +200,18 @@ def read_table(
         wanted = {f"{scenario}/{seed}.parquet" for scenario, seed in episodes}
         files = [f for f in files if "/".join(f.rsplit("/", 2)[-2:]) in wanted]
     if not files:
-        return TABLES[name].empty_table().to_pandas()
-    dataset = ds.dataset(files, schema=TABLES[name], format=_CHECKED, filesystem=fs)
+        return TABLES[name].empty_table().to_pandas() if name in TABLES else pd.DataFrame()
+    dataset = ds.dataset(files, schema=TABLES.get(name), format=_CHECKED, filesystem=fs)
     return dataset.to_table().to_pandas()
 
 
 def read_traces(
     root: str | Path, episodes: Collection[tuple[str, int]] | None = None
 ) -> dict[str, pd.DataFrame]:
-    return {name: read_table(root, name, episodes) for name in TABLE_NAMES}
+    """Every table under `root`: the harness's, and those agents declared."""
+    fs, base = filesystem(root)
+    names = trace_names(_declared_tables(fs, base, None, 0))
+    return {name: read_table(root, name, episodes) for name in names}
 
 
 def sweep_orphans(root: Path) -> int:

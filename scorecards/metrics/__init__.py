@@ -49,10 +49,9 @@ from . import (
     understatement_rate,
     user_model_violations,
 )
-from ._base import AGENT_REPORTED, METRICS, Direction, Episode, Metric, register
+from ._base import METRICS, Direction, Episode, Metric, register
 
 __all__ = [
-    "AGENT_REPORTED",
     "METRICS",
     "Direction",
     "Episode",

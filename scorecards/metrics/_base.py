@@ -11,6 +11,8 @@ from typing import Any, Literal, TypeVar
 import pandas as pd
 import pyarrow as pa
 
+from harness.engine.schema import agent_reported
+
 Episode = Mapping[str, pd.DataFrame]
 """The trace tables of one (scenario, seed) episode, by table name."""
 
@@ -64,12 +66,19 @@ def derived(episode: Episode, name: str, build: Callable[[Episode], T]) -> T:
 
 Direction = Literal["max", "min"]
 
-# Trace tables an agent fills about itself (its diagnostic rows): what it says of its own
-# memory, beliefs, trust, state, plans, model calls and lessons. Nothing in them is evidence:
-# an agent may write anything there, or nothing. `state` also holds the harness's own
-# inventory snapshots, read as `state:inventory` (agents may not write those variables).
-AGENT_REPORTED = ("memory_ops", "beliefs", "trust", "state", "plans", "llm_calls", "lessons")
+# Trace tables an agent fills about itself (its diagnostic rows, `agent_reported`): what it
+# says of its own memory, beliefs, trust, state and plans, and every table it declares (model
+# calls, lessons). Nothing in them is evidence: an agent may write anything there, or nothing.
+# `state` also holds the harness's own inventory snapshots, read as `state:inventory` (agents
+# may not write those variables).
 HARNESS_ROWS = {"state:inventory": "state"}  # harness-written rows of an agent-reported table
+
+
+def self_reported_table(table: str) -> bool:
+    """Whether what a metric reads from `table` is what agents report of themselves (the
+    harness's rows of such a table, `HARNESS_ROWS`, are not)."""
+    return table not in HARNESS_ROWS and agent_reported(table)
+
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")  # snake_case: a name MLflow accepts as a metric key
 
@@ -102,9 +111,9 @@ class Metric:
 
     @property
     def self_reported(self) -> bool:
-        """Whether it reads what an agent says about itself (`AGENT_REPORTED`): never
+        """Whether it reads what an agent says about itself (`self_reported_table`): never
         evidence, so never weighed in the objective."""
-        return any(table in AGENT_REPORTED for table in self.reads)
+        return any(self_reported_table(table) for table in self.reads)
 
     @property
     def bounded(self) -> bool:

@@ -12,11 +12,10 @@ from harness.agents.llm.accounting import ModelCall
 from harness.agents.reference.companion.lessons import LessonNote
 from harness.engine.diagnostics import row_types
 from harness.engine.episode import Episode
-from harness.engine.schema import AGENT_TABLES
+from harness.engine.schema import AGENT_TABLES, TABLES, agent_reported
 from policies import load_policy
 from scenarios import builtin_names, load_scenario
 from scorecards import METRICS, load_definition
-from scorecards.metrics import AGENT_REPORTED
 from scorecards.metrics._base import HARNESS_ROWS, EpisodeTables
 from villagelab.yamlsource import InputError
 
@@ -67,9 +66,14 @@ def test_every_metric_reads_only_the_tables_it_declares(episodes: list[dict]) ->
 
 
 def test_the_agent_reported_tables_are_the_diagnostic_rows_tables() -> None:
-    # the engine's own row types and those our agent packages register beside their code
+    # the engine's own row types write its internal tables; those our agent packages register
+    # beside their code write tables they declare, which the engine does not name
     assert {ModelCall, LessonNote} <= set(row_types())
-    assert set(AGENT_REPORTED) == {kind.table for kind in row_types()} == set(AGENT_TABLES)
+    written = {kind.table for kind in row_types()}
+    assert {"llm_calls", "lessons"} <= written and not {"llm_calls", "lessons"} & set(TABLES)
+    assert {t for t in written if t in TABLES} == set(AGENT_TABLES)
+    assert all(agent_reported(t) for t in written)
+    assert not any(agent_reported(t) for t in set(TABLES) - set(AGENT_TABLES))
 
 
 def test_no_weighted_metric_reads_what_agents_report_of_themselves() -> None:

@@ -13,7 +13,9 @@ import pyarrow.parquet as pq
 import pytest
 from scorecard_traces import answer, fact, frame
 
-from harness.engine.schema import to_table
+from harness.agents.reference.companion.lessons import LessonNote
+from harness.engine.declared import declaration
+from harness.engine.schema import TABLES, to_table
 from scorecards import METRICS, load_definition, score
 from scorecards.bench import bench_score, synthetic_traces
 
@@ -103,7 +105,9 @@ def _write(traces: dict[str, pd.DataFrame], root: Path) -> None:
             ]
             folder = root / name / str(scenario)
             folder.mkdir(parents=True, exist_ok=True)
-            pq.write_table(to_table(name, rows), folder / f"{seed}.parquet")
+            # the harness's tables, and the one the reference agent declares (lessons)
+            schema = TABLES[name] if name in TABLES else declaration(LessonNote).schema()
+            pq.write_table(to_table(name, rows, schema), folder / f"{seed}.parquet")
 
 
 @pytest.mark.parametrize("backend", ["numpy_nullable", "pyarrow", None])

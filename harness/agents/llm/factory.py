@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.engine.contract import AgentSetup
 
-from .accounting import trial_metrics
+from .accounting import ModelCall, trial_metrics
 from .agent import LLMAgent
 from .asking import CallSettings
 from .calls import LLMFailure
@@ -38,6 +38,8 @@ class LLMAgents:
     variable that holds it), the runs folder of the cache, and the run's id, which with the
     policy's hash names a trial in the shared token ledger."""
 
+    # the table of its own it records: a row per model call (tokens, latency, cache, cost)
+    row_types: ClassVar[tuple[type, ...]] = (ModelCall,)
     config_json: str
     runs_dir: str
     run_id: str | None = None
@@ -90,6 +92,7 @@ class LLMAgentFactory:
     make an agent; its prompt templates count as its code (`hashed_files`)."""
 
     hashed_files = tuple((p.relative_to(PROMPTS.parents[1]).as_posix(), p) for p in prompt_files())
+    row_types = LLMAgents.row_types
     # what a search may change for it: its prompts and sampling, and the reference memory,
     # trust and sharing knobs it reuses (tests/test_policy_surface.py checks it against a run)
     policy_surface = (

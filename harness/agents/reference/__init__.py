@@ -39,6 +39,8 @@ reference_agent.policy_surface = (  # type: ignore[attr-defined]
     "sharing",
     "trust",
 )
+# the table of its own it records: a character's lessons (a villager draws none)
+reference_agent.row_types = Character.row_types  # type: ignore[attr-defined]
 
 
 __all__ = ["AutonomousAgent", "Character", "Villager", "reference_agent"]

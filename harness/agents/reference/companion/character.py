@@ -18,7 +18,7 @@ their pieces side by side (one flat JSON map, as it always was).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from harness.engine.contract import AgentSetup, Answer, Claim, Intent, Modality, Observation
 from scenarios.dialogue import Urge
@@ -28,6 +28,7 @@ from . import attune, safety, urges
 from .agenda import Message
 from .initiative import Initiative
 from .introspection import Introspection
+from .lessons import LessonNote
 from .lines import GREETING, INSULT, JOKE, SEVERE, Lines
 from .opinions import ASKED, Opinions
 from .practices import Practices
@@ -63,6 +64,10 @@ STATE = (
 
 
 class Character:
+    # the table of its own it records: the lessons its practices draw (a factory of
+    # characters declares it by being this class, or names it beside its own)
+    row_types: ClassVar[tuple[type, ...]] = (LessonNote,)
+
     def __init__(self, setup: AgentSetup) -> None:
         assert setup.spec.companion is not None
         self.ctx, self.name, self.persona = setup, setup.name, setup.spec.companion

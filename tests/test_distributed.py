@@ -9,10 +9,15 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from harness.engine.schema import TABLE_NAMES
+from harness.agents.reference import reference_agent
+from harness.engine.declared import declarations_of
+from harness.engine.schema import trace_names
 
 from .conftest import ROOT, villagelab
 from .servers import EXE, QUIET
+
+# the harness's tables and those the reference agent declares (a character's lessons)
+TABLES_WRITTEN = trace_names(d.name for d in declarations_of(reference_agent))
 
 
 def test_two_drivers_share_a_postgresql_study(tmp_path, postgres, mlflow_server):
@@ -110,7 +115,7 @@ def test_a_search_attaches_to_a_ray_cluster(tmp_path, ray_head):
     # the start champion's traces came back to the driver and were written under its runs folder
     (start,) = (runs / "studies" / "cluster" / "champions").glob("start-*")
     assert (
-        len(list(start.glob("traces/*/*/*.parquet"))) == len(TABLE_NAMES) * 2 * 3
+        len(list(start.glob("traces/*/*/*.parquet"))) == len(TABLES_WRITTEN) * 2 * 3
     )  # tables × scenarios × seeds
     again = villagelab("champion", "show", "--runs-dir", str(runs))
     assert again.returncode == 0 and "champion: version" in again.stdout
@@ -201,7 +206,7 @@ def test_on_a_cluster_workers_write_traces_to_a_shared_uri(tmp_path, ray_head):
     )
     assert serial.returncode == 0, serial.stderr
     written = sorted(p.relative_to(shared) for p in shared.glob("traces/*/*/*.parquet"))
-    assert len(written) == len(TABLE_NAMES) * 2 * 2
+    assert len(written) == len(TABLES_WRITTEN) * 2 * 2
     assert all((shared / p).read_bytes() == (local / p).read_bytes() for p in written)
     assert (tmp_path / "out" / "card.json").read_text() == (local / "card.json").read_text()
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
@@ -245,7 +250,7 @@ def test_a_search_on_a_cluster_keeps_every_trials_traces_at_the_shared_uri(tmp_p
     assert result.returncode == 0, result.stderr
     assert "trial 0: promoted" in result.stderr
     trial = shared / "kept" / "trial-0"
-    assert len(list(trial.glob("traces/*/*/*.parquet"))) == len(TABLE_NAMES) * 2 * 3
+    assert len(list(trial.glob("traces/*/*/*.parquet"))) == len(TABLES_WRITTEN) * 2 * 3
     client = MlflowClient(tracking_uri=f"sqlite:///{runs / 'mlflow.db'}")
     experiment = client.get_experiment_by_name("kept")
     (run,) = [

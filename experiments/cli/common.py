@@ -54,7 +54,8 @@ def agent_option(command: Command) -> Command:
         expose_value=False,
         callback=_remember_option,
         metavar="FILE",
-        help="--agent llm: the model endpoint, cache, budgets and prices (docs/llm.md)",
+        help="--agent llm: the model endpoint, cache, budgets and prices (docs/llm.md); an "
+        "agent of your own whose factory takes options gets the endpoint and prices",
     )(command)
     return click.option(
         "--agent",
@@ -136,13 +137,21 @@ def agent_options(agent: str) -> str | None:
 
     from harness.agents.llm import agent_options as llm_options
     from harness.agents.llm import load_llm_config
+    from harness.engine.plugins import is_import_path
 
-    if agent != "llm":
-        raise InputError(f"--llm-config: only --agent llm takes a model config (got {agent})")
+    if agent != "llm" and not is_import_path(agent):
+        raise InputError(
+            f"--llm-config: only --agent llm or an agent's import path (whose factory takes "
+            f"options: configure) takes a model config (got {agent})"
+        )
     config = load_llm_config(path, need_key=not cache_only)
+    remember(config.endpoint.base_url)
+    if agent != "llm":  # an agent of the user's own: the validated config, its to use
+        if cache_only:
+            raise InputError("--cache-only: only --agent llm replays a response cache")
+        return json.dumps({"config": config.model_dump(mode="json")}, sort_keys=True)
     if cache_only:
         config = config.with_cache_only(True)
-    remember(config.endpoint.base_url)
     runs_dir = ctx.params.get("runs_dir") or Path("runs")
     options = llm_options(config, Path(runs_dir).resolve(), secrets.token_hex(6))
     return json.dumps(options, sort_keys=True)
@@ -153,10 +162,11 @@ def model_usage_lines(records: list[Any], choice: AgentChoice) -> dict[str, str]
     (made, served from the cache, tokens, cost), another agent's `usage_<table>.<column>`
     figures as a search logs them."""
     from harness.agents.llm import usage_lines
+    from harness.agents.registry import CONFIGURED
 
     usages = [getattr(r, "model_usage", {}) for r in records]
     path = click.get_current_context().meta.get("villagelab.llm_config")
-    if path is not None:
+    if path is not None and choice.path in CONFIGURED.values():  # villagelab's LLM agent
         return usage_lines(usages, path)
     return {k: f"{v:g}" for k, v in choice.usage_metrics(usages).items()}
 

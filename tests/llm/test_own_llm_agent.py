@@ -1,7 +1,8 @@
 """A language-model agent of the user's own (issue 47): `examples/diarist.py` calls the
 endpoint `--llm-config` names itself, reflects on its notes, words its questions with two
-prompt families of its own and records its calls in a table of its own. It runs and is
-searched over its prompts against the stand-in, and plays the real small model once."""
+prompt families of its own and records its calls in a table of its own. It runs against the
+stand-in and plays the real small model once; tests/test_docs_search_own.py searches it over
+its prompts, as the tutorial does."""
 
 from __future__ import annotations
 
@@ -50,39 +51,6 @@ def test_the_diarist_runs_on_the_standin_and_records_its_own_calls(standin, tmp_
     # the prompts are its code: the model it is given is part of its hash as well
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["agent_path"] == AGENT
-
-
-@pytest.mark.slow
-def test_a_search_over_its_prompts_promotes_the_variant_that_heeds_what_it_heard(standin, tmp_path):
-    config = _config(tmp_path, standin.base_url, "standin-1")
-    search = tmp_path / "search.yaml"
-    search.write_text(
-        f'scenarios: [public_fact, replan_bridge]\nseeds: "0-1"\nstart_policy: {POLICY}\n'
-    )
-    runs = tmp_path / "runs"
-    searched = villagelab(
-        *("search", "--study", "diarist", "--trials", "4", "--agent", AGENT, "--serial"),
-        *("--llm-config", config, "--config", str(search), "--runs-dir", str(runs)),
-        cwd=ROOT,
-    )
-    assert searched.returncode == 0, searched.stderr
-    assert "4 of them its own" in searched.stderr
-    from mlflow.tracking import MlflowClient
-
-    client = MlflowClient(f"sqlite:///{runs / 'mlflow.db'}")
-    experiment = client.get_experiment_by_name("diarist")
-    trials = [
-        run.data
-        for run in client.search_runs([experiment.experiment_id])
-        if "villagelab.decision" in run.data.tags
-    ]
-    assert len(trials) == 4
-    for data in trials:  # each trial logs what its calls cost, from the agent's own table
-        assert data.metrics["usage_diarist_calls.tokens_in"] > 0
-        assert data.metrics["usage_diarist_calls.cost_usd"] > 0
-        assert data.params["diarist.choice"] in ("plain", "mindful")
-    promoted = [d for d in trials if d.tags["villagelab.decision"] == "promoted"]
-    assert promoted and all(d.params["diarist.choice"] == "mindful" for d in promoted)
 
 
 @pytest.mark.real_model

@@ -219,3 +219,14 @@ def test_the_gate_exits_3_when_a_prompt_file_changed_since_its_baseline(tmp_path
     assert changed.returncode == 3, changed.stdout + changed.stderr
     assert "prompt files changed since the baseline" in changed.stderr
     assert "(gossip.wording/hedged.txt)" in changed.stderr
+
+
+def test_the_llm_agents_templates_are_prompts_a_gate_names_when_edited() -> None:
+    # its templates are files it hashes beside its code: each one's digest goes in a baseline,
+    # so an edited template makes the gate exit 3 naming it, as a prompt family's file does
+    from harness.agents.llm import LLMAgentFactory
+    from harness.agents.llm.prompts import prompt_files
+
+    digests = prompt_digests(LLMAgentFactory)
+    assert len(digests) == len(prompt_files()) > 0
+    assert all(name.startswith("policies/prompts/") for name in digests)

@@ -306,11 +306,13 @@ def agent_hash(factory: Any) -> str:
 
 
 def prompt_digests(factory: Any) -> dict[str, str]:
-    """Each variant file of the prompt families an agent declares (family/variant.txt): its
-    digest, so that a gate can say which prompt changed since its baseline."""
+    """Each variant file of the prompt families an agent declares (family/variant.txt), and
+    each file it hashes beside its code (the LLM agent's templates): its digest, so that a
+    gate can say which prompt changed since its baseline."""
+    files = [*_prompt_files(factory), *getattr(factory, "hashed_files", ())]
     return {
-        rel: hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest()
-        for rel, path in _prompt_files(factory)
+        rel: hashlib.blake2b(Path(path).read_bytes(), digest_size=8).hexdigest()
+        for rel, path in files
     }
 
 

@@ -401,7 +401,8 @@ def traces_page() -> str:
         )
     sections.append(
         "## Tables our agents declare\n\nAn agent may record tables of its own (its row types "
-        "declare them: [Bringing your own agent](../agents.md#tables-of-its-own)); these are the "
+        "declare them: see Tables of its own in [Bringing your own agent](../agents.md)); these "
+        "are the "
         "built-in agents', written only by the agent that declares them.\n"
     )
     for kind in _declaring_rows():

@@ -1,6 +1,6 @@
 """Scenarios: the schema, the loader and the built-in library with its seed sets."""
 
-from ._types import Sense
+from ._types import PlaceFact, Sense
 from .clock import MINUTES_PER_DAY, clock_of, day_of, parse_clock, parse_moment, parse_span
 from .generator import village, village_name
 from .loader import LIBRARY, builtin_names, load_scenario, resolve
@@ -15,6 +15,7 @@ __all__ = [
     "AgentSpec",
     "DecisionPoint",
     "Errand",
+    "PlaceFact",
     "Probe",
     "Scenario",
     "SeedSets",

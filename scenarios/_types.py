@@ -44,6 +44,14 @@ Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]  # names
 Modality = Literal["certain", "likely", "rumor"]
 
 
+class PlaceFact(StrEnum):
+    """The facts every place of a world has, true until an event sets them (`<place>.<fact>`):
+    the world's rules read them; any other fact is one the scenario declares."""
+
+    PASSABLE = "passable"  # a way through it: false stops whoever would pass
+    OPEN = "open"  # its door: false fails what is done there
+
+
 class Sense(StrEnum):
     """What a predicate of the scenario's vocabulary does to plans about its subject."""
 

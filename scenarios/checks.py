@@ -1,5 +1,6 @@
 """What a scenario's schema cannot express: sizes within documented bounds, places an agent
-must reach reachable from its home, acyclic supersession, days within the run, unique ids.
+must reach reachable from its home, acyclic supersession, days within the run, unique ids,
+facts that name something.
 
 Each check yields (path, expectation) like the cross-references in `loader`; the loader turns
 them into located errors. `Bounds` are the documented limits (README, "Writing a scenario");
@@ -8,11 +9,12 @@ them into located errors. `Bounds` are the documented limits (README, "Writing a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import difflib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ._types import PLANNING_SENSES, Sense
+from ._types import PLANNING_SENSES, PlaceFact, Sense
 from .clock import MINUTES_PER_DAY, day_of
 from .model import Scenario
 
@@ -66,6 +68,7 @@ def problems(s: Scenario, bounds: Bounds = DEFAULT) -> Iterator[Problem]:
     yield from _supersession(s)
     yield from _retractions(s)
     yield from _references(s)
+    yield from _facts(s)
     yield from _days(s)
     yield from _unique(s)
     yield from _priorities(s)
@@ -186,6 +189,51 @@ def _destinations(a: Any, i: int, request: Any) -> Iterator[tuple[tuple[str | in
     if request is not None:
         yield ("agents", i), request.source
         yield ("agents", i), request.place
+
+
+def _facts(s: Scenario) -> Iterator[Problem]:
+    """A fact is `thing.attribute`; a place's own (`<place>.passable`, `<place>.open`) names a
+    place of the world and is true or false; an event sets only a fact the world declares or a
+    place's own. A misspelt one would leave the world quietly unchanged, and every score of it
+    wrong."""
+    places = {p.id for p in s.world.places}
+    own = {f"{place}.{fact.value}" for place in places for fact in PlaceFact}
+    known = sorted(set(s.world.facts) | own)
+    kinds = ", ".join(f.value for f in PlaceFact)
+    for key, value in s.world.facts.items():
+        where: tuple[str | int, ...] = ("world", "facts", key)
+        thing, _, attribute = key.partition(".")
+        if not thing or not attribute:
+            yield where, f"a fact named thing.attribute, got {key!r}"
+        elif attribute in PlaceFact._value2member_map_ and thing not in places:
+            yield (
+                where,
+                (
+                    f"a place of this world before .{attribute}, got {thing!r}"
+                    f"{_nearest(thing, places)}"
+                ),
+            )
+        elif attribute in PlaceFact._value2member_map_ and not isinstance(value, bool):
+            yield where, f"true or false for a place's {attribute}, got {value!r}"
+    for i, event in enumerate(s.events):
+        for key, value in event.sets.items():
+            where = ("events", i, "sets", key)
+            if key not in known:
+                yield (
+                    where,
+                    (
+                        f"a fact the world declares (world.facts) or a place's own ({kinds}), got "
+                        f"{key!r}{_nearest(key, known)}"
+                    ),
+                )
+            elif key in own and not isinstance(value, bool):
+                yield where, f"true or false for {key!r}, got {value!r}"
+
+
+def _nearest(name: str, names: Iterable[str]) -> str:
+    """'; did you mean X?' for the closest of `names`, if one is close."""
+    close = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def _references(s: Scenario) -> Iterator[Problem]:

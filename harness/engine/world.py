@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scenarios import Scenario
+from scenarios import PlaceFact, Scenario
 
 from .ways import Ways
+
+# a place's facts the world's rules read, as the key's suffix (`bridge.passable`)
+_PASSABLE, _OPEN = f".{PlaceFact.PASSABLE.value}", f".{PlaceFact.OPEN.value}"
 
 
 @dataclass(frozen=True)
@@ -60,10 +63,10 @@ class World:
         return None if way is None else (list(way[0]), way[1])
 
     def passable(self, place: str) -> bool:
-        return bool(self.facts.get(f"{place}.passable", True))
+        return bool(self.facts.get(place + _PASSABLE, True))
 
     def is_open(self, place: str) -> bool:
-        return bool(self.facts.get(f"{place}.open", True))
+        return bool(self.facts.get(place + _OPEN, True))
 
     def is_daylight(self) -> bool:
         if self.daylight is None:

@@ -1,0 +1,78 @@
+"""Every fact a scenario names refers to something (issue 48, item 4): an event sets only a
+fact the world declares or a place's own (`<place>.passable`, `<place>.open`), a place's own
+fact names a place and is true or false; anything else exits 2 at validation, located, with
+the nearest name - a misspelt fact was a world silently left unchanged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from policies import InputError
+from scenarios import load_scenario
+
+from .conftest import ROOT
+
+BRIDGE = ROOT / "scenarios" / "library" / "replan_bridge.yaml"
+SETS = "sets: {bridge.passable: false}"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (SETS, "sets: {brigde.passable: false}", "did you mean 'bridge.passable'?"),
+        (SETS, "sets: {bridge.pasable: false}", "did you mean 'bridge.passable'?"),
+        (SETS, 'sets: {bridge.passable: "no"}', "true or false for 'bridge.passable', got 'no'"),
+        (SETS, "sets: {bridge: false}", "a fact the world declares (world.facts) or a place's"),
+    ],
+)
+def test_a_fact_an_event_sets_that_names_nothing_is_refused_with_the_nearest(
+    cli, tmp_path: Path, old: str, new: str, expected: str
+) -> None:
+    text = BRIDGE.read_text()
+    assert old in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    line = next(i for i, row in enumerate(bad.read_text().splitlines(), 1) if new in row)
+    result = cli("scenario", "validate", str(bad))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"bad.yaml:{line}:" in result.stderr and expected in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("facts", "expected"),
+    [
+        ({"bakery.open": True, "bakrey.passable": True}, "got 'bakrey'; did you mean 'bakery'"),
+        ({"bakery.open": "yes please"}, "true or false for a place's open"),
+        ({"open": True}, "a fact named thing.attribute"),
+    ],
+)
+def test_a_place_fact_the_world_declares_names_a_place_and_is_true_or_false(
+    tmp_path: Path, facts: dict[str, object], expected: str
+) -> None:
+    data = yaml.safe_load((ROOT / "scenarios" / "library" / "public_fact.yaml").read_text())
+    data["world"]["facts"] = facts
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(data))
+    with pytest.raises(InputError, match="world.facts") as info:
+        load_scenario(bad)
+    assert expected in str(info.value)
+
+
+def test_every_world_we_ship_or_test_on_names_only_facts_that_exist() -> None:
+    worlds = [
+        *(ROOT / "scenarios" / "library").glob("*.yaml"),
+        *(ROOT / "tests" / "unseen_worlds").glob("*.yaml"),
+    ]
+    assert len(worlds) > 20
+    for path in sorted(worlds):
+        load_scenario(path)  # raises on a fact that names nothing
+
+
+def test_the_nearest_is_offered_only_when_one_is_close() -> None:
+    from scenarios.checks import _nearest
+
+    assert _nearest("brigde", ["bridge", "bakery"]) == "; did you mean 'bridge'?"
+    assert _nearest("zzz", ["bridge", "bakery"]) == ""

@@ -125,7 +125,7 @@ class Model:
         self.timeout = float(endpoint.get("timeout_s", 60))
         self.price = (config.get("prices") or {}).get(self.model)
         # a server that takes no json_schema is asked for json_object with the schema
-        self.schema_format = endpoint.get("structured_output", "auto") != "json_object_schema"
+        self.json_schema = endpoint.get("structured_output", "auto") != "json_object_schema"
 
     def ask(self, prompt: str, schema: dict[str, Any] | None) -> tuple[str, int, int]:
         """The reply's content and the tokens in and out."""
@@ -142,8 +142,8 @@ class Model:
         if schema is not None:
             body["response_format"] = self._format(schema)
         reply = httpx.post(self.url, json=body, headers=self.headers, timeout=self.timeout)
-        if reply.status_code >= 400 and schema is not None and self.schema_format:
-            self.schema_format = False  # e.g. llama-cpp-python's server: json_object only
+        if reply.status_code >= 400 and schema is not None and self.json_schema:
+            self.json_schema = False  # e.g. llama-cpp-python's server: json_object only
             body["response_format"] = self._format(schema)
             reply = httpx.post(self.url, json=body, headers=self.headers, timeout=self.timeout)
         reply.raise_for_status()
@@ -153,7 +153,7 @@ class Model:
         return content, int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))
 
     def _format(self, schema: dict[str, Any]) -> dict[str, Any]:
-        if self.schema_format:
+        if self.json_schema:
             return {"type": "json_schema", "json_schema": {"name": "reply", "schema": schema}}
         return {"type": "json_object", "schema": schema}
 

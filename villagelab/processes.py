@@ -309,6 +309,21 @@ def sweep() -> list[Process]:
             continue
         if owner.alive():
             continue
-        stopped += stop(_ours(path))
+        stopped += _stop_all(path)
         path.unlink(missing_ok=True)
+    return stopped
+
+
+SWEEPS = 5  # looks at a dead owner's processes, at most, until none is left
+
+
+def _stop_all(path: Path) -> list[Process]:
+    """Stop a record's processes, looking again until none is left: one of them may start
+    another while it is being stopped (a raylet its dashboard agent)."""
+    stopped: list[Process] = []
+    for _ in range(SWEEPS):
+        found = stop(_ours(path))
+        if not found:
+            break
+        stopped += found
     return stopped

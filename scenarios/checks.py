@@ -245,9 +245,19 @@ def _references(s: Scenario) -> Iterator[Problem]:
 
 
 def _supersession(s: Scenario) -> Iterator[Problem]:
-    """A proposition supersedes an older one; following `supersedes` never comes back."""
+    """A proposition supersedes an older one, which no other supersedes; following
+    `supersedes` never comes back."""
     older = {t.proposition: t.supersedes for t in s.truth}
+    replaced: dict[str, int] = {}
     for i, t in enumerate(s.truth):
+        if t.supersedes is not None and replaced.setdefault(t.supersedes, i) != i:
+            j = replaced[t.supersedes]
+            expected = (
+                f"a proposition no other replaces; {s.truth[j].proposition!r} (truth[{j}]) "
+                f"already replaces {t.supersedes!r}: one replacement each, or a value that "
+                "changes (values)"
+            )
+            yield ("truth", i, "supersedes"), expected
         chain, current = [t.proposition], t.supersedes
         while current is not None and current in older:
             if current in chain:

@@ -338,4 +338,17 @@ def _values_problems(s: Scenario, t: Truth, where: Location) -> Iterator[semanti
                     "listed in the order they hold"
                 ),
             )
+        elif last is not None and _tick(s, v.from_) == _tick(s, last):
+            yield (
+                (*here, "from"),
+                (
+                    f"a moment in a later tick than the previous value's "
+                    f"({format_moment(last)!r}; a tick is {s.tick_minutes} minutes): in the same "
+                    "tick the previous value would never hold"
+                ),
+            )
         last = v.from_
+
+
+def _tick(s: Scenario, moment: int) -> int:
+    return (moment - s.start) // s.tick_minutes

@@ -76,3 +76,35 @@ def test_the_nearest_is_offered_only_when_one_is_close() -> None:
 
     assert _nearest("brigde", ["bridge", "bakery"]) == "; did you mean 'bridge'?"
     assert _nearest("zzz", ["bridge", "bakery"]) == ""
+
+
+def _planted(tmp_path: Path, source: Path, old: str, new: str) -> tuple[Path, int]:
+    text = source.read_text()
+    assert old in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    last = new.splitlines()[-1]  # the line the refusal names: the planted one
+    line = next(i for i, row in enumerate(bad.read_text().splitlines(), 1) if last in row)
+    return bad, line
+
+
+def test_two_truths_replacing_the_same_proposition_are_refused_located(tmp_path: Path) -> None:
+    source = ROOT / "scenarios" / "library" / "superseded.yaml"
+    moved = next(r for r in source.read_text().splitlines() if "supersedes: gathering_at" in r)
+    twin = moved.replace("proposition: gathering_moved", "proposition: gathering_moved_again")
+    bad, line = _planted(tmp_path, source, moved, f"{moved}\n{twin}")
+    with pytest.raises(InputError) as info:
+        load_scenario(bad)
+    assert f"bad.yaml:{line}:" in str(info.value)
+    assert "'gathering_moved' (truth[" in str(info.value), info.value
+
+
+def test_successive_values_starting_in_one_tick_are_refused_located(tmp_path: Path) -> None:
+    # a tick is 5 minutes: a value from 14:02 would start in the tick of the one from 14:00
+    source = ROOT / "tests" / "unseen_worlds" / "bread_price_three_steps.yaml"
+    old = '{value: "5", from: "day 1 14:00"}'
+    bad, line = _planted(tmp_path, source, old, f'{old}, {{value: "6", from: "day 1 14:02"}}')
+    with pytest.raises(InputError) as info:
+        load_scenario(bad)
+    message = str(info.value)
+    assert f"bad.yaml:{line}:" in message and "a moment in a later tick" in message, message

@@ -10,6 +10,7 @@ them into located errors. `Bounds` are the documented limits (README, "Writing a
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,7 @@ ROAD_MINUTES = 7 * MINUTES_PER_DAY
 SPAN_MINUTES = 30 * MINUTES_PER_DAY  # chat cooldown, plan horizon
 COUNT = 1_000_000  # units of a resource held, supplied or moved at once
 TEXT = 4_000  # characters of a description or any other text
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")  # a fact's thing and attribute, as ids are
 
 
 def agent_ticks(scenario: Scenario) -> int:
@@ -203,8 +205,14 @@ def _facts(s: Scenario) -> Iterator[Problem]:
     for key, value in s.world.facts.items():
         where: tuple[str | int, ...] = ("world", "facts", key)
         thing, _, attribute = key.partition(".")
-        if not thing or not attribute:
-            yield where, f"a fact named thing.attribute, got {key!r}"
+        if not (_NAME.match(thing) and _NAME.match(attribute)):
+            yield (
+                where,
+                (
+                    f"a fact named thing.attribute, each a snake_case name of at most 64 "
+                    f"characters, got {key[:80]!r}"
+                ),
+            )
         elif attribute in PlaceFact._value2member_map_ and thing not in places:
             yield (
                 where,
@@ -371,9 +379,15 @@ def _once(ids: list[str], where: tuple[str | int, ...], label: str) -> Iterator[
 
 
 def _texts(value: Any, where: tuple[str | int, ...]) -> Iterator[Problem]:
+    """Every text short enough, and writable as UTF-8: traces and reports are UTF-8, and a
+    lone surrogate (YAML's "\\ud800") would stop an episode when its table is written."""
     if isinstance(value, str):
         if len(value) > TEXT:
             yield where, f"text of at most {TEXT:,} characters (got {len(value):,})"
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            yield where, f"text that can be written as UTF-8 (character {exc.start + 1} cannot)"
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from _texts(item, (*where, key))

@@ -1,7 +1,10 @@
-"""Every fact a scenario names refers to something (issue 48, item 4): an event sets only a
-fact the world declares or a place's own (`<place>.passable`, `<place>.open`), a place's own
-fact names a place and is true or false; anything else exits 2 at validation, located, with
-the nearest name - a misspelt fact was a world silently left unchanged."""
+"""Every name a scenario uses refers to something and every value is one it can hold (issue
+48, item 4): an event sets only a fact the world declares or a place's own (`<place>.passable`,
+`<place>.open`), a place's own fact names a place and is true or false, a fact is
+thing.attribute in plain names; two truths never replace the same proposition, successive
+values start in successive ticks, and text can be written as UTF-8. Anything else exits 2 at
+validation, located (with the nearest name where one is close): a misspelt fact was a world
+silently left unchanged."""
 
 from __future__ import annotations
 
@@ -47,6 +50,8 @@ def test_a_fact_an_event_sets_that_names_nothing_is_refused_with_the_nearest(
         ({"bakery.open": True, "bakrey.passable": True}, "got 'bakrey'; did you mean 'bakery'"),
         ({"bakery.open": "yes please"}, "true or false for a place's open"),
         ({"open": True}, "a fact named thing.attribute"),
+        ({"Lamp.contact": "ok"}, "each a snake_case name of at most 64 characters"),
+        ({"lamp." + "x" * 65: "ok"}, "each a snake_case name of at most 64 characters"),
     ],
 )
 def test_a_place_fact_the_world_declares_names_a_place_and_is_true_or_false(
@@ -108,3 +113,12 @@ def test_successive_values_starting_in_one_tick_are_refused_located(tmp_path: Pa
         load_scenario(bad)
     message = str(info.value)
     assert f"bad.yaml:{line}:" in message and "a moment in a later tick" in message, message
+
+
+def test_text_that_cannot_be_written_as_utf8_is_refused_at_validation(tmp_path: Path) -> None:
+    data = yaml.safe_load((ROOT / "scenarios" / "library" / "public_fact.yaml").read_text())
+    data["description"] = "a lone \ud800 surrogate"  # YAML writes it escaped: "\ud800"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(data, allow_unicode=False))
+    with pytest.raises(InputError, match="text that can be written as UTF-8"):
+        load_scenario(bad)

@@ -301,8 +301,9 @@ def scenario_mutations(draw: st.DrawFn) -> Mutation:
     elif how == "unknown":
         mappings = [()] + [p for p in paths if isinstance(_get(tree, p), dict)]
         at = draw(st.sampled_from(mappings))
-        # skill → level, fact → value, what an event sets: any name is valid there
-        free = at and (at[-1] == "abilities" or at == ("world", "facts") or at[-1] == "sets")
+        # skill → level: any name is valid there; a fact or what an event sets is refused
+        # (it names no thing.attribute)
+        free = at and at[-1] == "abilities"
         path, value, expect = (*at, "surprise_key"), 1, EITHER if free else REFUSE
         what = f"unknown key under {at or 'the top'}"
     else:  # a list element with an id, twice: ids must be unique
@@ -338,6 +339,7 @@ MEANINGS = (
     "predicate",
     "phrase",
     "physics",
+    "misspelt_fact",
     "validity",
     "sign_until",
 )
@@ -350,6 +352,7 @@ SAYS = {
     "predicate": ("at predicates.closed_onn", "the predicate of a tracked proposition"),
     "phrase": ("phrase", "a phrase may name only {object}"),
     "physics": ("at physics[", "no physics plug-in named"),
+    "misspelt_fact": (".sets.", "did you mean"),
     "validity": ("truth[0].valid_to", "at or after its start"),
     "sign_until": ("until", "at or after the event's moment"),
 }
@@ -388,6 +391,11 @@ def meaning(op: str, source: Path, tree: Any, pick: int = 0) -> tuple[str, Any]:
         name = UNREGISTERED[pick % len(UNREGISTERED)]
         tree["physics"] = [*tree.get("physics", []), name]
         return f"physics names {name!r}, not registered", tree
+    if op == "misspelt_fact":
+        misspelt = {"id": "crafted_closure", "at": _moment(start + 60), "kind": "set_facts"}
+        misspelt["sets"] = {f"{place}.passabel": False}
+        tree.setdefault("events", []).append(misspelt)
+        return "an event that sets a misspelt fact", tree
     assert truth is not None, f"{op} needs a scenario with a truth"
     if op == "validity":
         truth.update(valid_from=_moment(start + 60), valid_to=_moment(start + 30))

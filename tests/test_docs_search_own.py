@@ -6,8 +6,6 @@ the agent's own knobs and prompt family, and the gate exits 3 once a prompt file
 from __future__ import annotations
 
 import re
-import shutil
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -16,7 +14,7 @@ import yaml
 
 from .conftest import ROOT
 from .llm.llm_servers import start_standin
-from .test_docs_tutorials import run
+from .test_docs_tutorials import run, user_folder
 
 PAGE = ROOT / "docs" / "tutorials" / "search-your-own-agent.md"
 MARK = re.compile(r"<!-- tutorial-test: (\S+) -->\n```\w*\n(.*?)```", re.DOTALL)
@@ -34,18 +32,7 @@ def commands(name: str = "own") -> list[str]:
 
 @pytest.fixture
 def checkout(tmp_path: Path) -> Path:
-    folder = tmp_path / "villagelab"
-    for part in ("policies", "examples"):
-        shutil.copytree(ROOT / part, folder / part)
-    bin_ = folder / ".venv" / "bin"
-    bin_.mkdir(parents=True)
-    for name, target in {
-        "python": sys.executable,
-        "villagelab": str(Path(sys.executable).with_name("villagelab")),
-    }.items():
-        (bin_ / name).write_text(f'#!/bin/sh\nexec "{target}" "$@"\n')
-        (bin_ / name).chmod(0o755)
-    return folder
+    return user_folder(tmp_path, "policies", "examples")
 
 
 @pytest.mark.slow  # a run, a sweep, a search of 8 trials and three gates: a few minutes

@@ -40,8 +40,18 @@ def checkout(tmp_path: Path) -> Path:
     """A folder as a user has it after the README's first command: the virtual environment's
     executables (here: this interpreter, with the package importable) and the policy files,
     and the files the tutorial says to save."""
+    folder = user_folder(tmp_path, "policies")
+    (folder / "example_agent.py").write_text(marked("example_agent.py")[0])
+    return folder
+
+
+def user_folder(tmp_path: Path, *parts: str) -> Path:
+    """A folder laid out as the README's first command leaves a checkout: `.venv/bin/python`
+    and `.venv/bin/villagelab` (this interpreter, with the package importable) and copies of
+    the repository's `parts`."""
     folder = tmp_path / "villagelab"
-    shutil.copytree(ROOT / "policies", folder / "policies")
+    for part in parts:
+        shutil.copytree(ROOT / part, folder / part)
     bin_ = folder / ".venv" / "bin"
     bin_.mkdir(parents=True)
     for name, target in {
@@ -50,7 +60,6 @@ def checkout(tmp_path: Path) -> Path:
     }.items():
         (bin_ / name).write_text(f'#!/bin/sh\nexec "{target}" "$@"\n')
         (bin_ / name).chmod(0o755)
-    (folder / "example_agent.py").write_text(marked("example_agent.py")[0])
     return folder
 
 

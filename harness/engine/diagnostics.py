@@ -102,21 +102,23 @@ def record(agent: str, rows: list[Any], rec: Recorder) -> None:
     """An agent's diagnostic rows into their tables: rows of registered types only, rows of
     its own tables only of those its factory declared, each value of its column's type, and
     state rows naming the agent's own variables only (TypeError otherwise)."""
-    add, last = rec.add_row, None
+    add, last, declared = rec.add_row, None, False
+    values: Callable[[Any], Any]  # the current kind's getter and table, set at its first row
+    table: str
     for row in rows:
         kind = type(row)
-        if kind is DeclaredRow or kind in _DECLARED:
-            table = row.table
-            cells = row.cells if kind is DeclaredRow else _ROWS[kind].values(row)
-            add(table, rec.declared_cells(agent, table, cells))
-            last = None
-            continue
         if kind is not last:  # rows come in runs of a kind (an hour's state samples)
+            last, declared = kind, kind is DeclaredRow or kind in _DECLARED
             registered = _ROWS.get(kind)
-            if registered is None:
+            if registered is None and not declared:
                 expected = ", ".join(k.__name__ for k in _ROWS)
                 raise TypeError(f"agent {agent}: a diagnostic row {row!r}; expected {expected}")
-            values, table, last = registered.values, kind.table, kind
+            if registered is not None:
+                values, table = registered.values, kind.table
+        if declared:  # a row of a table of its own: checked against what its agent declared
+            cells = row.cells if kind is DeclaredRow else values(row)
+            add(row.table, rec.declared_cells(agent, row.table, cells))
+            continue
         if table == "state":  # the state table's rows are StateSample or StateSnapshot
             own_state(agent, row)
         add(table, values(row))

@@ -185,11 +185,9 @@ def _column_type(hint: Any) -> ColumnType | None:
     if origin is tuple:
         args = get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
-            item = {str: ColumnType.TEXTS, int: ColumnType.INTEGERS, float: ColumnType.NUMBERS}
-            return item.get(args[0])
+            return next((c for c, item in _ITEMS.items() if item is args[0]), None)
         return None
-    scalar = {str: ColumnType.TEXT, int: ColumnType.INTEGER, float: ColumnType.NUMBER}
-    return ColumnType.FLAG if hint is bool else scalar.get(hint)
+    return next((c for c, kind in _PYTHON.items() if kind is hint), None)
 
 
 def declarations_of(factory: Any) -> tuple[TableDeclaration, ...]:
